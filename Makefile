@@ -1,0 +1,28 @@
+# Everything runs from a project-local virtual environment (.venv).
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup run test bench lint package clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+setup: $(BIN)/python
+	$(BIN)/python -m pip install -q -e ".[test,dev]"
+
+run: setup
+	$(BIN)/ipubench-gui
+
+test: setup
+	bash .ci/xvfb-pytest $(BIN)/python
+
+bench: setup
+	$(BIN)/python tests/bench/run.py
+
+lint: setup
+	$(BIN)/ruff check ipubench_gui tests
+
+clean:
+	rm -rf build dist .pytest_cache

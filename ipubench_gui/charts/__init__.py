@@ -1,0 +1,1 @@
+"""Charts: ChartSpec + rows -> pyqtgraph items, and headless export."""

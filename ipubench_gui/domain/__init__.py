@@ -1,0 +1,1 @@
+"""Pure-Python domain layer: no Qt, no DuckDB, no pyqtgraph."""

@@ -1,0 +1,107 @@
+"""The fields a user filters, sorts and reads: names, labels, units and kinds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Field:
+    """One column of the results view as the user sees it.
+
+    Parameters
+    ----------
+    name
+        Column name in ``results_v`` (also the key used in filters and views).
+    label
+        Human label for headers and panels.
+    unit
+        Unit shown in headers ("" when unitless or varying by row).
+    numeric
+        Whether values are numbers (right-aligned, thousands separators).
+    """
+
+    name: str
+    label: str
+    unit: str = ""
+    numeric: bool = False
+
+    def parse(self, text: str | None) -> str | int | None:
+        """Turn a value that went through SQL as text back into its type."""
+        if text is None or not self.numeric:
+            return text
+        return int(text) if text.lstrip("-").isdigit() else float(text)  # type: ignore[return-value]
+
+    @property
+    def header(self) -> str:
+        """Header text with the unit, e.g. ``"Latency (ms)"``."""
+        return f"{self.label} ({self.unit})" if self.unit else self.label
+
+
+# Facet dimensions, in panel order.
+FACETS: tuple[Field, ...] = (
+    Field("task", "Task"),
+    Field("metric", "Metric"),
+    Field("model", "Model"),
+    Field("variant", "Variant"),
+    Field("platform", "Platform"),
+    Field("generation", "Generation"),
+    Field("accelerators", "Accelerators", numeric=True),
+    Field("sdk_version", "SDK version"),
+    Field("framework", "Framework"),
+    Field("dataset", "Dataset"),
+    Field("precision", "Precision"),
+    Field("source_file", "Source"),
+)
+
+# Numeric range filters.
+RANGES: tuple[Field, ...] = (
+    Field("batch_size", "Batch size", numeric=True),
+    Field("throughput", "Throughput", "items/s", numeric=True),
+    Field("latency_ms", "Latency", "ms", numeric=True),
+)
+
+# Columns searched by the free-text box.
+TEXT_SEARCH: tuple[str, ...] = ("model", "variant", "dataset")
+
+# Columns of the results table, in default order.
+TABLE_COLUMNS: tuple[Field, ...] = (
+    Field("result_id", "ID"),
+    Field("model", "Model"),
+    Field("variant", "Variant"),
+    Field("platform", "Platform"),
+    Field("generation", "Generation"),
+    Field("accelerators", "Accelerators", numeric=True),
+    Field("sdk_version", "SDK"),
+    Field("framework", "Framework"),
+    Field("dataset", "Dataset"),
+    Field("batch_size", "Batch size", numeric=True),
+    Field("precision", "Precision"),
+    Field("task", "Task"),
+    Field("metric", "Metric"),
+    Field("value", "Value", numeric=True),
+    Field("unit", "Unit"),
+    Field("latency_ms", "Latency", "ms", numeric=True),
+    Field("throughput_per_accelerator", "Throughput / accel.", "items/s",
+          numeric=True),
+    Field("mlperf_id", "MLPerf ID"),
+    Field("table", "Table"),
+    Field("source_file", "Source"),
+)
+
+# Provenance columns fetched with every row (for tooltips and detail panes).
+PROVENANCE: tuple[str, ...] = (
+    "source_file", "table", "row", "source_date", "source_date_kind", "mlperf_id",
+    "division", "quality_target", "evaluation_metric", "ranking", "link", "note",
+    "value_as_printed",
+)
+
+_ALL = {f.name: f for f in (*FACETS, *RANGES, *TABLE_COLUMNS)}
+
+
+def field(name: str) -> Field:
+    """Return the field called ``name``; raise ``KeyError`` listing known names."""
+    try:
+        return _ALL[name]
+    except KeyError:
+        raise KeyError(f"unknown field {name!r}; known: {sorted(_ALL)}") from None

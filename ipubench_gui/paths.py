@@ -1,0 +1,54 @@
+"""Where things live: bundled resources and data (source or frozen), user state."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+APP_NAME = "ipubench-gui"
+ORG_NAME = "ipubench"
+HOME_ENV = "IPUBENCH_GUI_HOME"
+
+
+def root() -> Path:
+    """The bundle root when frozen (PyInstaller), else the repository root."""
+    if getattr(sys, "frozen", False):
+        return Path(getattr(sys, "_MEIPASS", Path(sys.executable).parent))
+    return Path(__file__).resolve().parent.parent
+
+
+def data_dir() -> Path:
+    return root() / "data"
+
+
+def resource(*parts: str) -> Path:
+    """Path of a file under ``resources/``; raises if it does not exist."""
+    p = root().joinpath("resources", *parts)
+    if not p.exists():
+        raise FileNotFoundError(f"missing resource: {p}")
+    return p
+
+
+def user_dir(kind: str = "data") -> Path:
+    """A writable per-user folder (``data``, ``cache`` or ``config``), created.
+
+    ``$IPUBENCH_GUI_HOME`` puts all user state under one folder (portable use,
+    tests); otherwise Qt's standard locations for this platform are used.
+    """
+    home = os.environ.get(HOME_ENV)
+    if home:
+        p = Path(home) / kind
+    else:
+        from PySide6.QtCore import QCoreApplication, QStandardPaths
+
+        QCoreApplication.setOrganizationName(ORG_NAME)
+        QCoreApplication.setApplicationName(APP_NAME)
+        loc = {
+            "data": QStandardPaths.StandardLocation.AppDataLocation,
+            "cache": QStandardPaths.StandardLocation.CacheLocation,
+            "config": QStandardPaths.StandardLocation.AppConfigLocation,
+        }[kind]
+        p = Path(QStandardPaths.writableLocation(loc))
+    p.mkdir(parents=True, exist_ok=True)
+    return p

@@ -1,0 +1,1 @@
+"""DuckDB store of results: schema, build from data/, queries. No Qt here."""

@@ -1,0 +1,215 @@
+"""Build the results store from the CSV files in data/, validating every row."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from ipubench_gui import __version__
+from ipubench_gui.store.schema import DATA_TABLES, SCHEMA_SQL, VIEWS_SQL
+
+STORE_NAME = "results.duckdb"
+
+
+class DataError(Exception):
+    """A data file holds a bad row; names the file, line, column and reason."""
+
+    def __init__(self, file: Path, line: int | None, column: str | None, reason: str):
+        self.file, self.line, self.column, self.reason = file, line, column, reason
+        where = ", ".join(
+            p for p in (str(file), line and f"line {line}", column and f"column {column}")
+            if p
+        )
+        super().__init__(f"{where}: {reason}")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A condition every row must meet: SQL over the staged row, and why."""
+
+    column: str
+    holds: str
+    reason: str
+
+
+# Semantic checks beyond types and NOT NULL (which come from schema.sql).
+RULES: dict[str, list[Rule]] = {
+    "platforms": [Rule("accelerators", "accelerators IS NULL OR accelerators > 0",
+                       "accelerator count must be positive")],
+    "results": [
+        Rule("task", "task IN ('training', 'inference')",
+             "task must be training or inference"),
+        Rule("value", "value > 0", "value must be a positive number"),
+        Rule("batch_size", "batch_size IS NULL OR batch_size > 0",
+             "batch size must be a positive integer"),
+        Rule("latency_ms", "latency_ms IS NULL OR latency_ms > 0",
+             "latency must be positive"),
+        Rule("metric", "metric IN (SELECT metric FROM metrics)", "unknown metric"),
+        Rule("platform", "platform IN (SELECT platform FROM platforms)",
+             "platform missing from data/platforms.csv"),
+        Rule("source_file", "source_file IN (SELECT source_file FROM sources)",
+             "source missing from data/sources.csv"),
+        Rule("precision", r"precision IS NULL OR regexp_full_match(precision, '\d+\.\d+')",
+             "precision must look like 16.16 (activations.weights)"),
+    ],
+    "comparisons": [
+        Rule("metric", "metric IN (SELECT metric FROM metrics)", "unknown metric"),
+        Rule("source_file", "source_file IN (SELECT source_file FROM sources)",
+             "source missing from data/sources.csv"),
+        Rule("ratio_stated", "ratio_stated IS NULL OR ratio_stated > 0",
+             "ratio must be positive"),
+    ],
+    "claims": [
+        Rule("source_file", "source_file IN (SELECT source_file FROM sources)",
+             "source missing from data/sources.csv"),
+    ],
+}
+
+_PRIMARY_KEYS = {"sources": "source_file", "platforms": "platform", "metrics": "metric",
+                 "results": "result_id", "comparisons": "comparison_id",
+                 "claims": "claim_id"}
+
+
+def fingerprint(data_dir: Path) -> str:
+    """A hash of the schema and every data file: a store built from them matches it."""
+    h = hashlib.sha256(SCHEMA_SQL.read_bytes() + VIEWS_SQL.read_bytes())
+    for name in DATA_TABLES:
+        h.update(name.encode())
+        h.update((data_dir / f"{name}.csv").read_bytes())
+    return h.hexdigest()
+
+
+def build_store(data_dir: Path, out: Path) -> Path:
+    """Build ``out`` from ``data_dir``; atomically replaces it only on success."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=".build-", suffix=".duckdb", dir=out.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    tmp.unlink()  # DuckDB wants to create the file itself
+    try:
+        con = duckdb.connect(str(tmp))
+        try:
+            load_into(con, data_dir)
+            con.execute("INSERT INTO meta VALUES ('fingerprint', $f), ('app_version', $v)",
+                        {"f": fingerprint(data_dir), "v": __version__})
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        os.replace(tmp, out)
+    finally:
+        for p in (tmp, tmp.with_name(tmp.name + ".wal")):
+            p.unlink(missing_ok=True)
+    return out
+
+
+def load_into(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
+    """Create the schema in ``con`` and load every data table, validating rows."""
+    con.execute(SCHEMA_SQL.read_text(encoding="utf-8"))
+    for table in DATA_TABLES:
+        _load_table(con, table, data_dir / f"{table}.csv")
+    con.execute(VIEWS_SQL.read_text(encoding="utf-8"))
+
+
+def _load_table(con: duckdb.DuckDBPyConnection, table: str, path: Path) -> None:
+    if not path.exists():
+        raise DataError(path, None, None, "file is missing")
+    cols = con.execute(f"DESCRIBE {table}").fetchall()  # table names are ours
+    types = {name: typ for name, typ, *_ in cols}
+    not_null = [name for name, _typ, null, *_ in cols if null == "NO"]
+    header = _header(con, path)
+    if header != list(types):
+        missing = [c for c in types if c not in header]
+        extra = [c for c in header if c not in types]
+        raise DataError(path, 1, None,
+                        f"header does not match the schema (missing {missing}, "
+                        f"unexpected {extra}, or out of order)")
+    try:
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE stage AS "
+            "SELECT row_number() OVER () + 1 AS __line, * FROM read_csv($path, "
+            "header = true, auto_detect = false, delim = ',', quote = '\"', "
+            "escape = '\"', nullstr = '', strict_mode = true, columns = $cols)",
+            {"path": str(path), "cols": types},
+        )
+    except duckdb.Error as exc:
+        raise _csv_error(path, str(exc)) from None
+    for col in not_null:
+        _first_violation(con, path, col, f'"{col}" IS NOT NULL', "required value is blank")
+    for col, typ in types.items():
+        if typ == "VARCHAR":
+            _first_violation(con, path, col, f'"{col}" IS NULL OR trim("{col}") = "{col}"',
+                             "value has leading or trailing spaces")
+    for rule in RULES.get(table, []):
+        _first_violation(con, path, rule.column, rule.holds, rule.reason)
+    pk = _PRIMARY_KEYS[table]
+    dup = con.execute(
+        f'SELECT "{pk}", list(__line ORDER BY __line) FROM stage GROUP BY 1 '
+        "HAVING count(*) > 1 ORDER BY 2 LIMIT 1").fetchone()
+    if dup:
+        raise DataError(path, dup[1][1], pk,
+                        f"duplicate {pk} {dup[0]!r} (first on line {dup[1][0]})")
+    con.execute(f"INSERT INTO {table} SELECT * EXCLUDE (__line) FROM stage")
+    con.execute("DROP TABLE stage")
+
+
+def _header(con: duckdb.DuckDBPyConnection, path: Path) -> list[str]:
+    try:
+        rel = con.execute(
+            "SELECT * FROM read_csv($p, header = true, all_varchar = true, "
+            "delim = ',', quote = '\"') LIMIT 0", {"p": str(path)})
+    except duckdb.Error as exc:
+        raise DataError(path, 1, None, f"cannot read header: {exc}") from None
+    return [d[0] for d in rel.description]
+
+
+def _first_violation(con: duckdb.DuckDBPyConnection, path: Path, col: str,
+                     holds: str, reason: str) -> None:
+    row = con.execute(
+        f'SELECT __line, "{col}" FROM stage WHERE NOT coalesce(({holds}), false) '
+        "ORDER BY __line LIMIT 1").fetchone()
+    if row:
+        shown = "" if row[1] is None else f" (got {row[1]!r})"
+        raise DataError(path, row[0], col, reason + shown)
+
+
+def _csv_error(path: Path, msg: str) -> DataError:
+    line = re.search(r"[Ll]ine:? (\d+)", msg)
+    col = re.search(r'column "?([A-Za-z_]+)"?', msg)
+    conv = re.search(r"Could not convert string \"?'?([^\"']*)\"?'? to '?(\w+)'?", msg)
+    reason = (f"cannot read {conv[1]!r} as {conv[2]}" if conv
+              else msg.splitlines()[0][:200])
+    return DataError(path, int(line[1]) if line else None, col[1] if col else None, reason)
+
+
+def store_fingerprint(path: Path) -> str | None:
+    """The fingerprint recorded in a built store, or None if unreadable."""
+    try:
+        con = duckdb.connect(str(path), read_only=True)
+    except duckdb.Error:
+        return None
+    try:
+        row = con.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+        return row[0] if row else None
+    except duckdb.Error:
+        return None
+    finally:
+        con.close()
+
+
+def ensure_store(data_dir: Path, cache_dir: Path) -> Path:
+    """Return a store built from ``data_dir``: the bundled one if it matches, else a
+    cached one (built on first use, keyed by the data's fingerprint)."""
+    fp = fingerprint(data_dir)
+    bundled = data_dir / STORE_NAME
+    if bundled.exists() and store_fingerprint(bundled) == fp:
+        return bundled
+    cached = cache_dir / f"results-{fp[:16]}.duckdb"
+    if cached.exists() and store_fingerprint(cached) == fp:
+        return cached
+    return build_store(data_dir, cached)

@@ -1,0 +1,112 @@
+"""Database: owns the DuckDB connection; one cursor per thread; interrupt()."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+
+@dataclass(frozen=True)
+class Query:
+    """SQL text and its bound parameters. Values never go into ``sql``."""
+
+    sql: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    """An immutable result: column names, row tuples, truncation, timing."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    truncated: bool = False
+    elapsed_ms: float = 0.0
+
+    def column(self, name: str) -> list[Any]:
+        i = self.columns.index(name)
+        return [r[i] for r in self.rows]
+
+    def dicts(self) -> list[dict[str, Any]]:
+        return [dict(zip(self.columns, r)) for r in self.rows]
+
+
+class StoreError(Exception):
+    """A store could not be opened or queried; the message is for users."""
+
+
+class Database:
+    """A DuckDB database used from several threads.
+
+    A DuckDB connection is not safe to share between threads, so each thread
+    gets its own cursor (a child connection to the same database).
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: Path | None = None):
+        self._con = con
+        self.path = path
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._cursors: list[duckdb.DuckDBPyConnection] = []
+
+    @classmethod
+    def open(cls, path: Path, read_only: bool = True) -> Database:
+        """Open an existing store file; read-only by default (never modifies it)."""
+        if not path.exists():
+            raise StoreError(f"store not found: {path}")
+        try:
+            con = duckdb.connect(str(path), read_only=read_only)
+        except duckdb.Error as exc:
+            raise StoreError(f"cannot open store {path}: {exc}") from exc
+        return cls(con, path)
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        cur = getattr(self._local, "cur", None)
+        if cur is None:
+            cur = self._con.cursor()
+            self._local.cur = cur
+            with self._lock:
+                self._cursors.append(cur)
+        return cur
+
+    def run(self, query: Query, limit: int | None = None) -> QueryResult:
+        """Run ``query`` on this thread's cursor; fetch ``limit + 1`` to detect truncation."""
+        t0 = time.perf_counter()
+        cur = self.cursor()
+        cur.execute(query.sql, query.params)
+        cols = tuple(d[0] for d in cur.description or ())
+        if limit is None:
+            rows = cur.fetchall()
+            truncated = False
+        else:
+            rows = cur.fetchmany(limit + 1)
+            truncated = len(rows) > limit
+            rows = rows[:limit]
+        return QueryResult(cols, tuple(rows), truncated,
+                           (time.perf_counter() - t0) * 1000)
+
+    def scalar(self, sql: str, params: dict[str, Any] | None = None) -> Any:
+        row = self.cursor().execute(sql, params or {}).fetchone()
+        return None if row is None else row[0]
+
+    def interrupt(self) -> None:
+        """Cancel whatever query is running on any cursor of this database."""
+        with self._lock:
+            cursors = list(self._cursors)
+        for cur in cursors:
+            try:
+                cur.interrupt()
+            except duckdb.Error:
+                pass
+
+    def close(self) -> None:
+        with self._lock:
+            for cur in self._cursors:
+                cur.close()
+            self._cursors.clear()
+        self._con.close()

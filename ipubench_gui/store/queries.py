@@ -1,0 +1,115 @@
+"""Query builders: FilterState and options in, Query(sql, params) out.
+
+Every value is a bound parameter; every identifier comes from schema.quote_ident.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ipubench_gui.domain.fields import FACETS, PROVENANCE, TABLE_COLUMNS, TEXT_SEARCH
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.store.db import Query
+from ipubench_gui.store.schema import quote_ident
+
+VIEW = "results_v"
+
+
+def where(state: FilterState, exclude: str | None = None,
+          prefix: str = "") -> tuple[str, dict]:
+    """SQL condition (``"TRUE"`` when empty) and params for ``state``.
+
+    ``exclude`` drops that facet's own selection, for its counts; ``prefix``
+    keeps parameter names apart when several conditions share one statement.
+    """
+    parts: list[str] = []
+    params: dict = {}
+    for i, (dim, vals) in enumerate(state.selected):
+        if dim == exclude:
+            continue
+        col = quote_ident(dim)
+        non_null = [v for v in vals if v is not None]
+        conds = []
+        if non_null:
+            key = f"{prefix}s{i}"
+            params[key] = non_null
+            # list_contains plans far cheaper than IN (SELECT unnest(...)) here.
+            conds.append(f"list_contains(${key}, {col})")
+        if None in vals:
+            conds.append(f"{col} IS NULL")
+        parts.append("(" + " OR ".join(conds) + ")")
+    for i, (dim, rng) in enumerate(state.ranges):
+        col = quote_ident(dim)
+        if rng.lo is not None:
+            params[f"{prefix}lo{i}"] = rng.lo
+            parts.append(f"{col} >= ${prefix}lo{i}")
+        if rng.hi is not None:
+            params[f"{prefix}hi{i}"] = rng.hi
+            parts.append(f"{col} <= ${prefix}hi{i}")
+    if state.terms():
+        hay = " || ' ' || ".join(f"coalesce(lower({quote_ident(c)}), '')"
+                                 for c in TEXT_SEARCH)
+        for i, term in enumerate(state.terms()):
+            params[f"{prefix}t{i}"] = term.lower()
+            parts.append(f"strpos({hay}, ${prefix}t{i}) > 0")
+    return (" AND ".join(parts) or "TRUE"), params
+
+
+def results(state: FilterState, columns: Sequence[str] | None = None,
+            order_by: str | None = None, descending: bool = False) -> Query:
+    """Rows matching ``state`` with display and provenance columns."""
+    cols = list(dict.fromkeys([*(columns or [f.name for f in TABLE_COLUMNS]),
+                               *PROVENANCE]))
+    cond, params = where(state)
+    order = "result_id"
+    if order_by:
+        order = (f"{quote_ident(order_by)} {'DESC' if descending else 'ASC'} "
+                 "NULLS LAST, result_id")
+    sql = (f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
+           f"WHERE {cond} ORDER BY {order}")
+    return Query(sql, params)
+
+
+def count(state: FilterState) -> Query:
+    cond, params = where(state)
+    return Query(f"SELECT count(*) FROM {VIEW} WHERE {cond}", params)
+
+
+def facet_counts(state: FilterState, dims: Sequence[str] | None = None) -> Query:
+    """Counts per value of every facet, each with all *other* filters applied.
+
+    One grouped scan per facet, joined by UNION ALL. Measured here (tests/bench)
+    this beats a single GROUPING SETS scan at seed scale (2.6 vs 6 ms) and at
+    1M rows (20 vs 24 ms), and an unnest-based single pass loses badly at 1M.
+    Rows are ``(facet, value, n)`` with ``value`` as text (NULL for blank cells)
+    so one column holds every facet; ``Field.parse`` restores numbers.
+    """
+    parts: list[str] = []
+    params: dict = {}
+    for j, d in enumerate(dims or [f.name for f in FACETS]):
+        cond, p = where(state, exclude=d, prefix=f"f{j}_")
+        params.update(p)
+        col = quote_ident(d)
+        parts.append(f"SELECT '{d}' AS facet, CAST({col} AS VARCHAR) AS value, "
+                     f"count(*) AS n FROM {VIEW} WHERE {cond} GROUP BY {col}")
+    return Query(" UNION ALL ".join(parts), params)
+
+
+def distinct_values(dims: Sequence[str] | None = None) -> Query:
+    """Every value of every facet over all rows, with its type preserved per facet."""
+    dims = list(dims or [f.name for f in FACETS])
+    parts = [f"SELECT DISTINCT '{d}' AS facet, CAST({quote_ident(d)} AS VARCHAR) AS value "
+             f"FROM {VIEW}" for d in dims]
+    return Query(" UNION ALL ".join(parts), {})
+
+
+def bounds(dims: Sequence[str]) -> Query:
+    """Min and max of each numeric column over all rows."""
+    cols = ", ".join(f"min({quote_ident(d)}), max({quote_ident(d)})" for d in dims)
+    return Query(f"SELECT {cols} FROM {VIEW}", {})
+
+
+def by_ids(ids: Sequence[str]) -> Query:
+    cols = list(dict.fromkeys([f.name for f in TABLE_COLUMNS] + list(PROVENANCE)))
+    return Query(f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
+                 "WHERE list_contains($ids, result_id)", {"ids": list(ids)})

@@ -1,0 +1,34 @@
+"""Identifier whitelist and quoting: the only way a column name reaches SQL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ipubench_gui.domain.fields import FACETS, PROVENANCE, RANGES, TABLE_COLUMNS
+
+SCHEMA_SQL = Path(__file__).with_name("schema.sql")
+VIEWS_SQL = Path(__file__).with_name("views.sql")
+
+# Tables loaded from data/<name>.csv, in dependency order.
+DATA_TABLES: tuple[str, ...] = (
+    "sources", "platforms", "metrics", "results", "comparisons", "claims",
+)
+
+# Columns of results_v that may appear in generated SQL.
+VIEW_COLUMNS: frozenset[str] = frozenset(
+    [f.name for f in (*FACETS, *RANGES, *TABLE_COLUMNS)]
+    + list(PROVENANCE)
+    + ["higher_is_better", "vendor", "accelerator", "activation_bits", "weight_bits",
+       "sdk_sort", "throughput", "value"]
+)
+
+
+def quote_ident(name: str) -> str:
+    """Quote a whitelisted identifier; raise ``ValueError`` for anything else.
+
+    DuckDB treats a bound parameter as a value, never as a column, so column
+    names cannot be parameters: they come only from this whitelist.
+    """
+    if name not in VIEW_COLUMNS:
+        raise ValueError(f"column {name!r} is not allowed in queries")
+    return '"' + name.replace('"', '""') + '"'

@@ -1,0 +1,108 @@
+-- Schema of the results store. The loader reads each table's column types from
+-- here (DESCRIBE), so this file is the single source of truth for types.
+
+CREATE TABLE sources (
+    source_file VARCHAR PRIMARY KEY,
+    title       VARCHAR NOT NULL,
+    kind        VARCHAR NOT NULL,
+    date        DATE,
+    date_kind   VARCHAR NOT NULL,
+    links       VARCHAR
+);
+
+CREATE TABLE platforms (
+    platform     VARCHAR PRIMARY KEY,
+    vendor       VARCHAR NOT NULL,
+    generation   VARCHAR NOT NULL,
+    accelerator  VARCHAR NOT NULL,
+    accelerators INTEGER,
+    system_type  VARCHAR NOT NULL,
+    note         VARCHAR
+);
+
+CREATE TABLE metrics (
+    metric           VARCHAR PRIMARY KEY,
+    label            VARCHAR NOT NULL,
+    higher_is_better BOOLEAN NOT NULL,
+    default_unit     VARCHAR NOT NULL
+);
+
+CREATE TABLE results (
+    result_id         VARCHAR PRIMARY KEY,
+    source_file       VARCHAR NOT NULL,
+    "table"           VARCHAR NOT NULL,
+    "row"             INTEGER NOT NULL,
+    task              VARCHAR NOT NULL,
+    model             VARCHAR NOT NULL,
+    variant           VARCHAR,
+    platform          VARCHAR NOT NULL,
+    sdk_version       VARCHAR,
+    framework         VARCHAR,
+    dataset           VARCHAR,
+    batch_size        INTEGER,
+    precision         VARCHAR,
+    metric            VARCHAR NOT NULL,
+    value             DOUBLE NOT NULL,
+    unit              VARCHAR NOT NULL,
+    value_as_printed  VARCHAR NOT NULL,
+    latency_ms        DOUBLE,
+    mlperf_id         VARCHAR,
+    division          VARCHAR,
+    quality_target    VARCHAR,
+    evaluation_metric VARCHAR,
+    ranking           VARCHAR,
+    link              VARCHAR,
+    note              VARCHAR
+);
+
+CREATE TABLE comparisons (
+    comparison_id    VARCHAR PRIMARY KEY,
+    source_file      VARCHAR NOT NULL,
+    chart            VARCHAR NOT NULL,
+    model            VARCHAR NOT NULL,
+    task             VARCHAR NOT NULL,
+    metric           VARCHAR NOT NULL,
+    ratio_stated     DOUBLE,
+    ratio_qualifier  VARCHAR,
+    ratio_as_printed VARCHAR,
+    also_stated      VARCHAR,
+    ipu_system       VARCHAR NOT NULL,
+    ipu_framework    VARCHAR,
+    ipu_precision    VARCHAR,
+    ipu_batch        VARCHAR,
+    ipu_sdk          VARCHAR,
+    gpu_system       VARCHAR NOT NULL,
+    gpu_framework    VARCHAR,
+    gpu_precision    VARCHAR,
+    gpu_batch        VARCHAR,
+    data             VARCHAR,
+    dataset          VARCHAR,
+    ipu_value        DOUBLE,
+    ipu_value_alt    DOUBLE,
+    gpu_value        DOUBLE,
+    value_unit       VARCHAR,
+    values_note      VARCHAR,
+    gpu_source       VARCHAR,
+    gpu_source_url   VARCHAR,
+    assumptions      VARCHAR,
+    caveats          VARCHAR
+);
+
+CREATE TABLE claims (
+    claim_id        VARCHAR PRIMARY KEY,
+    source_file     VARCHAR NOT NULL,
+    date            DATE,
+    subject         VARCHAR NOT NULL,
+    model           VARCHAR,
+    metric          VARCHAR,
+    system          VARCHAR,
+    versus          VARCHAR,
+    stated_change   DOUBLE,
+    change_unit     VARCHAR,
+    qualifier       VARCHAR,
+    mlperf_ids      VARCHAR,
+    figures_in_text BOOLEAN NOT NULL,
+    note            VARCHAR
+);
+
+CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);

@@ -1,0 +1,52 @@
+-- Derived tables, created after the data is loaded. The store is read-only
+-- once built, so derived columns are materialised here rather than recomputed
+-- (joins and regexes) by every query the app runs.
+
+-- One row per published figure, with everything a filter, chart or comparison needs.
+CREATE TABLE results_v AS
+SELECT
+    r.*,
+    p.vendor,
+    p.generation,
+    p.accelerator,
+    p.accelerators,
+    m.higher_is_better,
+    s.date AS source_date,
+    s.date_kind AS source_date_kind,
+    CASE WHEN r.metric = 'throughput' THEN r.value END AS throughput,
+    CASE WHEN r.metric = 'throughput' THEN r.value / p.accelerators END
+        AS throughput_per_accelerator,
+    TRY_CAST(split_part(r.precision, '.', 1) AS INTEGER) AS activation_bits,
+    TRY_CAST(split_part(r.precision, '.', 2) AS INTEGER) AS weight_bits,
+    -- "SDK 2.4.0" -> 20400, "SDK 3.1" -> 30100: sorts numerically, not as text.
+    TRY_CAST(regexp_extract(r.sdk_version, '(\d+)\.(\d+)', 1) AS INTEGER) * 10000
+        + TRY_CAST(regexp_extract(r.sdk_version, '(\d+)\.(\d+)', 2) AS INTEGER) * 100
+        + coalesce(TRY_CAST(regexp_extract(r.sdk_version, '\d+\.\d+\.(\d+)', 1)
+                            AS INTEGER), 0) AS sdk_sort
+FROM results r
+JOIN platforms p USING (platform)
+JOIN metrics m USING (metric)
+JOIN sources s USING (source_file)
+ORDER BY r.result_id;
+
+-- Throughput against system size within one configuration family: the
+-- smallest system of the family is the baseline, efficiency is per-accelerator
+-- throughput relative to it.
+CREATE VIEW scaling_v AS
+WITH fam AS (
+    SELECT *,
+        min(accelerators) OVER w AS base_accelerators,
+        arg_min(throughput, accelerators) OVER w AS base_throughput,
+        count(*) OVER w AS family_size
+    FROM results_v
+    WHERE metric = 'throughput' AND task = 'training'
+    WINDOW w AS (PARTITION BY model, coalesce(variant, ''), framework,
+                 generation, coalesce(precision, ''))
+)
+SELECT result_id, model, variant, framework, generation, platform, sdk_version,
+       batch_size, accelerators, throughput, base_accelerators, base_throughput,
+       throughput / base_throughput AS speedup,
+       (throughput / accelerators) / (base_throughput / base_accelerators)
+           AS scaling_efficiency
+FROM fam
+WHERE family_size > 1;

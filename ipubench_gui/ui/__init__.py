@@ -1,0 +1,1 @@
+"""PySide6 widgets, models and state: the thin UI layer."""

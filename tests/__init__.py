@@ -1,0 +1,1 @@
+"""Test suite (a package so the benchmarks can import shared helpers)."""

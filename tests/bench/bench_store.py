@@ -1,0 +1,65 @@
+"""Store benchmarks (issue 2): build, open, facet counts, filtered fetch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from ipubench_gui.domain.filters import FilterState, NumRange
+from ipubench_gui.store import queries as q
+from ipubench_gui.store.build import build_store
+from ipubench_gui.store.db import Database
+from tests.bench.harness import REPO_DATA, Row, case, median_ms
+from tests.bench.synthetic import make_data
+
+FILTER = (FilterState().with_values("framework", ["PyTorch", "TensorFlow1"])
+          .with_values("generation", ["IPU Mk2 Classic"])
+          .with_range("batch_size", NumRange(4, 4096)))
+
+
+def _store_rows(label: str, data: Path, tmp: Path, build_runs: int,
+                runs: int) -> list[Row]:
+    out = tmp / f"{label}.duckdb"
+    csv = str(data / "results.csv")
+
+    def raw_read():
+        c = duckdb.connect()
+        c.execute("CREATE TABLE t AS SELECT * FROM read_csv($p)", {"p": csv})
+        c.close()
+
+    rows = [Row("build store from data/", label,
+                median_ms(lambda: build_store(data, out), build_runs, warmup=0),
+                "raw read_csv of results.csv", median_ms(raw_read, build_runs, 0))]
+
+    def open_close():
+        Database.open(out).close()
+
+    rows.append(Row("open store (read-only)", label, median_ms(open_close, runs),
+                    "connect :memory:", median_ms(lambda: duckdb.connect().close(), runs),
+                    "<= 50 ms"))
+    db = Database.open(out)
+    scan = q.count(FILTER)
+    base = median_ms(lambda: db.run(scan), runs)
+    target = "<= 5 ms" if label == "seed" else "<= 100 ms"
+    rows.append(Row("all 12 facet counts, 3 filters", label,
+                    median_ms(lambda: db.run(q.facet_counts(FILTER)), runs),
+                    "one filtered count(*)", base, target))
+    rows.append(Row("all 12 facet counts, no filter", label,
+                    median_ms(lambda: db.run(q.facet_counts(FilterState())), runs),
+                    "one filtered count(*)", base))
+    rows.append(Row("filtered table, first 1000 rows", label,
+                    median_ms(lambda: db.run(q.results(FILTER, order_by="value",
+                                                       descending=True), limit=1000),
+                              runs), "one filtered count(*)", base))
+    db.close()
+    return rows
+
+
+@case("store")
+def bench_store(args, tmp: Path) -> list[Row]:
+    rows = _store_rows("seed", REPO_DATA, tmp, build_runs=5, runs=30)
+    n = 100_000 if args.quick else 1_000_000
+    data = make_data(tmp / "synthetic", n)
+    rows += _store_rows(f"{n:,} rows", data, tmp, build_runs=3, runs=10)
+    return rows

@@ -1,0 +1,62 @@
+"""Shared benchmark helpers: rows, medians and the case registry."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+@dataclass
+class Row:
+    case: str
+    scale: str
+    median_ms: float
+    baseline: str = ""
+    baseline_ms: float | None = None
+    target: str = ""
+
+    @property
+    def ratio(self) -> str:
+        if not self.baseline_ms:
+            return ""
+        return f"{self.median_ms / self.baseline_ms:.2f}x"
+
+
+def median_ms(fn: Callable[[], object], runs: int, warmup: int = 1) -> float:
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+CASES: dict[str, Callable[[argparse.Namespace, Path], list[Row]]] = {}
+
+
+def case(name: str):
+    def deco(fn):
+        CASES[name] = fn
+        return fn
+    return deco
+
+
+def print_table(rows: list[Row]) -> None:
+    head = ("case", "scale", "median ms", "baseline", "baseline ms", "ratio", "target")
+    cells = [head] + [(r.case, r.scale, f"{r.median_ms:.2f}", r.baseline,
+                       "" if r.baseline_ms is None else f"{r.baseline_ms:.2f}", r.ratio,
+                       r.target) for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
+    for j, c in enumerate(cells):
+        print(" | ".join(x.ljust(w) for x, w in zip(c, widths)))
+        if j == 0:
+            print("-+-".join("-" * w for w in widths))
+
+

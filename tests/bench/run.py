@@ -1,0 +1,46 @@
+"""Benchmark harness: prints one table of medians, each with a same-run baseline.
+
+Run: ``make bench`` (or ``python tests/bench/run.py [--quick] [--only NAME]``).
+Each issue adds its cases to ``CASES``. Figures are medians of several runs;
+ratios are against a baseline measured in the same run, because the machine
+is shared and noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+from tests.bench.harness import CASES, print_table  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="100k rows instead of 1M")
+    ap.add_argument("--only", action="append", help="run only these cases")
+    args = ap.parse_args()
+    import tests.bench.bench_store  # noqa: F401  (registers cases)
+    try:
+        import tests.bench.bench_ui  # noqa: F401
+    except ImportError:
+        pass
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, fn in CASES.items():
+            if args.only and name not in args.only:
+                continue
+            print(f"... {name}", file=sys.stderr, flush=True)
+            rows += fn(args, Path(tmp))
+    print_table(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

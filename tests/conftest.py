@@ -1,0 +1,65 @@
+"""Shared fixtures: headless Qt, isolated user state, one real store per session."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+# Before any Qt import: offscreen unless a test starts its own real window.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "data"
+SEEDS = REPO.parent / "shared" / "seeds"
+sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory, monkeypatch):
+    """All user state (settings, cache, imports) goes to a fresh folder per test."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("IPUBENCH_GUI_HOME", str(home))
+    yield home
+
+
+@pytest.fixture(scope="session")
+def store_path(tmp_path_factory) -> Path:
+    from ipubench_gui.store.build import build_store
+
+    return build_store(DATA, tmp_path_factory.mktemp("store") / "results.duckdb")
+
+
+@pytest.fixture(scope="session")
+def db(store_path):
+    from ipubench_gui.store.db import Database
+
+    d = Database.open(store_path)
+    yield d
+    d.close()
+
+
+@pytest.fixture
+def data_copy(tmp_path) -> Path:
+    """A writable copy of data/ for tests that damage it."""
+    dst = tmp_path / "data"
+    shutil.copytree(DATA, dst, ignore=shutil.ignore_patterns("*.duckdb*"))
+    return dst
+
+
+@pytest.fixture(scope="session")
+def csv_rows():
+    """data/results.csv read with the stdlib, independently of DuckDB."""
+    import csv
+
+    with open(DATA / "results.csv", newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def seeds_or_skip() -> Path:
+    if not (SEEDS / "000_74c88246ac92525e.txt").exists():
+        pytest.skip(f"source documents not found at {SEEDS}; verification needs them")
+    return SEEDS

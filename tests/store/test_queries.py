@@ -1,0 +1,115 @@
+"""Query builders: parameterised SQL, and results equal to independent counts."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from ipubench_gui.domain.fields import FACETS, field
+from ipubench_gui.domain.filters import FilterState, NumRange
+from ipubench_gui.store import queries as q
+from ipubench_gui.store.schema import quote_ident
+
+
+def _matches(row, state: FilterState, exclude=None) -> bool:
+    """Independent Python reading of the documented filter semantics."""
+    for dim, vals in state.selected:
+        if dim == exclude:
+            continue
+        if row[dim] not in vals:
+            return False
+    for dim, r in state.ranges:
+        v = row[dim]
+        if v is None or (r.lo is not None and v < r.lo) or (r.hi is not None and v > r.hi):
+            return False
+    hay = " ".join((row[c] or "").lower() for c in ("model", "variant", "dataset"))
+    return all(t.lower() in hay for t in state.terms())
+
+
+@pytest.fixture(scope="module")
+def rows(db):
+    cols = [f.name for f in FACETS] + ["batch_size", "throughput", "latency_ms", "result_id"]
+    res = db.run(q.Query(f"SELECT {', '.join(cols)} FROM results_v", {}))
+    return res.dicts()
+
+
+STATES = [
+    FilterState(),
+    FilterState().with_values("framework", ["PyTorch"]),
+    FilterState().with_values("framework", ["PyTorch", "PopART"]).with_values(
+        "accelerators", [16]),
+    FilterState().with_values("variant", [None]).with_values("task", ["inference"]),
+    FilterState().with_range("latency_ms", NumRange(None, 2.0)),
+    FilterState().with_range("batch_size", NumRange(8, 1024)).with_text("resnet"),
+    FilterState().with_text("BERT squad"),
+    FilterState().with_values("generation", ["Bow"]).with_range(
+        "throughput", NumRange(10000, None)),
+]
+
+
+@pytest.mark.parametrize("state", STATES, ids=lambda s: s.describe())
+def test_results_and_counts_equal_an_independent_filter(db, rows, state):
+    want = sorted(r["result_id"] for r in rows if _matches(r, state))
+    got = db.run(q.results(state)).column("result_id")
+    assert sorted(got) == want
+    assert db.run(q.count(state)).rows[0][0] == len(want)
+
+
+@pytest.mark.parametrize("state", STATES, ids=lambda s: s.describe())
+def test_facet_counts_apply_every_filter_but_their_own(db, rows, state):
+    res = db.run(q.facet_counts(state))
+    got: dict[str, Counter] = {f.name: Counter() for f in FACETS}
+    for facet, value, n in res.rows:
+        got[facet][field(facet).parse(value)] += n
+    for f in FACETS:
+        want = Counter(r[f.name] for r in rows if _matches(r, state, exclude=f.name))
+        assert got[f.name] == want, f.name
+
+
+def test_values_are_parameters_never_sql_text():
+    state = (FilterState().with_values("model", ["x'); DROP TABLE results; --"])
+             .with_text("'; DELETE FROM results; --").with_range("batch_size",
+                                                                NumRange(1, 2)))
+    for query in (q.results(state), q.count(state), q.facet_counts(state)):
+        assert "DROP" not in query.sql and "DELETE" not in query.sql
+        assert "x');" in str(query.params.values())
+
+
+def test_hostile_text_finds_nothing_and_harms_nothing(db):
+    state = FilterState().with_text("'; DROP TABLE results; --")
+    assert db.run(q.results(state)).rows == ()
+    assert db.scalar("SELECT count(*) FROM results") == 250
+
+
+def test_identifiers_come_only_from_the_whitelist():
+    with pytest.raises(ValueError, match="not allowed"):
+        quote_ident("value; DROP TABLE results")
+    with pytest.raises(ValueError):
+        q.results(FilterState(), order_by="nonexistent")
+    assert quote_ident("table") == '"table"'
+
+
+def test_sorting_is_numeric_and_puts_blanks_last(db):
+    res = db.run(q.results(FilterState().with_values("task", ["inference"]),
+                           order_by="latency_ms", descending=True))
+    lat = res.column("latency_ms")
+    non_null = [v for v in lat if v is not None]
+    assert non_null == sorted(non_null, reverse=True)
+    assert lat[-1] is None and lat[0] == 30.68
+
+
+def test_bounds_and_distinct_values(db, rows):
+    lo, hi = db.run(q.bounds(["batch_size"])).rows[0]
+    sizes = [r["batch_size"] for r in rows if r["batch_size"] is not None]
+    assert (lo, hi) == (min(sizes), max(sizes))
+    res = db.run(q.distinct_values(["framework"]))
+    assert {v for _, v in res.rows} == {r["framework"] for r in rows}
+
+
+def test_describe_and_chips():
+    st = (FilterState().with_values("framework", ["PyTorch", "PopART"])
+          .with_range("latency_ms", NumRange(None, 2)).with_text(" bert "))
+    assert st.describe() == ("Framework: PopART, PyTorch; Latency: ≤ 2 ms; "
+                             "Text: “bert”")
+    assert FilterState.from_json(st.to_json()) == st
