@@ -20,3 +20,59 @@ def format_number(v: float | int | None, digits: int = 3) -> str:
         return f"{f:,.0f}"
     text = f"{f:.{digits}g}" if abs(f) < 1 else f"{f:,.2f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def format_compact(v: float) -> str:
+    """Short axis numbers: 950, 12k, 1.5M, 2.1G."""
+    a = abs(v)
+    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if a >= div:
+            text = f"{v / div:.3g}"
+            return text + suffix
+    return f"{v:.3g}" if a < 1000 and not float(v).is_integer() else f"{v:,.0f}"
+
+
+def format_cell(v: object) -> str:
+    """Display text of a table cell: blank for NULL, separators for numbers."""
+    if v is None:
+        return ""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return format_number(v)
+    return str(v)
+
+
+def to_tsv(headers: list[str], rows: list[list[object]]) -> str:
+    """Tab-separated text with a header line; raw numbers so spreadsheets parse
+    them; tabs and newlines inside text become spaces."""
+
+    def cell(v: object) -> str:
+        if v is None:
+            return ""
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        return str(v).replace("\t", " ").replace("\r", " ").replace("\n", " ")
+
+    lines = ["\t".join(cell(h) for h in headers)]
+    lines += ["\t".join(cell(v) for v in r) for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def provenance_lines(row: dict) -> list[str]:
+    """Where a figure comes from, one fact a line, for tooltips and detail panes."""
+    out = [f"Source: {row.get('source_file', '')}"]
+    if row.get("table"):
+        where = f"Table: {row['table']}"
+        if row.get("row"):
+            where += f", row {row['row']}"
+        out.append(where)
+    if row.get("source_date"):
+        out.append(f"Page {row.get('source_date_kind') or 'dated'}: {row['source_date']}")
+    if row.get("value_as_printed"):
+        out.append(f"Printed as: {row['value_as_printed']}")
+    for key, label in (("mlperf_id", "MLPerf ID"), ("division", "Division"),
+                       ("quality_target", "Quality target"),
+                       ("evaluation_metric", "Evaluation metric"),
+                       ("ranking", "Ranking"), ("link", "Link"), ("note", "Note")):
+        if row.get(key):
+            out.append(f"{label}: {row[key]}")
+    return out

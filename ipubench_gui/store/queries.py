@@ -61,7 +61,8 @@ def results(state: FilterState, columns: Sequence[str] | None = None,
     cols = list(dict.fromkeys([*(columns or [f.name for f in TABLE_COLUMNS]),
                                *PROVENANCE]))
     cond, params = where(state)
-    order = "result_id"
+    # Default: the order of the source pages, which readers know.
+    order = 'source_file, "table", "row", metric'
     if order_by:
         order = (f"{quote_ident(order_by)} {'DESC' if descending else 'ASC'} "
                  "NULLS LAST, result_id")

@@ -6,7 +6,7 @@ import hashlib
 
 import duckdb
 import pytest
-from conftest import DATA
+from tests.conftest import DATA
 
 from ipubench_gui.store.build import DataError, build_store, ensure_store, fingerprint
 from ipubench_gui.store.db import Database

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from tests.conftest import REPO
 
 from ipubench_gui.store.build import build_store
 from ipubench_gui.store.db import Database

@@ -7,8 +7,8 @@ import re
 from collections import defaultdict
 
 import pytest
-from conftest import DATA, seeds_or_skip
-from seedtables import RESULTS_PAGE, read_tables
+from tests.conftest import DATA, seeds_or_skip
+from tests.seedtables import RESULTS_PAGE, read_tables
 
 
 def _n(text: str | None) -> float | None:

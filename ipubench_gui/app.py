@@ -1,0 +1,95 @@
+"""Composition root: QApplication, the store, state, runner, window, wiring."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from ipubench_gui import __version__, paths
+from ipubench_gui.store.build import DataError
+from ipubench_gui.store.db import Database, StoreError
+from ipubench_gui.ui.controller import Controller
+from ipubench_gui.ui.main_window import MainWindow
+from ipubench_gui.ui.runner import QueryRunner
+from ipubench_gui.ui.state import AppState
+
+log = logging.getLogger(__name__)
+
+
+def app_icon() -> QIcon:
+    return QIcon(str(paths.resource("icons", "app.svg")))
+
+
+def ensure_app(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(argv or [sys.argv[0]])
+    app.setOrganizationName(paths.ORG_NAME)
+    app.setApplicationName(paths.APP_NAME)
+    app.setApplicationDisplayName("IPU Benchmark Explorer")
+    app.setApplicationVersion(__version__)
+    app.setWindowIcon(app_icon())
+    return app  # type: ignore[return-value]
+
+
+class Session:
+    """One open window over one store: what ``app.py`` builds and tests drive."""
+
+    def __init__(self, db: Database, synchronous: bool = False):
+        self.db = db
+        self.state = AppState()
+        self.runner = QueryRunner(db, synchronous=synchronous)
+        self.window = MainWindow(self.state)
+        self.controller = Controller(self.state, self.runner, self.window)
+
+    def start(self, restore: bool = True) -> None:
+        if restore:
+            self.window.restore_settings()
+        self.controller.start()
+
+    def close(self) -> None:
+        self.runner.shutdown()
+
+
+def run_gui(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    app = ensure_app()
+    from ipubench_gui.bootstrap import open_store
+
+    try:
+        db = open_store()
+    except (StoreError, DataError, OSError) as exc:
+        QMessageBox.critical(None, "Cannot open the results store", str(exc))
+        return 1
+    session = Session(db)
+    session.start()
+    session.window.show()
+    if args.screenshot:
+        _screenshot_when_ready(session, args.screenshot)
+    code = app.exec()
+    session.close()
+    db.close()
+    return code
+
+
+def _screenshot_when_ready(session: Session, path) -> None:
+    """Save the window once the first page of results is painted, then quit."""
+    from PySide6.QtCore import QTimer
+
+    def shoot(slot: str, _rid: int, _result: object) -> None:
+        if slot != "page":
+            return
+        session.runner.finished.disconnect(shoot)
+
+        def save() -> None:
+            ok = session.window.grab().save(str(path))
+            print(f"{'saved' if ok else 'could not save'} {path}")
+            QApplication.instance().exit(0 if ok else 1)
+
+        QTimer.singleShot(300, save)  # let layout and paint settle
+
+    session.runner.finished.connect(shoot)

@@ -1,0 +1,64 @@
+"""What the app asks of the store, as functions of immutable inputs.
+
+Each returns plain values and runs on whatever thread calls it (the UI's
+worker thread, the command line, tests).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ipubench_gui.domain.fields import FACETS, RANGES, field
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.store import queries as q
+from ipubench_gui.store.db import Database, Query, QueryResult
+
+TABLE_LIMIT = 5000
+
+
+@dataclass(frozen=True)
+class Universe:
+    """What exists regardless of filters: facet values, numeric bounds, sources."""
+
+    values: dict[str, list[object]]
+    bounds: dict[str, tuple[float, float]]
+    total: int
+    sources: tuple[tuple[str, str, str | None, str], ...]  # file, title, date, kind
+
+
+@dataclass(frozen=True)
+class Page:
+    """The filtered rows shown (at most ``TABLE_LIMIT``) and how many match."""
+
+    result: QueryResult
+    matching: int
+
+
+def universe(db: Database) -> Universe:
+    vals: dict[str, list[object]] = {f.name: [] for f in FACETS}
+    for facet, value in db.run(q.distinct_values()).rows:
+        vals[facet].append(field(facet).parse(value))
+    for name, vs in vals.items():
+        vs.sort(key=lambda v: (v is None, v if isinstance(v, (int, float)) else str(v)))
+    names = [f.name for f in RANGES]
+    row = db.run(q.bounds(names)).rows[0]
+    bounds = {n: (row[2 * i], row[2 * i + 1]) for i, n in enumerate(names)
+              if row[2 * i] is not None}
+    total = db.run(q.count(FilterState())).rows[0][0]
+    src = db.run(Query("SELECT source_file, title, CAST(date AS VARCHAR), date_kind "
+                       "FROM sources ORDER BY source_file", {})).rows
+    return Universe(vals, bounds, total, tuple(src))
+
+
+def page(db: Database, state: FilterState, sort: tuple[str | None, bool],
+         limit: int = TABLE_LIMIT) -> Page:
+    res = db.run(q.results(state, order_by=sort[0], descending=sort[1]), limit=limit)
+    n = len(res.rows) if not res.truncated else db.run(q.count(state)).rows[0][0]
+    return Page(res, n)
+
+
+def facet_counts(db: Database, state: FilterState) -> dict[str, dict[object, int]]:
+    out: dict[str, dict[object, int]] = {f.name: {} for f in FACETS}
+    for facet, value, n in db.run(q.facet_counts(state)).rows:
+        out[facet][field(facet).parse(value)] = n
+    return out

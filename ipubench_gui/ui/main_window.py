@@ -1,0 +1,232 @@
+"""MainWindow: docks, central table and chart, menus and shortcuts. No logic."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ipubench_gui import __version__
+from ipubench_gui.domain.fields import FACETS
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.ui import settings_store as ss
+from ipubench_gui.ui.models.results_model import ResultsModel
+from ipubench_gui.ui.state import AppState
+from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+from ipubench_gui.ui.widgets.chips import ChipBar
+from ipubench_gui.ui.widgets.detail_pane import DetailPane
+from ipubench_gui.ui.widgets.empty_state import EmptyState
+from ipubench_gui.ui.widgets.facet_panel import FacetPanel
+from ipubench_gui.ui.widgets.results_view import ResultsView
+
+COLOR_CHOICES = ("framework", "platform", "generation", "sdk_version", "precision",
+                 "model", "dataset", "source_file")
+SEARCH_DEBOUNCE_MS = 250
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, state: AppState, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self.setWindowTitle("IPU Benchmark Explorer")
+        self.setObjectName("MainWindow")
+        self.model = ResultsModel(parent=self)
+
+        # centre: search + chips, chart over table (or the empty state)
+        self.search = QLineEdit(placeholderText="Search model, variant, dataset  (Ctrl+F)",
+                                clearButtonEnabled=True)
+        self.search.setAccessibleName("Search")
+        self._debounce = QTimer(self, singleShot=True, interval=SEARCH_DEBOUNCE_MS)
+        self._debounce.timeout.connect(
+            lambda: state.set_filters(state.filters.with_text(self.search.text())))
+        self.search.textEdited.connect(lambda _: self._debounce.start())
+        self.chips = ChipBar(state)
+        self.table = ResultsView(self.model, state)
+        self.canvas = ChartCanvas()
+        self.color_by = QComboBox()
+        for name in COLOR_CHOICES:
+            label = next((f.label for f in FACETS if f.name == name), name)
+            self.color_by.addItem(label, name)
+        self.color_by.setAccessibleName("Colour bars by")
+        self.chart_title = QLabel()
+        chart_bar = QHBoxLayout()
+        chart_bar.addWidget(self.chart_title, 1)
+        chart_bar.addWidget(QLabel("Colour by:"))
+        chart_bar.addWidget(self.color_by)
+        chart_box = QWidget()
+        cl = QVBoxLayout(chart_box)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.addLayout(chart_bar)
+        cl.addWidget(self.canvas, 1)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setObjectName("CentreSplitter")
+        self.splitter.addWidget(chart_box)
+        self.splitter.addWidget(self.table)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        self.empty = EmptyState()
+        self.empty.clear_button.clicked.connect(lambda: state.set_filters(FilterState()))
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.splitter)
+        self.stack.addWidget(self.empty)
+        centre = QWidget()
+        v = QVBoxLayout(centre)
+        v.setContentsMargins(4, 4, 4, 0)
+        v.addWidget(self.search)
+        v.addWidget(self.chips)
+        v.addWidget(self.stack, 1)
+        self.setCentralWidget(centre)
+
+        # docks
+        self.facets = FacetPanel(state)
+        self.facet_dock = self._dock("Filters", "FiltersDock", self.facets,
+                                     Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.details = DetailPane()
+        self.detail_dock = self._dock("Details", "DetailsDock", self.details,
+                                      Qt.DockWidgetArea.RightDockWidgetArea)
+        self.statusBar().showMessage("Loading results…")
+        self.count_label = QLabel()
+        self.statusBar().addPermanentWidget(self.count_label)
+        self._build_menus()
+        self._first_run_size()
+        self._default_state = self.saveState()
+        self._sized_docks = False
+
+    def _first_run_size(self) -> None:
+        """Most of the screen on first run (saved geometry wins afterwards)."""
+        em = self.fontMetrics().horizontalAdvance("M")
+        screen = self.screen().availableGeometry() if self.screen() else None
+        if screen is None or screen.width() < 200:
+            self.resize(em * 120, em * 72)
+            return
+        self.resize(min(int(screen.width() * 0.85), em * 170),
+                    min(int(screen.height() * 0.85), em * 100))
+
+    def showEvent(self, e) -> None:
+        super().showEvent(e)
+        if not self._sized_docks and ss.load_bytes(ss.WINDOW_STATE) is None:
+            # Dock sizes only take once the window has a size; first run only.
+            self._size_docks()
+        self._sized_docks = True
+
+    def _size_docks(self) -> None:
+        em = self.fontMetrics().horizontalAdvance("M")
+        self.resizeDocks([self.facet_dock, self.detail_dock], [em * 25, em * 20],
+                         Qt.Orientation.Horizontal)
+
+    def _dock(self, title: str, name: str, widget: QWidget,
+              area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _action(self, menu, text: str, slot, shortcut=None) -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            act.setShortcut(QKeySequence(shortcut))
+        act.triggered.connect(slot)
+        menu.addAction(act)
+        return act
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        file = mb.addMenu("&File")
+        self.quit_action = self._action(file, "&Quit", self.close,
+                                        QKeySequence.StandardKey.Quit)
+        edit = mb.addMenu("&Edit")
+        edit.addAction(self.table.copy_action)
+        self.find_action = self._action(edit, "&Find…", self.focus_search,
+                                        QKeySequence.StandardKey.Find)
+        self.clear_search_action = QAction("Clear search", self)
+        self.clear_search_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.clear_search_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.clear_search_action.triggered.connect(self.clear_search)
+        self.search.addAction(self.clear_search_action)
+        self.clear_all_action = self._action(
+            edit, "Clear &all filters", lambda: self.state.set_filters(FilterState()),
+            "Ctrl+Shift+Backspace")
+        view = mb.addMenu("&View")
+        view.addAction(self.facet_dock.toggleViewAction())
+        view.addAction(self.detail_dock.toggleViewAction())
+        view.addSeparator()
+        self.reset_layout_action = self._action(view, "&Reset layout",
+                                                self.reset_layout)
+        helpm = mb.addMenu("&Help")
+        self.about_action = self._action(helpm, "&About IPU Benchmark Explorer",
+                                         self.show_about)
+        self.sources_text = ""
+
+    # -- behaviour that is purely about widgets --------------------------------
+    def focus_search(self) -> None:
+        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search.selectAll()
+
+    def clear_search(self) -> None:
+        self.search.clear()
+        self._debounce.stop()
+        self.state.set_filters(self.state.filters.with_text(""))
+
+    def show_empty(self, empty: bool, description: str = "") -> None:
+        self.stack.setCurrentWidget(self.empty if empty else self.splitter)
+        self.empty.set_description(description)
+
+    def reset_layout(self) -> None:
+        ss.clear_layout()
+        self.restoreState(self._default_state)
+        self.facet_dock.show()
+        self.detail_dock.show()
+        self.table.reset_columns()
+        self._size_docks()
+        h = self.splitter.height() or 600
+        self.splitter.setSizes([h * 2 // 5, h * 3 // 5])
+
+    def show_about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.about(
+            self, "About IPU Benchmark Explorer",
+            f"<h3>IPU Benchmark Explorer {__version__}</h3>"
+            "<p>Published AI-accelerator benchmark results, filterable, with the "
+            "source of every figure.</p><p><b>Data sources</b></p>" + self.sources_text
+            + "<p>MLPerf is a trademark of MLCommons Association in the United States "
+            "and other countries.</p>")
+
+    # -- persistence -------------------------------------------------------------
+    def save_settings(self) -> None:
+        ss.save_bytes(ss.WINDOW_GEOMETRY, self.saveGeometry())
+        ss.save_bytes(ss.WINDOW_STATE, self.saveState())
+        ss.save_bytes(ss.SPLITTER, self.splitter.saveState())
+        ss.save_bytes(ss.TABLE_HEADER, self.table.horizontalHeader().saveState())
+        ss.save_filters(self.state.filters)
+        ss.save_text(ss.COLOR_BY, self.state.chart.color_by)
+
+    def restore_settings(self) -> None:
+        for key, restore in ((ss.WINDOW_GEOMETRY, self.restoreGeometry),
+                             (ss.WINDOW_STATE, self.restoreState),
+                             (ss.SPLITTER, self.splitter.restoreState),
+                             (ss.TABLE_HEADER,
+                              self.table.horizontalHeader().restoreState)):
+            data = ss.load_bytes(key)
+            if isinstance(data, QByteArray):
+                restore(data)
+        color = ss.load_text(ss.COLOR_BY, "framework")
+        if color in COLOR_CHOICES:
+            self.state.set_chart(self.state.chart.with_(color_by=color))
+        self.state.set_filters(ss.load_filters())
+
+    def closeEvent(self, e) -> None:
+        self.save_settings()
+        super().closeEvent(e)

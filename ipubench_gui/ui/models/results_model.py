@@ -1,0 +1,93 @@
+"""ResultsModel: a read-only table model over one immutable QueryResult."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from ipubench_gui.domain.fields import TABLE_COLUMNS, Field
+from ipubench_gui.domain.format import format_cell, provenance_lines
+from ipubench_gui.store.db import QueryResult
+
+RAW_ROLE = Qt.ItemDataRole.UserRole + 1
+ID_ROLE = Qt.ItemDataRole.UserRole + 2
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class ResultsModel(QAbstractTableModel):
+    """Rows of a QueryResult; display text formatted, raw values by RAW_ROLE."""
+
+    def __init__(self, columns: tuple[Field, ...] = TABLE_COLUMNS, parent=None):
+        super().__init__(parent)
+        self.fields = columns
+        self._result = QueryResult((), ())
+        self._pos: dict[str, int] = {}
+        self._ids: dict[str, int] = {}
+
+    # -- our API -------------------------------------------------------------
+    def set_result(self, result: QueryResult) -> None:
+        self.beginResetModel()
+        self._result = result
+        self._pos = {c: i for i, c in enumerate(result.columns)}
+        id_col = self._pos.get("result_id")
+        self._ids = ({r[id_col]: n for n, r in enumerate(result.rows)}
+                     if id_col is not None else {})
+        self.endResetModel()
+
+    @property
+    def result(self) -> QueryResult:
+        return self._result
+
+    def row_dict(self, row: int) -> dict:
+        return dict(zip(self._result.columns, self._result.rows[row]))
+
+    def row_of(self, result_id: str) -> int | None:
+        return self._ids.get(result_id)
+
+    def result_id(self, row: int) -> str:
+        return self._result.rows[row][self._pos["result_id"]]
+
+    def raw(self, row: int, column: int) -> object:
+        pos = self._pos.get(self.fields[column].name)
+        return None if pos is None else self._result.rows[row][pos]
+
+    # -- Qt overrides ----------------------------------------------------------
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._result.rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.fields)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        r, c = index.row(), index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return format_cell(self.raw(r, c))
+        if role == RAW_ROLE:
+            v = self.raw(r, c)
+            return v.item() if hasattr(v, "item") else v
+        if role == ID_ROLE:
+            return self.result_id(r)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            h = (Qt.AlignmentFlag.AlignRight if self.fields[c].numeric
+                 else Qt.AlignmentFlag.AlignLeft)
+            return int(h | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            v = self.raw(r, c)
+            head = f"{self.fields[c].label}: {v!r}" if isinstance(v, float) else ""
+            lines = provenance_lines(self.row_dict(r))
+            return "\n".join(([head] if head else []) + lines)
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.fields):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self.fields[section].header
+            if role == Qt.ItemDataRole.TextAlignmentRole and self.fields[section].numeric:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return None
+        if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole:
+            return section + 1
+        return None

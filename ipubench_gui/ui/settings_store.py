@@ -1,0 +1,76 @@
+"""QSettings wrapper: window geometry, layout, column state, last filters.
+
+All keys are declared here. With ``$IPUBENCH_GUI_HOME`` set, settings live in an
+INI file under it (portable use, tests); otherwise in the platform's place.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from ipubench_gui import paths
+from ipubench_gui.domain.filters import FilterState
+
+log = logging.getLogger(__name__)
+
+WINDOW_GEOMETRY = "window/geometry"
+WINDOW_STATE = "window/state"
+SPLITTER = "window/splitter"
+TABLE_HEADER = "table/header"
+LAST_FILTERS = "session/filters_json"
+COLOR_BY = "chart/color_by"
+SCHEMA_VERSION = "settings/schema_version"
+CURRENT_SCHEMA = 1
+
+
+def settings() -> QSettings:
+    if os.environ.get(paths.HOME_ENV):
+        path = paths.user_dir("config") / "settings.ini"
+        return QSettings(str(path), QSettings.Format.IniFormat)
+    return QSettings()
+
+
+def save_bytes(key: str, value: QByteArray) -> None:
+    s = settings()
+    s.setValue(key, value)
+    s.setValue(SCHEMA_VERSION, CURRENT_SCHEMA)
+
+
+def load_bytes(key: str) -> QByteArray | None:
+    v = settings().value(key)
+    return v if isinstance(v, QByteArray) and not v.isEmpty() else None
+
+
+def save_text(key: str, value: str) -> None:
+    settings().setValue(key, value)
+
+
+def load_text(key: str, default: str = "") -> str:
+    v = settings().value(key, default)
+    return v if isinstance(v, str) else default
+
+
+def save_filters(state: FilterState) -> None:
+    settings().setValue(LAST_FILTERS, json.dumps(state.to_json()))
+
+
+def load_filters() -> FilterState:
+    """The last session's filters; defaults (with a log line) if unreadable."""
+    raw = settings().value(LAST_FILTERS, "")
+    if not raw:
+        return FilterState()
+    try:
+        return FilterState.from_json(json.loads(raw))
+    except (ValueError, TypeError, KeyError) as exc:
+        log.warning("ignoring unreadable saved filters: %s", exc)
+        return FilterState()
+
+
+def clear_layout() -> None:
+    s = settings()
+    for key in (WINDOW_GEOMETRY, WINDOW_STATE, SPLITTER, TABLE_HEADER):
+        s.remove(key)

@@ -1,0 +1,47 @@
+"""ChipBar: the active filters as removable chips, and a "Clear all" button."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
+
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.ui.state import AppState
+
+
+class ChipBar(QWidget):
+    def __init__(self, state: AppState, parent=None):
+        super().__init__(parent)
+        self._state = state
+        self._lay = QHBoxLayout(self)
+        self._lay.setContentsMargins(0, 0, 0, 0)
+        self.hint = QLabel("No filters: showing every result.")
+        self.hint.setEnabled(False)
+        self.clear_all = QPushButton("Clear all")
+        self.clear_all.setToolTip("Clear every filter (Ctrl+Shift+Backspace)")
+        self.clear_all.clicked.connect(lambda: state.set_filters(FilterState()))
+        self.chips: list[QToolButton] = []
+        state.filtersChanged.connect(self.render)
+        self.render(state.filters)
+
+    def render(self, f: FilterState) -> None:
+        for chip in self.chips:
+            self._lay.removeWidget(chip)
+            chip.deleteLater()
+        self.chips = []
+        while self._lay.count():
+            self._lay.takeAt(0)
+        for dim, label in f.chips():
+            chip = QToolButton(text=f"{label}  ✕")
+            chip.setToolTip(f"Remove this filter ({label})")
+            chip.setAccessibleName(f"Remove filter {label}")
+            chip.setProperty("dim", dim)
+            chip.clicked.connect(
+                lambda _=False, d=dim: self._state.set_filters(
+                    self._state.filters.cleared(d)))
+            self.chips.append(chip)
+            self._lay.addWidget(chip)
+        self._lay.addWidget(self.hint)
+        self.hint.setVisible(not self.chips)
+        self._lay.addStretch(1)
+        self._lay.addWidget(self.clear_all)
+        self.clear_all.setEnabled(bool(self.chips))

@@ -1,0 +1,44 @@
+"""DetailPane: the selected results' configuration and provenance, with links."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtWidgets import QTextBrowser
+
+from ipubench_gui.domain.chartspec import config_label
+from ipubench_gui.domain.format import format_number, provenance_lines
+
+
+class DetailPane(QTextBrowser):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setOpenExternalLinks(True)
+        self.setAccessibleName("Result details")
+        self.show_rows([])
+
+    def show_rows(self, rows: list[dict]) -> None:
+        if not rows:
+            self.setHtml("<p><i>Select a result to see where its figure comes "
+                         "from.</i></p>")
+            return
+        parts = []
+        for r in rows[:20]:
+            lines = []
+            for line in provenance_lines(r):
+                label, _, value = line.partition(": ")
+                v = html.escape(value)
+                if value.startswith(("http://", "https://")):
+                    v = f'<a href="{v}">{v}</a>'
+                lines.append(f"<b>{html.escape(label)}:</b> {v}")
+            unit = r.get("unit") or ""
+            value = f"{format_number(r.get('value'))} {unit}".strip()
+            if r.get("latency_ms") is not None:
+                value += f" at {format_number(r['latency_ms'])} ms"
+            parts.append(f"<p><b>{html.escape(config_label(r))}</b><br>"
+                         f"{html.escape(str(r.get('metric', '')))}: {html.escape(value)}"
+                         f"<br>{'<br>'.join(lines)}<br><small>id {r.get('result_id')}"
+                         "</small></p>")
+        if len(rows) > 20:
+            parts.append(f"<p>… and {len(rows) - 20} more selected.</p>")
+        self.setHtml("".join(parts))

@@ -1,0 +1,143 @@
+"""FacetPanel: one checkable value list per facet, plus numeric range filters."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ipubench_gui.domain.fields import FACETS, RANGES, Field
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.ui.models.facet_model import VALUE_ROLE, FacetModel
+from ipubench_gui.ui.state import AppState
+from ipubench_gui.ui.widgets.range_filter import RangeFilter
+
+SEARCH_THRESHOLD = 8  # facets with more values than this get a search field
+MAX_VISIBLE_ROWS = 8
+
+
+class _FacetList(QListView):
+    """A list whose items toggle on click, Space or Enter."""
+
+    toggled = Signal(object)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setUniformItemSizes(True)
+        self.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
+        self.clicked.connect(lambda ix: self.toggled.emit(ix.data(VALUE_ROLE)))
+
+    def keyPressEvent(self, e: QKeyEvent) -> None:
+        if e.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            ix = self.currentIndex()
+            if ix.isValid():
+                self.toggled.emit(ix.data(VALUE_ROLE))
+                return
+        super().keyPressEvent(e)
+
+
+class FacetBox(QWidget):
+    """Title with a clear button, an optional search field, and the value list."""
+
+    def __init__(self, fld: Field, state: AppState, parent=None):
+        super().__init__(parent)
+        self.field = fld
+        self._state = state
+        self.model = FacetModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+
+        self.title = QLabel(f"<b>{fld.label}</b>")
+        self.title.setWordWrap(True)
+        self.clear_button = QToolButton(text="Clear", autoRaise=True)
+        self.clear_button.setToolTip(f"Clear the {fld.label} filter")
+        self.clear_button.clicked.connect(
+            lambda: state.set_filters(state.filters.cleared(fld.name)))
+        self.search = QLineEdit(placeholderText=f"Search {fld.label.lower()}…",
+                                clearButtonEnabled=True)
+        self.search.textChanged.connect(self.proxy.setFilterFixedString)
+        self.search.hide()
+        self.list = _FacetList()
+        self.list.setModel(self.proxy)
+        self.list.setAccessibleName(f"{fld.label} values")
+        self.list.toggled.connect(
+            lambda v: state.set_filters(state.filters.toggled(fld.name, v)))
+
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(self.title, 1)
+        head.addWidget(self.clear_button)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setSpacing(2)
+        lay.addLayout(head)
+        lay.addWidget(self.search)
+        lay.addWidget(self.list)
+
+    def set_universe(self, values: list[object]) -> None:
+        self.model.set_universe(values)
+        self.search.setVisible(len(values) > SEARCH_THRESHOLD)
+        rows = max(1, min(len(values), MAX_VISIBLE_ROWS))
+        # sizeHintForRow is not reliable before the view is shown; the check box
+        # indicator makes rows a little taller than the text.
+        h = max(self.list.sizeHintForRow(0), self.fontMetrics().height() + 6)
+        self.list.setFixedHeight(rows * h + 2 * self.list.frameWidth() + 2)
+
+    def set_counts(self, counts: dict[object, int], checked: frozenset) -> None:
+        self.model.set_counts(counts, checked)
+        self.clear_button.setEnabled(bool(checked))
+
+
+class FacetPanel(QScrollArea):
+    """All facets and ranges, top to bottom, in a scroll area (a dock's content)."""
+
+    def __init__(self, state: AppState, parent=None):
+        super().__init__(parent)
+        self._state = state
+        self.boxes = {f.name: FacetBox(f, state) for f in FACETS}
+        self.ranges = {f.name: RangeFilter(f, state) for f in RANGES}
+        inner = QWidget()
+        lay = QVBoxLayout(inner)
+        lay.setContentsMargins(2, 2, 2, 2)
+        for f in RANGES:
+            lay.addWidget(self.ranges[f.name])
+        for f in FACETS:
+            lay.addWidget(self.boxes[f.name])
+        lay.addStretch(1)
+        self.setWidget(inner)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("M") * 22)
+        state.filtersChanged.connect(self._on_state_filters_changed)
+
+    def set_universe(self, universe: dict[str, list[object]],
+                     bounds: dict[str, tuple[float, float]]) -> None:
+        for name, box in self.boxes.items():
+            box.set_universe(universe.get(name, []))
+        for name, rng in self.ranges.items():
+            lo, hi = bounds.get(name, (None, None))
+            rng.set_bounds(lo, hi)
+            rng.render(self._state.filters.range(name))
+
+    def set_counts(self, counts: dict[str, dict[object, int]]) -> None:
+        f = self._state.filters
+        for name, box in self.boxes.items():
+            box.set_counts(counts.get(name, {}), f.values(name))
+
+    def _on_state_filters_changed(self, f: FilterState) -> None:
+        # Check marks follow the filter at once; counts follow when they arrive.
+        for name, box in self.boxes.items():
+            box.model.set_checked(f.values(name))
+            box.clear_button.setEnabled(bool(f.values(name)))
+        for name, rng in self.ranges.items():
+            rng.render(f.range(name))

@@ -1,0 +1,253 @@
+"""The main window driven through its real widgets, checked against SQL."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QGuiApplication
+from pytestqt.qt_compat import qt_api
+
+from ipubench_gui.domain.filters import FilterState, NumRange
+from ipubench_gui.ui.models.facet_model import VALUE_ROLE
+from tests.ui.conftest import sql_ids, table_ids
+
+
+def click_facet_value(qtbot, session, dim: str, value) -> None:
+    box = session.window.facets.boxes[dim]
+    view = box.list
+    for row in range(box.proxy.rowCount()):
+        ix = box.proxy.index(row, 0)
+        if ix.data(VALUE_ROLE) == value:
+            view.scrollTo(ix)
+            qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                             pos=view.visualRect(ix).center())
+            return
+    raise AssertionError(f"{value!r} not listed in facet {dim}")
+
+
+def facet_counts_shown(session, dim: str) -> dict:
+    m = session.window.facets.boxes[dim].model
+    return {v: m.count(v) for v in m.values() if m.count(v)}
+
+
+def test_opens_with_every_result(session, db):
+    assert table_ids(session) == sql_ids(db)
+    assert session.window.count_label.text() == "250 of 250 results"
+
+
+def test_facet_click_filters_table_counts_and_chart(qtbot, session, db):
+    click_facet_value(qtbot, session, "framework", "PyTorch")
+    assert session.state.filters.values("framework") == {"PyTorch"}
+    want = sql_ids(db, "framework = 'PyTorch'")
+    assert table_ids(session) == want
+    assert session.window.count_label.text() == f"{len(want)} of 250 results"
+    # Another facet's counts: computed with the framework filter applied.
+    rows = db.cursor().execute(
+        "SELECT p.platform FROM results r JOIN platforms p USING (platform) "
+        "WHERE framework = 'PyTorch'").fetchall()
+    assert facet_counts_shown(session, "platform") == dict(Counter(r[0] for r in rows))
+    # The facet's own counts ignore its own filter (so a second value can be added).
+    own = dict(db.cursor().execute(
+        "SELECT framework, count(*) FROM results GROUP BY 1").fetchall())
+    assert facet_counts_shown(session, "framework") == own
+    # The chart: PyTorch throughput rows in items/s, best first, at most 60.
+    top = [r[0] for r in db.cursor().execute(
+        "SELECT result_id FROM results WHERE framework = 'PyTorch' AND metric = "
+        "'throughput' AND unit = 'items/s' ORDER BY value DESC, result_id LIMIT 60"
+    ).fetchall()]
+    assert session.window.canvas.items.ids == top
+    # A second value in the same facet ORs.
+    click_facet_value(qtbot, session, "framework", "PopART")
+    assert table_ids(session) == sql_ids(db, "framework IN ('PyTorch', 'PopART')")
+
+
+def test_zero_count_values_stay_listed(qtbot, session):
+    click_facet_value(qtbot, session, "generation", "Bow")
+    m = session.window.facets.boxes["platform"].model
+    assert "IPU-POD16" in m.values() and m.count("IPU-POD16") == 0
+    assert m.count("Bow Pod16") > 0
+
+
+def test_range_boxes_filter(qtbot, session, db):
+    rf = session.window.facets.ranges["latency_ms"]
+    rf.hi_box.setFocus()
+    qtbot.keyClicks(rf.hi_box, "2")
+    qtbot.keyClick(rf.hi_box, Qt.Key.Key_Return)
+    assert table_ids(session) == sql_ids(db, "latency_ms <= 2")
+    qtbot.keyClicks(rf.lo_box, "1,000")  # thousands separators accepted
+    qtbot.keyClick(rf.lo_box, Qt.Key.Key_Return)
+    # "1,000" typed as the minimum above a maximum of 2: the bounds are swapped.
+    assert session.state.filters.range("latency_ms") == NumRange(2, 1000)
+    assert table_ids(session) == sql_ids(db, "latency_ms BETWEEN 2 AND 1000")
+
+
+def test_slider_keyboard_moves_apply_a_range(qtbot, session, db):
+    rf = session.window.facets.ranges["batch_size"]
+    rf.slider.setValue((0, 500))  # keyboard-style move: no press/release
+    hi = session.state.filters.range("batch_size").hi
+    assert hi is not None and 2 < hi < 65536
+    assert table_ids(session) == sql_ids(db, "batch_size <= $h", {"h": hi})
+
+
+def test_search_box_is_debounced_and_escape_clears(qtbot, session, db, csv_rows):
+    w = session.window
+    qtbot.keyClick(w, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert w.search.hasFocus()
+    qtbot.keyClicks(w.search, "squad")
+    assert session.state.filters.text == ""  # not yet: debounced
+    qtbot.waitUntil(lambda: session.state.filters.text == "squad", timeout=2000)
+    want = sql_ids(db, "strpos(lower(coalesce(model,'') || ' ' || coalesce(variant,'')"
+                       " || ' ' || coalesce(dataset,'')), 'squad') > 0")
+    by_csv = {r["result_id"] for r in csv_rows
+              if "squad" in " ".join((r["model"], r["variant"], r["dataset"])).lower()}
+    assert table_ids(session) == want == by_csv
+    qtbot.keyClick(w.search, Qt.Key.Key_Escape)
+    assert w.search.text() == "" and session.state.filters.text == ""
+    assert len(table_ids(session)) == 250
+
+
+def test_chips_and_clear_all(qtbot, session, db):
+    click_facet_value(qtbot, session, "task", "inference")
+    click_facet_value(qtbot, session, "framework", "PyTorch")
+    chips = session.window.chips.chips
+    assert [c.property("dim") for c in chips] == ["framework", "task"]
+    qtbot.mouseClick(chips[0], Qt.MouseButton.LeftButton)
+    assert table_ids(session) == sql_ids(db, "task = 'inference'")
+    qtbot.mouseClick(session.window.chips.clear_all, Qt.MouseButton.LeftButton)
+    assert session.state.filters == FilterState()
+    assert len(table_ids(session)) == 250
+    assert session.window.chips.chips == []
+
+
+def test_empty_result_offers_clear(qtbot, session):
+    session.state.set_filters(FilterState().with_text("no such model anywhere"))
+    w = session.window
+    assert w.stack.currentWidget() is w.empty
+    qtbot.mouseClick(w.empty.clear_button, Qt.MouseButton.LeftButton)
+    assert w.stack.currentWidget() is w.splitter
+    assert w.model.rowCount() == 250
+
+
+def test_ctrl_c_copies_selected_rows_as_tsv(qtbot, session, db):
+    session.state.set_filters(FilterState().with_values("platform", ["Bow-2000"])
+                              .with_values("model", ["BERT-Large"]))
+    t = session.window.table
+    t.selectRow(0)
+    t.selectionModel().select(t.model().index(1, 0),
+                              t.selectionModel().SelectionFlag.Select
+                              | t.selectionModel().SelectionFlag.Rows)
+    t.setFocus()
+    QGuiApplication.clipboard().clear()
+    qtbot.keyClick(t, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    lines = QGuiApplication.clipboard().text().splitlines()
+    headers = lines[0].split("\t")
+    assert headers[:3] == ["Model", "Variant", "Platform"]
+    assert "Latency (ms)" in headers
+    got = [dict(zip(headers, ln.split("\t"))) for ln in lines[1:]]
+    ids = [t.model().result_id(r) for r in (0, 1)]
+    want = db.cursor().execute(
+        "SELECT batch_size, value, latency_ms FROM results WHERE list_contains($i, "
+        "result_id) ORDER BY \"row\"", {"i": ids}).fetchall()
+    assert [(int(g["Batch size"]), float(g["Value"]), float(g["Latency (ms)"]))
+            for g in got] == want
+
+
+def test_bar_click_selects_and_scrolls_table_and_back(qtbot, session):
+    c = session.window.canvas
+    i = 7
+    vb = c.item.getViewBox()
+    scene = vb.mapViewToScene(QPointF(c.items.values[i] / 2, i))
+    pos = c.plot.mapFromScene(scene)
+    qtbot.mouseClick(c.plot.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    rid = c.items.ids[i]
+    assert session.state.selection == (rid,)
+    t = session.window.table
+    assert t.selected_rows() == [t.model().row_of(rid)]
+    assert "Printed as" in session.window.details.toPlainText()
+    # table -> chart: selecting two rows outlines their two bars
+    other = c.items.ids[2]
+    t.select_ids((rid, other))
+    assert set(session.state.selection) == {rid, other}
+    ys = sorted(c._highlight.opts["y"].tolist())
+    assert ys == [2.0, 7.0]
+
+
+def test_header_click_sorts_in_the_store(qtbot, session):
+    t = session.window.table
+    col = [f.name for f in t.model().fields].index("latency_ms")
+    t.horizontalHeader().sectionClicked.emit(col)
+    assert session.state.sort == ("latency_ms", True)
+    vals = [t.model().raw(r, col) for r in range(t.model().rowCount())]
+    nums = [v for v in vals if v is not None]
+    assert nums == sorted(nums, reverse=True) and vals[0] == 30.68
+
+
+def test_colour_by_changes_groups_not_rows(qtbot, session):
+    c = session.window.canvas
+    before = list(c.items.ids)
+    combo = session.window.color_by
+    combo.setCurrentIndex(combo.findData("platform"))
+    assert c.items.ids == before
+    assert {g for g, _ in c.data.groups} == {b.row["platform"] for b in c.data.bars}
+
+
+def test_models_pass_qabstractitemmodeltester(qtmodeltester, session):
+    qtmodeltester.check(session.window.model)
+    qtmodeltester.check(session.window.facets.boxes["model"].model)
+
+
+def test_settings_round_trip_across_a_restart(qtbot, db):
+    from ipubench_gui.app import Session
+
+    s1 = Session(db, synchronous=True)
+    qtbot.addWidget(s1.window)
+    s1.start()
+    s1.window.resize(712, 555)  # offscreen screen is 800x600
+    s1.window.show()
+    s1.state.set_filters(FilterState().with_values("framework", ["PopART"]))
+    header = s1.window.table.horizontalHeader()
+    header.moveSection(header.visualIndex(3), 0)
+    s1.window.table.setColumnHidden(5, True)
+    s1.window.color_by.setCurrentIndex(s1.window.color_by.findData("platform"))
+    order1 = s1.window.table.visible_columns()
+    s1.window.close()
+    s1.close()
+
+    s2 = Session(db, synchronous=True)
+    qtbot.addWidget(s2.window)
+    s2.start()
+    s2.window.show()
+    assert s2.state.filters.values("framework") == {"PopART"}
+    assert s2.window.model.rowCount() == len(sql_ids(db, "framework = 'PopART'"))
+    assert s2.window.table.visible_columns() == order1
+    assert s2.window.table.isColumnHidden(5)
+    assert s2.window.size().width() == 712
+    assert s2.state.chart.color_by == "platform"
+    s2.window.reset_layout()
+    assert not s2.window.table.isColumnHidden(5)
+    s2.window.close()
+    s2.close()
+
+
+def test_threaded_runner_delivers_only_the_latest(qtbot, db):
+    from ipubench_gui.store.db import Query
+    from ipubench_gui.ui.runner import QueryRunner
+
+    r = QueryRunner(db)
+    got = []
+    r.finished.connect(lambda slot, rid, res: got.append((slot, rid, res)))
+    slow = Query("SELECT count(*) FROM range(300000000) t(i) WHERE i % 7 = 3", {})
+    r.submit("page", lambda d: d.run(slow))
+    last = r.submit("page", lambda d: d.run(Query("SELECT 42", {})).rows[0][0])
+    with qtbot.waitSignal(r.finished, timeout=10000):
+        pass
+    qtbot.wait(100)
+    assert [(s, i) for s, i, _ in got] == [("page", last)]
+    assert got[0][2] == 42
+    err = r.submit("facets", lambda d: d.run(Query("SELECT * FROM nowhere", {})))
+    with qtbot.waitSignal(r.finished, timeout=5000) as blocker:
+        pass
+    assert blocker.args[1] == err and isinstance(blocker.args[2], Exception)
+    r.shutdown()
+    assert qt_api is not None
