@@ -16,4 +16,5 @@ def open_store(data_dir: Path | None = None) -> Database:
     into the user's cache folder and reused while the data is unchanged.
     """
     data = data_dir or paths.data_dir()
-    return Database.open(ensure_store(data, paths.user_dir("cache")))
+    path, con = ensure_store(data, paths.user_dir("cache"))
+    return Database(con, path)

@@ -13,14 +13,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ipubench-gui",
         description="Explore published AI-accelerator benchmark results. "
-                    "With no command, opens the app.")
+        "With no command, opens the app.",
+    )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    p.add_argument("--screenshot", type=Path, metavar="FILE.png",
-                   help="open the window, save a picture of it once the results "
-                        "are shown, and exit (for documentation and checks)")
+    p.add_argument(
+        "--screenshot",
+        type=Path,
+        metavar="FILE.png",
+        help="open the window, save a picture of it once the results "
+        "are shown, and exit (for documentation and checks)",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    ex = sub.add_parser("export-results",
-                        help="write every stored result as CSV (not a filtered view)")
+    ex = sub.add_parser(
+        "export-results", help="write every stored result as CSV (not a filtered view)"
+    )
     ex.add_argument("file", type=Path, help="output CSV path")
     return p
 

@@ -13,21 +13,52 @@ from pathlib import Path
 
 RESULTS_PAGE = "000_74c88246ac92525e.txt"
 
-TRAIN = ["Model", "Variant", "Platform", "SDK Version", "Framework", "Dataset",
-         "Batch Size", "Precision", "Throughput (items/sec)"]
+TRAIN = [
+    "Model",
+    "Variant",
+    "Platform",
+    "SDK Version",
+    "Framework",
+    "Dataset",
+    "Batch Size",
+    "Precision",
+    "Throughput (items/sec)",
+]
 INFER = TRAIN + ["Latency (ms)"]
 
 # (heading as printed, column headers as printed)
 TABLES: list[tuple[str, list[str]]] = [
-    ("OGB-LSC 2022", ["Dataset Challenge", "Model", "Platform", "SDK Version",
-                      "Framework", "Throughput (items/sec)", "Time to Train",
-                      "Evaluation Metric", "OGB-LSC 2022 Ranking"]),
+    (
+        "OGB-LSC 2022",
+        [
+            "Dataset Challenge",
+            "Model",
+            "Platform",
+            "SDK Version",
+            "Framework",
+            "Throughput (items/sec)",
+            "Time to Train",
+            "Evaluation Metric",
+            "OGB-LSC 2022 Ranking",
+        ],
+    ),
     ("Bow Platform - Training", TRAIN),
     ("Bow Platform - Inference", INFER),
-    ("MLPerf v2.0 Training Performance", ["Division", "Model", "MLPerf Quality Target",
-                                          "Platform", "SDK Version", "Framework",
-                                          "MLPerf ID", "Dataset", "Precision",
-                                          "Time to Train (mins)"]),
+    (
+        "MLPerf v2.0 Training Performance",
+        [
+            "Division",
+            "Model",
+            "MLPerf Quality Target",
+            "Platform",
+            "SDK Version",
+            "Framework",
+            "MLPerf ID",
+            "Dataset",
+            "Precision",
+            "Time to Train (mins)",
+        ],
+    ),
     ("IPU-POD Classic - Training", TRAIN),
     ("IPU-POD Classic - Time to Result", TRAIN[:-1] + ["Time To Result (secs)"]),
     ("IPU-POD Classic - Inference", INFER),

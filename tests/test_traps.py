@@ -33,8 +33,9 @@ def test_many_signal_emits_do_not_abort_the_process():
             e.fired.emit(True)
         print(len(seen))
     """)
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
     assert p.returncode == 0, p.stderr[-2000:]
     assert p.stdout.strip() == "50000"
 

@@ -7,17 +7,34 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from ipubench_gui.domain.fields import field
-
-METRIC_LABELS = {"throughput": "Throughput", "latency": "Latency",
-                 "time_to_train": "Time to train", "time_to_result": "Time to result"}
+METRIC_LABELS = {
+    "throughput": "Throughput",
+    "latency": "Latency",
+    "time_to_train": "Time to train",
+    "time_to_result": "Time to result",
+}
 LOWER_IS_BETTER = {"latency", "time_to_train", "time_to_result"}
 
 # Okabe & Ito's colour-blind-safe palette, then Paul Tol's muted set for more.
 PALETTE: tuple[str, ...] = (
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
-    "#000000", "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77",
-    "#CC6677", "#882255", "#AA4499", "#DDDDDD",
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#56B4E9",
+    "#D55E00",
+    "#F0E442",
+    "#000000",
+    "#332288",
+    "#88CCEE",
+    "#44AA99",
+    "#117733",
+    "#999933",
+    "#DDCC77",
+    "#CC6677",
+    "#882255",
+    "#AA4499",
+    "#DDDDDD",
 )
 
 
@@ -27,18 +44,21 @@ class ChartSpec:
 
     kind: str = "bars"
     metric: str | None = None  # None: follow the metric filter, else throughput
-    color_by: str = "framework"
     max_bars: int = 60
-    # style fields
+    # style fields: the same rows, drawn differently
+    color_by: str = "framework"
     log_x: bool = False
     title: str = ""
 
-    STYLE_FIELDS = ("log_x", "title")
+    STYLE_FIELDS = ("color_by", "log_x", "title")
 
     def data_key(self) -> tuple:
         """The fields that decide which rows are drawn (a change means re-query)."""
-        return tuple(getattr(self, f.name) for f in fields(self)
-                     if f.name not in self.STYLE_FIELDS)
+        return tuple(
+            getattr(self, f.name)
+            for f in fields(self)
+            if f.name not in self.STYLE_FIELDS
+        )
 
     def with_(self, **kw: Any) -> ChartSpec:
         return replace(self, **kw)
@@ -55,16 +75,26 @@ def stable_color(value: object, order: Sequence[object] = ()) -> str:
 
 def config_label(row: Mapping[str, Any]) -> str:
     """A short, readable name of a configuration for axis labels."""
-    parts = [row.get("model"), row.get("variant"), row.get("platform"),
-             row.get("framework")]
+    parts = [
+        row.get("model"),
+        row.get("variant"),
+        row.get("platform"),
+        row.get("framework"),
+    ]
     text = " · ".join(str(p) for p in parts if p)
     if row.get("batch_size") is not None:
         text += f" · bs {row['batch_size']:,}"
     return text
 
 
-DISAMBIGUATE_BY = ("dataset", "sdk_version", "precision", "variant", "latency_ms",
-                   "result_id")
+DISAMBIGUATE_BY = (
+    "dataset",
+    "sdk_version",
+    "precision",
+    "variant",
+    "latency_ms",
+    "result_id",
+)
 
 
 def unique_labels(rows: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -76,8 +106,11 @@ def unique_labels(rows: Sequence[Mapping[str, Any]]) -> list[str]:
         if all(n == 1 for n in dup.values()):
             break
         labels = [
-            f"{lab} · {_suffix(key, r.get(key))}" if dup[lab] > 1 and r.get(key) is not None
-            else lab for lab, r in zip(labels, rows)]
+            f"{lab} · {_suffix(key, r.get(key))}"
+            if dup[lab] > 1 and r.get(key) is not None
+            else lab
+            for lab, r in zip(labels, rows)
+        ]
     return labels
 
 
@@ -115,7 +148,9 @@ class BarData:
     @property
     def axis_title(self) -> str:
         direction = "lower is better" if self.lower_is_better else "higher is better"
-        return f"{METRIC_LABELS.get(self.metric, self.metric)} ({self.unit}) — {direction}"
+        return (
+            f"{METRIC_LABELS.get(self.metric, self.metric)} ({self.unit}) — {direction}"
+        )
 
     def notes(self) -> list[str]:
         out = []
@@ -124,8 +159,10 @@ class BarData:
         if self.other_unit_rows:
             out.append(f"{self.other_unit_rows} rows in other units not plotted")
         if self.dropped_for_limit:
-            out.append(f"showing the best {len(self.bars)} of "
-                       f"{len(self.bars) + self.dropped_for_limit}")
+            out.append(
+                f"showing the best {len(self.bars)} of "
+                f"{len(self.bars) + self.dropped_for_limit}"
+            )
         return out
 
 
@@ -139,27 +176,49 @@ def chart_metric(spec: ChartSpec, selected_metrics: frozenset) -> str:
     return "throughput"
 
 
-def bar_data(spec: ChartSpec, rows: Sequence[Mapping[str, Any]], metric: str,
-             color_order: Sequence[object] = ()) -> BarData:
-    """Pick the rows of ``metric`` in its most common unit and make bars of them."""
-    mine = [r for r in rows if r.get("metric") == metric]
-    units = Counter(r.get("unit") for r in mine)
-    unit = units.most_common(1)[0][0] if units else field("value").unit
-    plotted = [r for r in mine if r.get("unit") == unit]
-    plotted.sort(key=lambda r: (r["value"] if metric in LOWER_IS_BETTER
-                                else -r["value"], r["result_id"]))
-    kept = plotted[: spec.max_bars]
+@dataclass(frozen=True)
+class ChartRows:
+    """What the store returns for a bar chart: the best rows of one metric in
+    one unit, and how many filtered rows were left out and why."""
+
+    metric: str
+    rows: tuple[Mapping[str, Any], ...]
+    total: int  # filtered rows of any metric
+    mine: int  # of which of this metric
+    plotted: int  # of which in the unit drawn
+
+
+def make_bars(
+    spec: ChartSpec, data: ChartRows, color_order: Sequence[object] = ()
+) -> BarData:
+    """Bars from the store's rows; colour grouping follows ``spec.color_by``."""
+    kept = list(data.rows)
+    unit = str(kept[0]["unit"]) if kept else ""
     order = [_group(v) for v in color_order]
     bars = tuple(
-        Bar(r["result_id"], label, float(r["value"]),
-            g := _group(r.get(spec.color_by)), stable_color(g, order), r)
-        for r, label in zip(kept, unique_labels(kept)))
+        Bar(
+            r["result_id"],
+            label,
+            float(r["value"]),
+            g := _group(r.get(spec.color_by)),
+            stable_color(g, order),
+            r,
+        )
+        for r, label in zip(kept, unique_labels(kept))
+    )
     seen: dict[str, str] = {}
     for b in bars:
         seen.setdefault(b.group, b.color)
-    return BarData(metric, unit or "", bars, tuple(sorted(seen.items())), len(rows),
-                   len(rows) - len(mine), len(mine) - len(plotted),
-                   len(plotted) - len(kept))
+    return BarData(
+        data.metric,
+        unit,
+        bars,
+        tuple(sorted(seen.items())),
+        data.total,
+        data.total - data.mine,
+        data.mine - data.plotted,
+        data.plotted - len(kept),
+    )
 
 
 def _group(v: object) -> str:

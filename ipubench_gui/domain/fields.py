@@ -82,8 +82,7 @@ TABLE_COLUMNS: tuple[Field, ...] = (
     Field("value", "Value", numeric=True),
     Field("unit", "Unit"),
     Field("latency_ms", "Latency", "ms", numeric=True),
-    Field("throughput_per_accelerator", "Throughput / accel.", "items/s",
-          numeric=True),
+    Field("throughput_per_accelerator", "Throughput / accel.", "items/s", numeric=True),
     Field("mlperf_id", "MLPerf ID"),
     Field("table", "Table"),
     Field("source_file", "Source"),
@@ -91,8 +90,18 @@ TABLE_COLUMNS: tuple[Field, ...] = (
 
 # Provenance columns fetched with every row (for tooltips and detail panes).
 PROVENANCE: tuple[str, ...] = (
-    "source_file", "table", "row", "source_date", "source_date_kind", "mlperf_id",
-    "division", "quality_target", "evaluation_metric", "ranking", "link", "note",
+    "source_file",
+    "table",
+    "row",
+    "source_date",
+    "source_date_kind",
+    "mlperf_id",
+    "division",
+    "quality_target",
+    "evaluation_metric",
+    "ranking",
+    "link",
+    "note",
     "value_as_printed",
 )
 

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Union
 
 from ipubench_gui.domain.fields import field
 from ipubench_gui.domain.format import format_number
 
-Value = Union[str, int, float, None]
+Value = str | int | float | None
 
 
 @dataclass(frozen=True)

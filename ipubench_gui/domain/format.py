@@ -66,13 +66,20 @@ def provenance_lines(row: dict) -> list[str]:
             where += f", row {row['row']}"
         out.append(where)
     if row.get("source_date"):
-        out.append(f"Page {row.get('source_date_kind') or 'dated'}: {row['source_date']}")
+        out.append(
+            f"Page {row.get('source_date_kind') or 'dated'}: {row['source_date']}"
+        )
     if row.get("value_as_printed"):
         out.append(f"Printed as: {row['value_as_printed']}")
-    for key, label in (("mlperf_id", "MLPerf ID"), ("division", "Division"),
-                       ("quality_target", "Quality target"),
-                       ("evaluation_metric", "Evaluation metric"),
-                       ("ranking", "Ranking"), ("link", "Link"), ("note", "Note")):
+    for key, label in (
+        ("mlperf_id", "MLPerf ID"),
+        ("division", "Division"),
+        ("quality_target", "Quality target"),
+        ("evaluation_metric", "Evaluation metric"),
+        ("ranking", "Ranking"),
+        ("link", "Link"),
+        ("note", "Note"),
+    ):
         if row.get(key):
             out.append(f"{label}: {row[key]}")
     return out

@@ -23,7 +23,8 @@ class DataError(Exception):
     def __init__(self, file: Path, line: int | None, column: str | None, reason: str):
         self.file, self.line, self.column, self.reason = file, line, column, reason
         where = ", ".join(
-            p for p in (str(file), line and f"line {line}", column and f"column {column}")
+            p
+            for p in (str(file), line and f"line {line}", column and f"column {column}")
             if p
         )
         super().__init__(f"{where}: {reason}")
@@ -40,40 +41,77 @@ class Rule:
 
 # Semantic checks beyond types and NOT NULL (which come from schema.sql).
 RULES: dict[str, list[Rule]] = {
-    "platforms": [Rule("accelerators", "accelerators IS NULL OR accelerators > 0",
-                       "accelerator count must be positive")],
+    "platforms": [
+        Rule(
+            "accelerators",
+            "accelerators IS NULL OR accelerators > 0",
+            "accelerator count must be positive",
+        )
+    ],
     "results": [
-        Rule("task", "task IN ('training', 'inference')",
-             "task must be training or inference"),
+        Rule(
+            "task",
+            "task IN ('training', 'inference')",
+            "task must be training or inference",
+        ),
         Rule("value", "value > 0", "value must be a positive number"),
-        Rule("batch_size", "batch_size IS NULL OR batch_size > 0",
-             "batch size must be a positive integer"),
-        Rule("latency_ms", "latency_ms IS NULL OR latency_ms > 0",
-             "latency must be positive"),
+        Rule(
+            "batch_size",
+            "batch_size IS NULL OR batch_size > 0",
+            "batch size must be a positive integer",
+        ),
+        Rule(
+            "latency_ms",
+            "latency_ms IS NULL OR latency_ms > 0",
+            "latency must be positive",
+        ),
         Rule("metric", "metric IN (SELECT metric FROM metrics)", "unknown metric"),
-        Rule("platform", "platform IN (SELECT platform FROM platforms)",
-             "platform missing from data/platforms.csv"),
-        Rule("source_file", "source_file IN (SELECT source_file FROM sources)",
-             "source missing from data/sources.csv"),
-        Rule("precision", r"precision IS NULL OR regexp_full_match(precision, '\d+\.\d+')",
-             "precision must look like 16.16 (activations.weights)"),
+        Rule(
+            "platform",
+            "platform IN (SELECT platform FROM platforms)",
+            "platform missing from data/platforms.csv",
+        ),
+        Rule(
+            "source_file",
+            "source_file IN (SELECT source_file FROM sources)",
+            "source missing from data/sources.csv",
+        ),
+        Rule(
+            "precision",
+            r"precision IS NULL OR regexp_full_match(precision, '\d+\.\d+')",
+            "precision must look like 16.16 (activations.weights)",
+        ),
     ],
     "comparisons": [
         Rule("metric", "metric IN (SELECT metric FROM metrics)", "unknown metric"),
-        Rule("source_file", "source_file IN (SELECT source_file FROM sources)",
-             "source missing from data/sources.csv"),
-        Rule("ratio_stated", "ratio_stated IS NULL OR ratio_stated > 0",
-             "ratio must be positive"),
+        Rule(
+            "source_file",
+            "source_file IN (SELECT source_file FROM sources)",
+            "source missing from data/sources.csv",
+        ),
+        Rule(
+            "ratio_stated",
+            "ratio_stated IS NULL OR ratio_stated > 0",
+            "ratio must be positive",
+        ),
     ],
     "claims": [
-        Rule("source_file", "source_file IN (SELECT source_file FROM sources)",
-             "source missing from data/sources.csv"),
+        Rule(
+            "source_file",
+            "source_file IN (SELECT source_file FROM sources)",
+            "source missing from data/sources.csv",
+        ),
     ],
 }
 
-_PRIMARY_KEYS = {"sources": "source_file", "platforms": "platform", "metrics": "metric",
-                 "results": "result_id", "comparisons": "comparison_id",
-                 "claims": "claim_id"}
+_PRIMARY_KEYS = {
+    "sources": "source_file",
+    "platforms": "platform",
+    "metrics": "metric",
+    "results": "result_id",
+    "comparisons": "comparison_id",
+    "claims": "claim_id",
+}
 
 
 def fingerprint(data_dir: Path) -> str:
@@ -96,8 +134,10 @@ def build_store(data_dir: Path, out: Path) -> Path:
         con = duckdb.connect(str(tmp))
         try:
             load_into(con, data_dir)
-            con.execute("INSERT INTO meta VALUES ('fingerprint', $f), ('app_version', $v)",
-                        {"f": fingerprint(data_dir), "v": __version__})
+            con.execute(
+                "INSERT INTO meta VALUES ('fingerprint', $f), ('app_version', $v)",
+                {"f": fingerprint(data_dir), "v": __version__},
+            )
             con.execute("CHECKPOINT")
         finally:
             con.close()
@@ -126,9 +166,13 @@ def _load_table(con: duckdb.DuckDBPyConnection, table: str, path: Path) -> None:
     if header != list(types):
         missing = [c for c in types if c not in header]
         extra = [c for c in header if c not in types]
-        raise DataError(path, 1, None,
-                        f"header does not match the schema (missing {missing}, "
-                        f"unexpected {extra}, or out of order)")
+        raise DataError(
+            path,
+            1,
+            None,
+            f"header does not match the schema (missing {missing}, "
+            f"unexpected {extra}, or out of order)",
+        )
     try:
         con.execute(
             "CREATE OR REPLACE TEMP TABLE stage AS "
@@ -140,20 +184,32 @@ def _load_table(con: duckdb.DuckDBPyConnection, table: str, path: Path) -> None:
     except duckdb.Error as exc:
         raise _csv_error(path, str(exc)) from None
     for col in not_null:
-        _first_violation(con, path, col, f'"{col}" IS NOT NULL', "required value is blank")
+        _first_violation(
+            con, path, col, f'"{col}" IS NOT NULL', "required value is blank"
+        )
     for col, typ in types.items():
         if typ == "VARCHAR":
-            _first_violation(con, path, col, f'"{col}" IS NULL OR trim("{col}") = "{col}"',
-                             "value has leading or trailing spaces")
+            _first_violation(
+                con,
+                path,
+                col,
+                f'"{col}" IS NULL OR trim("{col}") = "{col}"',
+                "value has leading or trailing spaces",
+            )
     for rule in RULES.get(table, []):
         _first_violation(con, path, rule.column, rule.holds, rule.reason)
     pk = _PRIMARY_KEYS[table]
     dup = con.execute(
         f'SELECT "{pk}", list(__line ORDER BY __line) FROM stage GROUP BY 1 '
-        "HAVING count(*) > 1 ORDER BY 2 LIMIT 1").fetchone()
+        "HAVING count(*) > 1 ORDER BY 2 LIMIT 1"
+    ).fetchone()
     if dup:
-        raise DataError(path, dup[1][1], pk,
-                        f"duplicate {pk} {dup[0]!r} (first on line {dup[1][0]})")
+        raise DataError(
+            path,
+            dup[1][1],
+            pk,
+            f"duplicate {pk} {dup[0]!r} (first on line {dup[1][0]})",
+        )
     con.execute(f"INSERT INTO {table} SELECT * EXCLUDE (__line) FROM stage")
     con.execute("DROP TABLE stage")
 
@@ -162,17 +218,21 @@ def _header(con: duckdb.DuckDBPyConnection, path: Path) -> list[str]:
     try:
         rel = con.execute(
             "SELECT * FROM read_csv($p, header = true, all_varchar = true, "
-            "delim = ',', quote = '\"') LIMIT 0", {"p": str(path)})
+            "delim = ',', quote = '\"') LIMIT 0",
+            {"p": str(path)},
+        )
     except duckdb.Error as exc:
         raise DataError(path, 1, None, f"cannot read header: {exc}") from None
     return [d[0] for d in rel.description]
 
 
-def _first_violation(con: duckdb.DuckDBPyConnection, path: Path, col: str,
-                     holds: str, reason: str) -> None:
+def _first_violation(
+    con: duckdb.DuckDBPyConnection, path: Path, col: str, holds: str, reason: str
+) -> None:
     row = con.execute(
         f'SELECT __line, "{col}" FROM stage WHERE NOT coalesce(({holds}), false) '
-        "ORDER BY __line LIMIT 1").fetchone()
+        "ORDER BY __line LIMIT 1"
+    ).fetchone()
     if row:
         shown = "" if row[1] is None else f" (got {row[1]!r})"
         raise DataError(path, row[0], col, reason + shown)
@@ -182,34 +242,41 @@ def _csv_error(path: Path, msg: str) -> DataError:
     line = re.search(r"[Ll]ine:? (\d+)", msg)
     col = re.search(r'column "?([A-Za-z_]+)"?', msg)
     conv = re.search(r"Could not convert string \"?'?([^\"']*)\"?'? to '?(\w+)'?", msg)
-    reason = (f"cannot read {conv[1]!r} as {conv[2]}" if conv
-              else msg.splitlines()[0][:200])
-    return DataError(path, int(line[1]) if line else None, col[1] if col else None, reason)
+    reason = (
+        f"cannot read {conv[1]!r} as {conv[2]}" if conv else msg.splitlines()[0][:200]
+    )
+    return DataError(
+        path, int(line[1]) if line else None, col[1] if col else None, reason
+    )
 
 
-def store_fingerprint(path: Path) -> str | None:
-    """The fingerprint recorded in a built store, or None if unreadable."""
+def open_matching(path: Path, fp: str) -> duckdb.DuckDBPyConnection | None:
+    """A read-only connection to ``path`` if it was built from data with ``fp``."""
+    if not path.exists():
+        return None
     try:
         con = duckdb.connect(str(path), read_only=True)
     except duckdb.Error:
         return None
     try:
         row = con.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
-        return row[0] if row else None
     except duckdb.Error:
-        return None
-    finally:
-        con.close()
+        row = None
+    if row and row[0] == fp:
+        return con
+    con.close()
+    return None
 
 
-def ensure_store(data_dir: Path, cache_dir: Path) -> Path:
-    """Return a store built from ``data_dir``: the bundled one if it matches, else a
-    cached one (built on first use, keyed by the data's fingerprint)."""
+def ensure_store(
+    data_dir: Path, cache_dir: Path
+) -> tuple[Path, duckdb.DuckDBPyConnection]:
+    """A read-only connection to a store built from ``data_dir``: the bundled one
+    if it matches, else a cached one (built on first use, keyed by fingerprint)."""
     fp = fingerprint(data_dir)
-    bundled = data_dir / STORE_NAME
-    if bundled.exists() and store_fingerprint(bundled) == fp:
-        return bundled
-    cached = cache_dir / f"results-{fp[:16]}.duckdb"
-    if cached.exists() and store_fingerprint(cached) == fp:
-        return cached
-    return build_store(data_dir, cached)
+    for path in (data_dir / STORE_NAME, cache_dir / f"results-{fp[:16]}.duckdb"):
+        con = open_matching(path, fp)
+        if con is not None:
+            return path, con
+    path = build_store(data_dir, cache_dir / f"results-{fp[:16]}.duckdb")
+    return path, duckdb.connect(str(path), read_only=True)

@@ -75,7 +75,7 @@ class Database:
         return cur
 
     def run(self, query: Query, limit: int | None = None) -> QueryResult:
-        """Run ``query`` on this thread's cursor; fetch ``limit + 1`` to detect truncation."""
+        """Run ``query`` on this thread's cursor (``limit + 1`` rows: truncation)."""
         t0 = time.perf_counter()
         cur = self.cursor()
         cur.execute(query.sql, query.params)
@@ -87,8 +87,9 @@ class Database:
             rows = cur.fetchmany(limit + 1)
             truncated = len(rows) > limit
             rows = rows[:limit]
-        return QueryResult(cols, tuple(rows), truncated,
-                           (time.perf_counter() - t0) * 1000)
+        return QueryResult(
+            cols, tuple(rows), truncated, (time.perf_counter() - t0) * 1000
+        )
 
     def scalar(self, sql: str, params: dict[str, Any] | None = None) -> Any:
         row = self.cursor().execute(sql, params or {}).fetchone()

@@ -12,15 +12,43 @@ from ipubench_gui.store.schema import quote_ident
 
 # The documented export columns first (names fixed by contract), then extras.
 EXPORT_COLUMNS: tuple[str, ...] = (
-    "result_id", "source_file", "table", "model", "variant", "platform",
-    "sdk_version", "framework", "dataset", "batch_size", "precision", "metric",
-    "value", "unit", "latency_ms", "mlperf_id",
+    "result_id",
+    "source_file",
+    "table",
+    "model",
+    "variant",
+    "platform",
+    "sdk_version",
+    "framework",
+    "dataset",
+    "batch_size",
+    "precision",
+    "metric",
+    "value",
+    "unit",
+    "latency_ms",
+    "mlperf_id",
     # normalised and provenance extras
-    "task", "vendor", "generation", "accelerator", "accelerators",
-    "throughput_per_accelerator", "higher_is_better", "activation_bits",
-    "weight_bits", "sdk_sort", "value_as_printed", "division", "quality_target",
-    "evaluation_metric", "ranking", "row", "source_date", "source_date_kind",
-    "link", "note",
+    "task",
+    "vendor",
+    "generation",
+    "accelerator",
+    "accelerators",
+    "throughput_per_accelerator",
+    "higher_is_better",
+    "activation_bits",
+    "weight_bits",
+    "sdk_sort",
+    "value_as_printed",
+    "division",
+    "quality_target",
+    "evaluation_metric",
+    "ranking",
+    "row",
+    "source_date",
+    "source_date_kind",
+    "link",
+    "note",
 )
 
 
@@ -30,8 +58,9 @@ class ExportError(Exception):
 
 def all_results_query() -> Query:
     cols = ", ".join(quote_ident(c) for c in EXPORT_COLUMNS)
-    return Query(f"SELECT {cols} FROM results_v ORDER BY source_file, \"table\", "
-                 "\"row\", metric", {})
+    return Query(
+        f'SELECT {cols} FROM results_v ORDER BY source_file, "table", "row", metric', {}
+    )
 
 
 def write_csv(path: Path, columns: tuple[str, ...], rows) -> Path:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ipubench_gui.domain.chartspec import LOWER_IS_BETTER, ChartRows
 from ipubench_gui.domain.fields import FACETS, RANGES, field
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.store import queries as q
@@ -38,20 +39,32 @@ def universe(db: Database) -> Universe:
     vals: dict[str, list[object]] = {f.name: [] for f in FACETS}
     for facet, value in db.run(q.distinct_values()).rows:
         vals[facet].append(field(facet).parse(value))
-    for name, vs in vals.items():
+    for vs in vals.values():
         vs.sort(key=lambda v: (v is None, v if isinstance(v, (int, float)) else str(v)))
     names = [f.name for f in RANGES]
     row = db.run(q.bounds(names)).rows[0]
-    bounds = {n: (row[2 * i], row[2 * i + 1]) for i, n in enumerate(names)
-              if row[2 * i] is not None}
+    bounds = {
+        n: (row[2 * i], row[2 * i + 1])
+        for i, n in enumerate(names)
+        if row[2 * i] is not None
+    }
     total = db.run(q.count(FilterState())).rows[0][0]
-    src = db.run(Query("SELECT source_file, title, CAST(date AS VARCHAR), date_kind "
-                       "FROM sources ORDER BY source_file", {})).rows
+    src = db.run(
+        Query(
+            "SELECT source_file, title, CAST(date AS VARCHAR), date_kind "
+            "FROM sources ORDER BY source_file",
+            {},
+        )
+    ).rows
     return Universe(vals, bounds, total, tuple(src))
 
 
-def page(db: Database, state: FilterState, sort: tuple[str | None, bool],
-         limit: int = TABLE_LIMIT) -> Page:
+def page(
+    db: Database,
+    state: FilterState,
+    sort: tuple[str | None, bool],
+    limit: int = TABLE_LIMIT,
+) -> Page:
     res = db.run(q.results(state, order_by=sort[0], descending=sort[1]), limit=limit)
     n = len(res.rows) if not res.truncated else db.run(q.count(state)).rows[0][0]
     return Page(res, n)
@@ -62,3 +75,18 @@ def facet_counts(db: Database, state: FilterState) -> dict[str, dict[object, int
     for facet, value, n in db.run(q.facet_counts(state)).rows:
         out[facet][field(facet).parse(value)] = n
     return out
+
+
+def chart_rows(db: Database, state: FilterState, metric: str, limit: int) -> ChartRows:
+    """The best rows of ``metric`` in its most common unit among the filtered
+    rows (mixed metrics or units never share an axis), and what was left out."""
+    counts = db.run(q.metric_units(state)).rows
+    total = sum(n for _, _, n in counts)
+    mine = [(n, unit) for m, unit, n in counts if m == metric]
+    if not mine:
+        return ChartRows(metric, (), total, 0, 0)
+    plotted, unit = max(mine, key=lambda nu: (nu[0], [-ord(c) for c in nu[1]]))
+    res = db.run(q.chart_top(state, metric, unit, limit, metric in LOWER_IS_BETTER))
+    return ChartRows(
+        metric, tuple(res.dicts()), total, sum(n for n, _ in mine), plotted
+    )

@@ -13,10 +13,19 @@ from ipubench_gui.store.db import Query
 from ipubench_gui.store.schema import quote_ident
 
 VIEW = "results_v"
+CUBE = "facet_cube"
+# Columns the cube keeps; a filter touching only these can be counted on it.
+CUBE_COLUMNS = frozenset({f.name for f in FACETS} | set(TEXT_SEARCH) | {"batch_size"})
 
 
-def where(state: FilterState, exclude: str | None = None,
-          prefix: str = "") -> tuple[str, dict]:
+def cube_answers(state: FilterState) -> bool:
+    """Whether counts for ``state`` can come from the pre-aggregated cube."""
+    return all(d in CUBE_COLUMNS for d, _ in state.ranges)
+
+
+def where(
+    state: FilterState, exclude: str | None = None, prefix: str = ""
+) -> tuple[str, dict]:
     """SQL condition (``"TRUE"`` when empty) and params for ``state``.
 
     ``exclude`` drops that facet's own selection, for its counts; ``prefix``
@@ -47,33 +56,77 @@ def where(state: FilterState, exclude: str | None = None,
             params[f"{prefix}hi{i}"] = rng.hi
             parts.append(f"{col} <= ${prefix}hi{i}")
     if state.terms():
-        hay = " || ' ' || ".join(f"coalesce(lower({quote_ident(c)}), '')"
-                                 for c in TEXT_SEARCH)
+        hay = " || ' ' || ".join(
+            f"coalesce(lower({quote_ident(c)}), '')" for c in TEXT_SEARCH
+        )
         for i, term in enumerate(state.terms()):
             params[f"{prefix}t{i}"] = term.lower()
             parts.append(f"strpos({hay}, ${prefix}t{i}) > 0")
     return (" AND ".join(parts) or "TRUE"), params
 
 
-def results(state: FilterState, columns: Sequence[str] | None = None,
-            order_by: str | None = None, descending: bool = False) -> Query:
+def results(
+    state: FilterState,
+    columns: Sequence[str] | None = None,
+    order_by: str | None = None,
+    descending: bool = False,
+) -> Query:
     """Rows matching ``state`` with display and provenance columns."""
-    cols = list(dict.fromkeys([*(columns or [f.name for f in TABLE_COLUMNS]),
-                               *PROVENANCE]))
+    cols = list(
+        dict.fromkeys([*(columns or [f.name for f in TABLE_COLUMNS]), *PROVENANCE])
+    )
     cond, params = where(state)
-    # Default: the order of the source pages, which readers know.
-    order = 'source_file, "table", "row", metric'
+    # Default: the order of the source pages, which readers know (``ord`` is
+    # that order, precomputed, so a top-N sort on one integer does it).
+    order = "ord"
     if order_by:
-        order = (f"{quote_ident(order_by)} {'DESC' if descending else 'ASC'} "
-                 "NULLS LAST, result_id")
-    sql = (f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
-           f"WHERE {cond} ORDER BY {order}")
+        order = (
+            f"{quote_ident(order_by)} {'DESC' if descending else 'ASC'} "
+            "NULLS LAST, result_id"
+        )
+    sql = (
+        f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
+        f"WHERE {cond} ORDER BY {order}"
+    )
     return Query(sql, params)
 
 
 def count(state: FilterState) -> Query:
     cond, params = where(state)
+    if cube_answers(state):
+        return Query(
+            f"SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM {CUBE} WHERE {cond}",
+            params,
+        )
     return Query(f"SELECT count(*) FROM {VIEW} WHERE {cond}", params)
+
+
+def metric_units(state: FilterState) -> Query:
+    """Filtered row counts per (metric, unit): what a chart can and cannot show."""
+    cond, params = where(state)
+    return Query(
+        f"SELECT metric, unit, count(*) FROM {VIEW} WHERE {cond} GROUP BY ALL", params
+    )
+
+
+def chart_top(
+    state: FilterState, metric: str, unit: str, limit: int, lower_is_better: bool
+) -> Query:
+    """The best ``limit`` rows of ``metric`` in ``unit``, best first.
+
+    Done in SQL so a chart over a million rows fetches ~60, and the bars are the
+    true best, not the best of whatever page the table happens to hold.
+    """
+    cond, params = where(state)
+    params = dict(params, metric=metric, unit=unit, lim=limit)
+    cols = list(dict.fromkeys([f.name for f in TABLE_COLUMNS] + list(PROVENANCE)))
+    order = "value ASC" if lower_is_better else "value DESC"
+    return Query(
+        f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
+        f"WHERE {cond} AND metric = $metric AND unit = $unit "
+        f"ORDER BY {order}, result_id LIMIT $lim",
+        params,
+    )
 
 
 def facet_counts(state: FilterState, dims: Sequence[str] | None = None) -> Query:
@@ -85,22 +138,28 @@ def facet_counts(state: FilterState, dims: Sequence[str] | None = None) -> Query
     Rows are ``(facet, value, n)`` with ``value`` as text (NULL for blank cells)
     so one column holds every facet; ``Field.parse`` restores numbers.
     """
+    src, n = (CUBE, "sum(n)") if cube_answers(state) else (VIEW, "count(*)")
     parts: list[str] = []
     params: dict = {}
     for j, d in enumerate(dims or [f.name for f in FACETS]):
         cond, p = where(state, exclude=d, prefix=f"f{j}_")
         params.update(p)
         col = quote_ident(d)
-        parts.append(f"SELECT '{d}' AS facet, CAST({col} AS VARCHAR) AS value, "
-                     f"count(*) AS n FROM {VIEW} WHERE {cond} GROUP BY {col}")
+        parts.append(
+            f"SELECT '{d}' AS facet, CAST({col} AS VARCHAR) AS value, "
+            f"CAST({n} AS BIGINT) AS n FROM {src} WHERE {cond} GROUP BY {col}"
+        )
     return Query(" UNION ALL ".join(parts), params)
 
 
 def distinct_values(dims: Sequence[str] | None = None) -> Query:
     """Every value of every facet over all rows, with its type preserved per facet."""
     dims = list(dims or [f.name for f in FACETS])
-    parts = [f"SELECT DISTINCT '{d}' AS facet, CAST({quote_ident(d)} AS VARCHAR) AS value "
-             f"FROM {VIEW}" for d in dims]
+    parts = [
+        f"SELECT DISTINCT '{d}' AS facet, CAST({quote_ident(d)} AS VARCHAR) AS value "
+        f"FROM {VIEW}"
+        for d in dims
+    ]
     return Query(" UNION ALL ".join(parts), {})
 
 
@@ -112,5 +171,8 @@ def bounds(dims: Sequence[str]) -> Query:
 
 def by_ids(ids: Sequence[str]) -> Query:
     cols = list(dict.fromkeys([f.name for f in TABLE_COLUMNS] + list(PROVENANCE)))
-    return Query(f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
-                 "WHERE list_contains($ids, result_id)", {"ids": list(ids)})
+    return Query(
+        f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
+        "WHERE list_contains($ids, result_id)",
+        {"ids": list(ids)},
+    )

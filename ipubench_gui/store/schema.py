@@ -11,15 +11,29 @@ VIEWS_SQL = Path(__file__).with_name("views.sql")
 
 # Tables loaded from data/<name>.csv, in dependency order.
 DATA_TABLES: tuple[str, ...] = (
-    "sources", "platforms", "metrics", "results", "comparisons", "claims",
+    "sources",
+    "platforms",
+    "metrics",
+    "results",
+    "comparisons",
+    "claims",
 )
 
 # Columns of results_v that may appear in generated SQL.
 VIEW_COLUMNS: frozenset[str] = frozenset(
     [f.name for f in (*FACETS, *RANGES, *TABLE_COLUMNS)]
     + list(PROVENANCE)
-    + ["higher_is_better", "vendor", "accelerator", "activation_bits", "weight_bits",
-       "sdk_sort", "throughput", "value"]
+    + [
+        "higher_is_better",
+        "vendor",
+        "accelerator",
+        "activation_bits",
+        "weight_bits",
+        "sdk_sort",
+        "throughput",
+        "value",
+        "ord",
+    ]
 )
 
 

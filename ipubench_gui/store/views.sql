@@ -5,6 +5,7 @@
 -- One row per published figure, with everything a filter, chart or comparison needs.
 CREATE TABLE results_v AS
 SELECT
+    row_number() OVER (ORDER BY r.source_file, r."table", r."row", r.metric) AS ord,
     r.*,
     p.vendor,
     p.generation,
@@ -27,7 +28,7 @@ FROM results r
 JOIN platforms p USING (platform)
 JOIN metrics m USING (metric)
 JOIN sources s USING (source_file)
-ORDER BY r.result_id;
+ORDER BY ord;
 
 -- Throughput against system size within one configuration family: the
 -- smallest system of the family is the baseline, efficiency is per-accelerator
@@ -50,3 +51,14 @@ SELECT result_id, model, variant, framework, generation, platform, sdk_version,
            AS scaling_efficiency
 FROM fam
 WHERE family_size > 1;
+
+-- Facet counts without scanning every row: one row per distinct combination
+-- of the facet columns, the text-searched columns and batch size, with its
+-- row count. Any filter on these columns can be answered here (sum(n)); only
+-- ranges on continuous figures (throughput, latency) need results_v itself.
+CREATE TABLE facet_cube AS
+SELECT task, metric, model, variant, platform, generation, accelerators,
+       sdk_version, framework, dataset, precision, source_file, batch_size,
+       count(*) AS n
+FROM results_v
+GROUP BY ALL;

@@ -30,8 +30,16 @@ from ipubench_gui.ui.widgets.empty_state import EmptyState
 from ipubench_gui.ui.widgets.facet_panel import FacetPanel
 from ipubench_gui.ui.widgets.results_view import ResultsView
 
-COLOR_CHOICES = ("framework", "platform", "generation", "sdk_version", "precision",
-                 "model", "dataset", "source_file")
+COLOR_CHOICES = (
+    "framework",
+    "platform",
+    "generation",
+    "sdk_version",
+    "precision",
+    "model",
+    "dataset",
+    "source_file",
+)
 SEARCH_DEBOUNCE_MS = 250
 
 
@@ -44,12 +52,15 @@ class MainWindow(QMainWindow):
         self.model = ResultsModel(parent=self)
 
         # centre: search + chips, chart over table (or the empty state)
-        self.search = QLineEdit(placeholderText="Search model, variant, dataset  (Ctrl+F)",
-                                clearButtonEnabled=True)
+        self.search = QLineEdit(
+            placeholderText="Search model, variant, dataset  (Ctrl+F)",
+            clearButtonEnabled=True,
+        )
         self.search.setAccessibleName("Search")
         self._debounce = QTimer(self, singleShot=True, interval=SEARCH_DEBOUNCE_MS)
         self._debounce.timeout.connect(
-            lambda: state.set_filters(state.filters.with_text(self.search.text())))
+            lambda: state.set_filters(state.filters.with_text(self.search.text()))
+        )
         self.search.textEdited.connect(lambda _: self._debounce.start())
         self.chips = ChipBar(state)
         self.table = ResultsView(self.model, state)
@@ -76,7 +87,9 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
         self.empty = EmptyState()
-        self.empty.clear_button.clicked.connect(lambda: state.set_filters(FilterState()))
+        self.empty.clear_button.clicked.connect(
+            lambda: state.set_filters(FilterState())
+        )
         self.stack = QStackedWidget()
         self.stack.addWidget(self.splitter)
         self.stack.addWidget(self.empty)
@@ -90,11 +103,16 @@ class MainWindow(QMainWindow):
 
         # docks
         self.facets = FacetPanel(state)
-        self.facet_dock = self._dock("Filters", "FiltersDock", self.facets,
-                                     Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.facet_dock = self._dock(
+            "Filters", "FiltersDock", self.facets, Qt.DockWidgetArea.LeftDockWidgetArea
+        )
         self.details = DetailPane()
-        self.detail_dock = self._dock("Details", "DetailsDock", self.details,
-                                      Qt.DockWidgetArea.RightDockWidgetArea)
+        self.detail_dock = self._dock(
+            "Details",
+            "DetailsDock",
+            self.details,
+            Qt.DockWidgetArea.RightDockWidgetArea,
+        )
         self.statusBar().showMessage("Loading results…")
         self.count_label = QLabel()
         self.statusBar().addPermanentWidget(self.count_label)
@@ -110,8 +128,10 @@ class MainWindow(QMainWindow):
         if screen is None or screen.width() < 200:
             self.resize(em * 120, em * 72)
             return
-        self.resize(min(int(screen.width() * 0.85), em * 170),
-                    min(int(screen.height() * 0.85), em * 100))
+        self.resize(
+            min(int(screen.width() * 0.85), em * 170),
+            min(int(screen.height() * 0.85), em * 100),
+        )
 
     def showEvent(self, e) -> None:
         super().showEvent(e)
@@ -122,11 +142,15 @@ class MainWindow(QMainWindow):
 
     def _size_docks(self) -> None:
         em = self.fontMetrics().horizontalAdvance("M")
-        self.resizeDocks([self.facet_dock, self.detail_dock], [em * 25, em * 20],
-                         Qt.Orientation.Horizontal)
+        self.resizeDocks(
+            [self.facet_dock, self.detail_dock],
+            [em * 25, em * 20],
+            Qt.Orientation.Horizontal,
+        )
 
-    def _dock(self, title: str, name: str, widget: QWidget,
-              area: Qt.DockWidgetArea) -> QDockWidget:
+    def _dock(
+        self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea
+    ) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
         dock.setWidget(widget)
@@ -144,29 +168,36 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         mb = self.menuBar()
         file = mb.addMenu("&File")
-        self.quit_action = self._action(file, "&Quit", self.close,
-                                        QKeySequence.StandardKey.Quit)
+        self.quit_action = self._action(
+            file, "&Quit", self.close, QKeySequence.StandardKey.Quit
+        )
         edit = mb.addMenu("&Edit")
         edit.addAction(self.table.copy_action)
-        self.find_action = self._action(edit, "&Find…", self.focus_search,
-                                        QKeySequence.StandardKey.Find)
+        self.find_action = self._action(
+            edit, "&Find…", self.focus_search, QKeySequence.StandardKey.Find
+        )
         self.clear_search_action = QAction("Clear search", self)
         self.clear_search_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
         self.clear_search_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.clear_search_action.triggered.connect(self.clear_search)
         self.search.addAction(self.clear_search_action)
         self.clear_all_action = self._action(
-            edit, "Clear &all filters", lambda: self.state.set_filters(FilterState()),
-            "Ctrl+Shift+Backspace")
+            edit,
+            "Clear &all filters",
+            lambda: self.state.set_filters(FilterState()),
+            "Ctrl+Shift+Backspace",
+        )
         view = mb.addMenu("&View")
         view.addAction(self.facet_dock.toggleViewAction())
         view.addAction(self.detail_dock.toggleViewAction())
         view.addSeparator()
-        self.reset_layout_action = self._action(view, "&Reset layout",
-                                                self.reset_layout)
+        self.reset_layout_action = self._action(
+            view, "&Reset layout", self.reset_layout
+        )
         helpm = mb.addMenu("&Help")
-        self.about_action = self._action(helpm, "&About IPU Benchmark Explorer",
-                                         self.show_about)
+        self.about_action = self._action(
+            helpm, "&About IPU Benchmark Explorer", self.show_about
+        )
         self.sources_text = ""
 
     # -- behaviour that is purely about widgets --------------------------------
@@ -197,12 +228,15 @@ class MainWindow(QMainWindow):
         from PySide6.QtWidgets import QMessageBox
 
         QMessageBox.about(
-            self, "About IPU Benchmark Explorer",
+            self,
+            "About IPU Benchmark Explorer",
             f"<h3>IPU Benchmark Explorer {__version__}</h3>"
             "<p>Published AI-accelerator benchmark results, filterable, with the "
-            "source of every figure.</p><p><b>Data sources</b></p>" + self.sources_text
+            "source of every figure.</p><p><b>Data sources</b></p>"
+            + self.sources_text
             + "<p>MLPerf is a trademark of MLCommons Association in the United States "
-            "and other countries.</p>")
+            "and other countries.</p>",
+        )
 
     # -- persistence -------------------------------------------------------------
     def save_settings(self) -> None:
@@ -214,11 +248,12 @@ class MainWindow(QMainWindow):
         ss.save_text(ss.COLOR_BY, self.state.chart.color_by)
 
     def restore_settings(self) -> None:
-        for key, restore in ((ss.WINDOW_GEOMETRY, self.restoreGeometry),
-                             (ss.WINDOW_STATE, self.restoreState),
-                             (ss.SPLITTER, self.splitter.restoreState),
-                             (ss.TABLE_HEADER,
-                              self.table.horizontalHeader().restoreState)):
+        for key, restore in (
+            (ss.WINDOW_GEOMETRY, self.restoreGeometry),
+            (ss.WINDOW_STATE, self.restoreState),
+            (ss.SPLITTER, self.splitter.restoreState),
+            (ss.TABLE_HEADER, self.table.horizontalHeader().restoreState),
+        ):
             data = ss.load_bytes(key)
             if isinstance(data, QByteArray):
                 restore(data)

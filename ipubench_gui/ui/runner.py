@@ -29,8 +29,9 @@ class QueryRunner(QObject):
     # Internal: carries results from the worker thread; queued to the GUI thread.
     _delivered = Signal(str, int, object)
 
-    def __init__(self, db: Database, synchronous: bool = False,
-                 parent: QObject | None = None):
+    def __init__(
+        self, db: Database, synchronous: bool = False, parent: QObject | None = None
+    ):
         super().__init__(parent)
         self.db = db
         self.synchronous = synchronous
@@ -38,8 +39,11 @@ class QueryRunner(QObject):
         self._latest: dict[str, int] = {}
         self._running: tuple[str, int] | None = None
         self._lock = threading.Lock()
-        self._pool = None if synchronous else ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="ipubench-query")
+        self._pool = (
+            None
+            if synchronous
+            else ThreadPoolExecutor(max_workers=1, thread_name_prefix="ipubench-query")
+        )
         self._delivered.connect(self._on_delivered)
 
     def submit(self, slot: str, job: Job) -> int:

@@ -13,13 +13,17 @@ from ipubench_gui.store.db import Database
 from tests.bench.harness import REPO_DATA, Row, case, median_ms
 from tests.bench.synthetic import make_data
 
-FILTER = (FilterState().with_values("framework", ["PyTorch", "TensorFlow1"])
-          .with_values("generation", ["IPU Mk2 Classic"])
-          .with_range("batch_size", NumRange(4, 4096)))
+FILTER = (
+    FilterState()
+    .with_values("framework", ["PyTorch", "TensorFlow1"])
+    .with_values("generation", ["IPU Mk2 Classic"])
+    .with_range("batch_size", NumRange(4, 4096))
+)
 
 
-def _store_rows(label: str, data: Path, tmp: Path, build_runs: int,
-                runs: int) -> list[Row]:
+def _store_rows(
+    label: str, data: Path, tmp: Path, build_runs: int, runs: int
+) -> list[Row]:
     out = tmp / f"{label}.duckdb"
     csv = str(data / "results.csv")
 
@@ -28,30 +32,66 @@ def _store_rows(label: str, data: Path, tmp: Path, build_runs: int,
         c.execute("CREATE TABLE t AS SELECT * FROM read_csv($p)", {"p": csv})
         c.close()
 
-    rows = [Row("build store from data/", label,
-                median_ms(lambda: build_store(data, out), build_runs, warmup=0),
-                "raw read_csv of results.csv", median_ms(raw_read, build_runs, 0))]
+    rows = [
+        Row(
+            "build store from data/",
+            label,
+            median_ms(lambda: build_store(data, out), build_runs, warmup=0),
+            "raw read_csv of results.csv",
+            median_ms(raw_read, build_runs, 0),
+        )
+    ]
 
     def open_close():
         Database.open(out).close()
 
-    rows.append(Row("open store (read-only)", label, median_ms(open_close, runs),
-                    "connect :memory:", median_ms(lambda: duckdb.connect().close(), runs),
-                    "<= 50 ms"))
+    rows.append(
+        Row(
+            "open store (read-only)",
+            label,
+            median_ms(open_close, runs),
+            "connect :memory:",
+            median_ms(lambda: duckdb.connect().close(), runs),
+            "<= 50 ms",
+        )
+    )
     db = Database.open(out)
     scan = q.count(FILTER)
     base = median_ms(lambda: db.run(scan), runs)
     target = "<= 5 ms" if label == "seed" else "<= 100 ms"
-    rows.append(Row("all 12 facet counts, 3 filters", label,
-                    median_ms(lambda: db.run(q.facet_counts(FILTER)), runs),
-                    "one filtered count(*)", base, target))
-    rows.append(Row("all 12 facet counts, no filter", label,
-                    median_ms(lambda: db.run(q.facet_counts(FilterState())), runs),
-                    "one filtered count(*)", base))
-    rows.append(Row("filtered table, first 1000 rows", label,
-                    median_ms(lambda: db.run(q.results(FILTER, order_by="value",
-                                                       descending=True), limit=1000),
-                              runs), "one filtered count(*)", base))
+    rows.append(
+        Row(
+            "all 12 facet counts, 3 filters",
+            label,
+            median_ms(lambda: db.run(q.facet_counts(FILTER)), runs),
+            "one filtered count(*)",
+            base,
+            target,
+        )
+    )
+    rows.append(
+        Row(
+            "all 12 facet counts, no filter",
+            label,
+            median_ms(lambda: db.run(q.facet_counts(FilterState())), runs),
+            "one filtered count(*)",
+            base,
+        )
+    )
+    rows.append(
+        Row(
+            "filtered table, first 1000 rows",
+            label,
+            median_ms(
+                lambda: db.run(
+                    q.results(FILTER, order_by="value", descending=True), limit=1000
+                ),
+                runs,
+            ),
+            "one filtered count(*)",
+            base,
+        )
+    )
     db.close()
     return rows
 

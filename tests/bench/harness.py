@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import time
 from collections.abc import Callable
@@ -45,18 +46,26 @@ def case(name: str):
     def deco(fn):
         CASES[name] = fn
         return fn
+
     return deco
 
 
 def print_table(rows: list[Row]) -> None:
     head = ("case", "scale", "median ms", "baseline", "baseline ms", "ratio", "target")
-    cells = [head] + [(r.case, r.scale, f"{r.median_ms:.2f}", r.baseline,
-                       "" if r.baseline_ms is None else f"{r.baseline_ms:.2f}", r.ratio,
-                       r.target) for r in rows]
+    cells = [head] + [
+        (
+            r.case,
+            r.scale,
+            f"{r.median_ms:.2f}",
+            r.baseline,
+            "" if r.baseline_ms is None else f"{r.baseline_ms:.2f}",
+            r.ratio,
+            r.target,
+        )
+        for r in rows
+    ]
     widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
     for j, c in enumerate(cells):
         print(" | ".join(x.ljust(w) for x, w in zip(c, widths)))
         if j == 0:
             print("-+-".join("-" * w for w in widths))
-
-

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
-from tests.bench.harness import CASES, print_table  # noqa: E402
+from tests.bench.harness import CASES, Row, print_table  # noqa: E402
 
 
 def main() -> int:
@@ -27,10 +27,8 @@ def main() -> int:
     ap.add_argument("--only", action="append", help="run only these cases")
     args = ap.parse_args()
     import tests.bench.bench_store  # noqa: F401  (registers cases)
-    try:
-        import tests.bench.bench_ui  # noqa: F401
-    except ImportError:
-        pass
+    import tests.bench.bench_ui  # noqa: F401
+
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, fn in CASES.items():

@@ -8,21 +8,29 @@ import subprocess
 import sys
 
 import pytest
-from tests.conftest import REPO
 
 from ipubench_gui.store.build import build_store
 from ipubench_gui.store.db import Database
 from ipubench_gui.store.export import export_results
+from tests.conftest import REPO
 
-REQUIRED = ("result_id, source_file, table, model, variant, platform, sdk_version, "
-            "framework, dataset, batch_size, precision, metric, value, unit, "
-            "latency_ms, mlperf_id").split(", ")
+REQUIRED = (
+    "result_id, source_file, table, model, variant, platform, sdk_version, "
+    "framework, dataset, batch_size, precision, metric, value, unit, "
+    "latency_ms, mlperf_id"
+).split(", ")
 
 
 def _cli(*args, home):
     env = dict(os.environ, IPUBENCH_GUI_HOME=str(home))
-    return subprocess.run([sys.executable, "-m", "ipubench_gui", *args], cwd=REPO,
-                          env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "ipubench_gui", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_export_results_writes_every_row(tmp_path, csv_rows, _isolated_home):
@@ -37,11 +45,21 @@ def test_export_results_writes_every_row(tmp_path, csv_rows, _isolated_home):
     assert {r["result_id"] for r in got} == {r["result_id"] for r in csv_rows}
     ogb = [r for r in got if r["model"] == "GPS++"]
     assert {(r["metric"], r["value"], r["unit"]) for r in ogb} == {
-        ("throughput", "17800", "graphs/s"), ("time_to_train", "1423", "min")}
-    inf = next(r for r in got if r["model"] == "BERT-Large" and r["batch_size"] == "4"
-               and r["platform"] == "IPU-M2000")
-    assert (inf["metric"], inf["value"], inf["latency_ms"]) == ("throughput", "2071",
-                                                                "1.92")
+        ("throughput", "17800", "graphs/s"),
+        ("time_to_train", "1423", "min"),
+    }
+    inf = next(
+        r
+        for r in got
+        if r["model"] == "BERT-Large"
+        and r["batch_size"] == "4"
+        and r["platform"] == "IPU-M2000"
+    )
+    assert (inf["metric"], inf["value"], inf["latency_ms"]) == (
+        "throughput",
+        "2071",
+        "1.92",
+    )
     assert inf["table"] == "IPU-POD Classic - Inference"
     tgn = next(r for r in got if r["platform"] == "1x Bow IPU")
     assert (tgn["dataset"], tgn["batch_size"], tgn["precision"]) == ("", "", "")
@@ -64,14 +82,24 @@ def test_unwritable_path_fails_with_a_message(tmp_path, _isolated_home):
 
 
 def test_ids_are_stable_when_rows_are_added_elsewhere(data_copy, tmp_path, db):
-    before = {r[0]: r[1:] for r in db.cursor().execute(
-        "SELECT result_id, model, platform, value FROM results").fetchall()}
+    before = {
+        r[0]: r[1:]
+        for r in db.cursor()
+        .execute("SELECT result_id, model, platform, value FROM results")
+        .fetchall()
+    }
     with open(data_copy / "results.csv", "a", newline="") as f:
-        f.write("usr-000001,000_74c88246ac92525e.txt,Extra,1,training,M,,Bow Pod16,,,,,,"
-                "throughput,1,items/s,1,,,,,,,,\n")
+        f.write(
+            "usr-000001,000_74c88246ac92525e.txt,Extra,1,training,M,,Bow Pod16,,,,,,"
+            "throughput,1,items/s,1,,,,,,,,\n"
+        )
     d = Database.open(build_store(data_copy, tmp_path / "s.duckdb"))
-    after = {r[0]: r[1:] for r in d.cursor().execute(
-        "SELECT result_id, model, platform, value FROM results").fetchall()}
+    after = {
+        r[0]: r[1:]
+        for r in d.cursor()
+        .execute("SELECT result_id, model, platform, value FROM results")
+        .fetchall()
+    }
     d.close()
     assert {k: after[k] for k in before} == before
     assert len(after) == len(before) + 1

@@ -21,7 +21,11 @@ def _matches(row, state: FilterState, exclude=None) -> bool:
             return False
     for dim, r in state.ranges:
         v = row[dim]
-        if v is None or (r.lo is not None and v < r.lo) or (r.hi is not None and v > r.hi):
+        if (
+            v is None
+            or (r.lo is not None and v < r.lo)
+            or (r.hi is not None and v > r.hi)
+        ):
             return False
     hay = " ".join((row[c] or "").lower() for c in ("model", "variant", "dataset"))
     return all(t.lower() in hay for t in state.terms())
@@ -29,7 +33,12 @@ def _matches(row, state: FilterState, exclude=None) -> bool:
 
 @pytest.fixture(scope="module")
 def rows(db):
-    cols = [f.name for f in FACETS] + ["batch_size", "throughput", "latency_ms", "result_id"]
+    cols = [f.name for f in FACETS] + [
+        "batch_size",
+        "throughput",
+        "latency_ms",
+        "result_id",
+    ]
     res = db.run(q.Query(f"SELECT {', '.join(cols)} FROM results_v", {}))
     return res.dicts()
 
@@ -37,14 +46,16 @@ def rows(db):
 STATES = [
     FilterState(),
     FilterState().with_values("framework", ["PyTorch"]),
-    FilterState().with_values("framework", ["PyTorch", "PopART"]).with_values(
-        "accelerators", [16]),
+    FilterState()
+    .with_values("framework", ["PyTorch", "PopART"])
+    .with_values("accelerators", [16]),
     FilterState().with_values("variant", [None]).with_values("task", ["inference"]),
     FilterState().with_range("latency_ms", NumRange(None, 2.0)),
     FilterState().with_range("batch_size", NumRange(8, 1024)).with_text("resnet"),
     FilterState().with_text("BERT squad"),
-    FilterState().with_values("generation", ["Bow"]).with_range(
-        "throughput", NumRange(10000, None)),
+    FilterState()
+    .with_values("generation", ["Bow"])
+    .with_range("throughput", NumRange(10000, None)),
 ]
 
 
@@ -68,9 +79,12 @@ def test_facet_counts_apply_every_filter_but_their_own(db, rows, state):
 
 
 def test_values_are_parameters_never_sql_text():
-    state = (FilterState().with_values("model", ["x'); DROP TABLE results; --"])
-             .with_text("'; DELETE FROM results; --").with_range("batch_size",
-                                                                NumRange(1, 2)))
+    state = (
+        FilterState()
+        .with_values("model", ["x'); DROP TABLE results; --"])
+        .with_text("'; DELETE FROM results; --")
+        .with_range("batch_size", NumRange(1, 2))
+    )
     for query in (q.results(state), q.count(state), q.facet_counts(state)):
         assert "DROP" not in query.sql and "DELETE" not in query.sql
         assert "x');" in str(query.params.values())
@@ -91,8 +105,13 @@ def test_identifiers_come_only_from_the_whitelist():
 
 
 def test_sorting_is_numeric_and_puts_blanks_last(db):
-    res = db.run(q.results(FilterState().with_values("task", ["inference"]),
-                           order_by="latency_ms", descending=True))
+    res = db.run(
+        q.results(
+            FilterState().with_values("task", ["inference"]),
+            order_by="latency_ms",
+            descending=True,
+        )
+    )
     lat = res.column("latency_ms")
     non_null = [v for v in lat if v is not None]
     assert non_null == sorted(non_null, reverse=True)
@@ -108,8 +127,13 @@ def test_bounds_and_distinct_values(db, rows):
 
 
 def test_describe_and_chips():
-    st = (FilterState().with_values("framework", ["PyTorch", "PopART"])
-          .with_range("latency_ms", NumRange(None, 2)).with_text(" bert "))
-    assert st.describe() == ("Framework: PopART, PyTorch; Latency: ≤ 2 ms; "
-                             "Text: “bert”")
+    st = (
+        FilterState()
+        .with_values("framework", ["PyTorch", "PopART"])
+        .with_range("latency_ms", NumRange(None, 2))
+        .with_text(" bert ")
+    )
+    assert st.describe() == (
+        "Framework: PopART, PyTorch; Latency: ≤ 2 ms; Text: “bert”"
+    )
     assert FilterState.from_json(st.to_json()) == st

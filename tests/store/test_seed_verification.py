@@ -7,6 +7,7 @@ import re
 from collections import defaultdict
 
 import pytest
+
 from tests.conftest import DATA, seeds_or_skip
 from tests.seedtables import RESULTS_PAGE, read_tables
 
@@ -26,28 +27,43 @@ def _expected(table) -> list[dict]:
     out = []
     for i, r in enumerate(table.rows, 1):
         base = {
-            "table": table.heading, "row": str(i), "model": r["Model"],
-            "variant": r.get("Variant"), "platform": r["Platform"],
-            "sdk_version": r["SDK Version"], "framework": r["Framework"],
+            "table": table.heading,
+            "row": str(i),
+            "model": r["Model"],
+            "variant": r.get("Variant"),
+            "platform": r["Platform"],
+            "sdk_version": r["SDK Version"],
+            "framework": r["Framework"],
             "dataset": r.get("Dataset") or r.get("Dataset Challenge"),
-            "batch_size": _n(r.get("Batch Size")), "precision": r.get("Precision"),
-            "latency_ms": _n(r.get("Latency (ms)")), "mlperf_id": r.get("MLPerf ID"),
-            "division": r.get("Division"), "quality_target": r.get("MLPerf Quality Target"),
+            "batch_size": _n(r.get("Batch Size")),
+            "precision": r.get("Precision"),
+            "latency_ms": _n(r.get("Latency (ms)")),
+            "mlperf_id": r.get("MLPerf ID"),
+            "division": r.get("Division"),
+            "quality_target": r.get("MLPerf Quality Target"),
             "evaluation_metric": r.get("Evaluation Metric"),
             "ranking": r.get("OGB-LSC 2022 Ranking"),
         }
         if "Throughput (items/sec)" in r:
-            out.append(base | {"metric": "throughput",
-                               "value": _n(r["Throughput (items/sec)"])})
+            out.append(
+                base
+                | {"metric": "throughput", "value": _n(r["Throughput (items/sec)"])}
+            )
         if "Time to Train" in r:
-            out.append(base | {"metric": "time_to_train",
-                               "value": _minutes(r["Time to Train"])})
+            out.append(
+                base
+                | {"metric": "time_to_train", "value": _minutes(r["Time to Train"])}
+            )
         if "Time to Train (mins)" in r:
-            out.append(base | {"metric": "time_to_train",
-                               "value": _n(r["Time to Train (mins)"])})
+            out.append(
+                base
+                | {"metric": "time_to_train", "value": _n(r["Time to Train (mins)"])}
+            )
         if "Time To Result (secs)" in r:
-            out.append(base | {"metric": "time_to_result",
-                               "value": _n(r["Time To Result (secs)"])})
+            out.append(
+                base
+                | {"metric": "time_to_result", "value": _n(r["Time To Result (secs)"])}
+            )
     return out
 
 
@@ -72,12 +88,14 @@ def test_every_seed_table_matches_data_cell_by_cell():
         expected = _expected(table)
         got = sorted(actual[table.heading], key=lambda r: (int(r["row"]), r["metric"]))
         assert len(got) == len(expected), f"{table.heading}: figure count differs"
-        for exp, row in zip(sorted(expected, key=lambda r: (int(r["row"]), r["metric"])),
-                            got):
+        for exp, row in zip(
+            sorted(expected, key=lambda r: (int(r["row"]), r["metric"])), got
+        ):
             for key, want in exp.items():
                 assert row[key] == want, (
                     f"{table.heading} row {exp['row']} {key}: data has {row[key]!r}, "
-                    f"source prints {want!r}")
+                    f"source prints {want!r}"
+                )
             assert row["source_file"] == RESULTS_PAGE
 
 
@@ -87,9 +105,12 @@ def test_seed_row_count_is_what_the_page_prints():
     # Counted by hand in the page: OGB 2, Bow training 64, Bow inference 37,
     # MLPerf 11, Classic training 62, time to result 1, Classic inference 71.
     assert counts == {
-        "OGB-LSC 2022": 2, "Bow Platform - Training": 64,
-        "Bow Platform - Inference": 37, "MLPerf v2.0 Training Performance": 11,
-        "IPU-POD Classic - Training": 62, "IPU-POD Classic - Time to Result": 1,
+        "OGB-LSC 2022": 2,
+        "Bow Platform - Training": 64,
+        "Bow Platform - Inference": 37,
+        "MLPerf v2.0 Training Performance": 11,
+        "IPU-POD Classic - Training": 62,
+        "IPU-POD Classic - Time to Result": 1,
         "IPU-POD Classic - Inference": 71,
     }
 
@@ -113,8 +134,10 @@ def test_curated_figures_are_printed_in_their_source(name):
             for col in ("ipu_value", "ipu_value_alt", "gpu_value"):
                 if r[col]:
                     v = float(r[col])
-                    assert (f"{v:,.0f}" in everything or f"{v:.0f}" in everything), (
-                        r["comparison_id"], col)
+                    assert f"{v:,.0f}" in everything or f"{v:.0f}" in everything, (
+                        r["comparison_id"],
+                        col,
+                    )
         else:
             for mid in re.findall(r"\d\.\d-\d{4}", r["mlperf_ids"]):
                 assert mid in everything, (r["claim_id"], mid)

@@ -22,9 +22,15 @@ def session(db, qtbot):
 
 def sql_ids(db, where: str = "TRUE", params: dict | None = None) -> set[str]:
     """Result ids by an independent SQL query on the store's base tables."""
-    rows = db.cursor().execute(
-        "SELECT r.result_id FROM results r JOIN platforms p USING (platform) "
-        f"WHERE {where}", params or {}).fetchall()
+    rows = (
+        db.cursor()
+        .execute(
+            "SELECT r.result_id FROM results r JOIN platforms p USING (platform) "
+            f"WHERE {where}",
+            params or {},
+        )
+        .fetchall()
+    )
     return {r[0] for r in rows}
 
 

@@ -20,8 +20,11 @@ def click_facet_value(qtbot, session, dim: str, value) -> None:
         ix = box.proxy.index(row, 0)
         if ix.data(VALUE_ROLE) == value:
             view.scrollTo(ix)
-            qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
-                             pos=view.visualRect(ix).center())
+            qtbot.mouseClick(
+                view.viewport(),
+                Qt.MouseButton.LeftButton,
+                pos=view.visualRect(ix).center(),
+            )
             return
     raise AssertionError(f"{value!r} not listed in facet {dim}")
 
@@ -43,19 +46,32 @@ def test_facet_click_filters_table_counts_and_chart(qtbot, session, db):
     assert table_ids(session) == want
     assert session.window.count_label.text() == f"{len(want)} of 250 results"
     # Another facet's counts: computed with the framework filter applied.
-    rows = db.cursor().execute(
-        "SELECT p.platform FROM results r JOIN platforms p USING (platform) "
-        "WHERE framework = 'PyTorch'").fetchall()
+    rows = (
+        db.cursor()
+        .execute(
+            "SELECT p.platform FROM results r JOIN platforms p USING (platform) "
+            "WHERE framework = 'PyTorch'"
+        )
+        .fetchall()
+    )
     assert facet_counts_shown(session, "platform") == dict(Counter(r[0] for r in rows))
     # The facet's own counts ignore its own filter (so a second value can be added).
-    own = dict(db.cursor().execute(
-        "SELECT framework, count(*) FROM results GROUP BY 1").fetchall())
+    own = dict(
+        db.cursor()
+        .execute("SELECT framework, count(*) FROM results GROUP BY 1")
+        .fetchall()
+    )
     assert facet_counts_shown(session, "framework") == own
     # The chart: PyTorch throughput rows in items/s, best first, at most 60.
-    top = [r[0] for r in db.cursor().execute(
-        "SELECT result_id FROM results WHERE framework = 'PyTorch' AND metric = "
-        "'throughput' AND unit = 'items/s' ORDER BY value DESC, result_id LIMIT 60"
-    ).fetchall()]
+    top = [
+        r[0]
+        for r in db.cursor()
+        .execute(
+            "SELECT result_id FROM results WHERE framework = 'PyTorch' AND metric = "
+            "'throughput' AND unit = 'items/s' ORDER BY value DESC, result_id LIMIT 60"
+        )
+        .fetchall()
+    ]
     assert session.window.canvas.items.ids == top
     # A second value in the same facet ORs.
     click_facet_value(qtbot, session, "framework", "PopART")
@@ -97,10 +113,16 @@ def test_search_box_is_debounced_and_escape_clears(qtbot, session, db, csv_rows)
     qtbot.keyClicks(w.search, "squad")
     assert session.state.filters.text == ""  # not yet: debounced
     qtbot.waitUntil(lambda: session.state.filters.text == "squad", timeout=2000)
-    want = sql_ids(db, "strpos(lower(coalesce(model,'') || ' ' || coalesce(variant,'')"
-                       " || ' ' || coalesce(dataset,'')), 'squad') > 0")
-    by_csv = {r["result_id"] for r in csv_rows
-              if "squad" in " ".join((r["model"], r["variant"], r["dataset"])).lower()}
+    want = sql_ids(
+        db,
+        "strpos(lower(coalesce(model,'') || ' ' || coalesce(variant,'')"
+        " || ' ' || coalesce(dataset,'')), 'squad') > 0",
+    )
+    by_csv = {
+        r["result_id"]
+        for r in csv_rows
+        if "squad" in " ".join((r["model"], r["variant"], r["dataset"])).lower()
+    }
     assert table_ids(session) == want == by_csv
     qtbot.keyClick(w.search, Qt.Key.Key_Escape)
     assert w.search.text() == "" and session.state.filters.text == ""
@@ -130,13 +152,17 @@ def test_empty_result_offers_clear(qtbot, session):
 
 
 def test_ctrl_c_copies_selected_rows_as_tsv(qtbot, session, db):
-    session.state.set_filters(FilterState().with_values("platform", ["Bow-2000"])
-                              .with_values("model", ["BERT-Large"]))
+    session.state.set_filters(
+        FilterState()
+        .with_values("platform", ["Bow-2000"])
+        .with_values("model", ["BERT-Large"])
+    )
     t = session.window.table
     t.selectRow(0)
-    t.selectionModel().select(t.model().index(1, 0),
-                              t.selectionModel().SelectionFlag.Select
-                              | t.selectionModel().SelectionFlag.Rows)
+    t.selectionModel().select(
+        t.model().index(1, 0),
+        t.selectionModel().SelectionFlag.Select | t.selectionModel().SelectionFlag.Rows,
+    )
     t.setFocus()
     QGuiApplication.clipboard().clear()
     qtbot.keyClick(t, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
@@ -146,11 +172,18 @@ def test_ctrl_c_copies_selected_rows_as_tsv(qtbot, session, db):
     assert "Latency (ms)" in headers
     got = [dict(zip(headers, ln.split("\t"))) for ln in lines[1:]]
     ids = [t.model().result_id(r) for r in (0, 1)]
-    want = db.cursor().execute(
-        "SELECT batch_size, value, latency_ms FROM results WHERE list_contains($i, "
-        "result_id) ORDER BY \"row\"", {"i": ids}).fetchall()
-    assert [(int(g["Batch size"]), float(g["Value"]), float(g["Latency (ms)"]))
-            for g in got] == want
+    want = (
+        db.cursor()
+        .execute(
+            "SELECT batch_size, value, latency_ms FROM results WHERE list_contains($i, "
+            'result_id) ORDER BY "row"',
+            {"i": ids},
+        )
+        .fetchall()
+    )
+    assert [
+        (int(g["Batch size"]), float(g["Value"]), float(g["Latency (ms)"])) for g in got
+    ] == want
 
 
 def test_bar_click_selects_and_scrolls_table_and_back(qtbot, session):

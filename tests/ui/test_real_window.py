@@ -8,18 +8,24 @@ import sys
 
 import numpy as np
 import pytest
-from tests.conftest import REPO
 from PySide6.QtGui import QImage
 
 from ipubench_gui import __version__
+from tests.conftest import REPO
 
 ARTIFACTS = REPO / "tests" / "artifacts"
 
 
 def _run(*args, env_extra=None, home):
     env = dict(os.environ, IPUBENCH_GUI_HOME=str(home), **(env_extra or {}))
-    return subprocess.run([sys.executable, "-m", "ipubench_gui", *args], cwd=REPO,
-                          env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "ipubench_gui", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_version_and_help(_isolated_home):
@@ -36,14 +42,20 @@ def test_app_starts_in_a_real_window_and_shows_results(_isolated_home):
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "main_window.png"
     shot.unlink(missing_ok=True)
-    p = _run("--screenshot", str(shot), env_extra={"QT_QPA_PLATFORM": "xcb"},
-             home=_isolated_home)
+    p = _run(
+        "--screenshot",
+        str(shot),
+        env_extra={"QT_QPA_PLATFORM": "xcb"},
+        home=_isolated_home,
+    )
     assert p.returncode == 0, p.stderr[-3000:]
     img = QImage(str(shot))
     assert img.width() >= 800 and img.height() >= 500
     # Not a blank window: many distinct colours (bars, text, table).
     img = img.convertToFormat(QImage.Format.Format_RGB32)
-    arr = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), -1)[:, : img.width() * 4]
+    arr = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), -1)[
+        :, : img.width() * 4
+    ]
     colours = np.unique(arr.reshape(-1, 4)[:, :3], axis=0)
     assert len(colours) > 50
     assert "leaked" not in p.stderr  # the app closes its store before exiting

@@ -52,9 +52,17 @@ class FacetModel(QAbstractListModel):
         known = set(self._universe)
         extra = [v for v in (*self._counts, *self._checked) if v not in known]
         vals = self._universe + list(dict.fromkeys(extra))
-        self._order = sorted(vals, key=lambda v: (
-            v not in self._checked, -self._counts.get(v, 0),
-            (v is None, str(v) if not isinstance(v, (int, float)) else f"{v:020.6f}")))
+        self._order = sorted(
+            vals,
+            key=lambda v: (
+                v not in self._checked,
+                -self._counts.get(v, 0),
+                (
+                    v is None,
+                    str(v) if not isinstance(v, (int, float)) else f"{v:020.6f}",
+                ),
+            ),
+        )
         self.endResetModel()
 
     # -- Qt overrides ----------------------------------------------------------
@@ -67,18 +75,26 @@ class FacetModel(QAbstractListModel):
         v = self._order[index.row()]
         n = self._counts.get(v, 0)
         if role == Qt.ItemDataRole.DisplayRole:
-            text = "(blank)" if v is None else (format_number(v) if isinstance(v, int)
-                                                else str(v))
+            text = (
+                "(blank)"
+                if v is None
+                else (format_number(v) if isinstance(v, int) else str(v))
+            )
             return f"{text}  ({format_number(n)})"
         if role == Qt.ItemDataRole.CheckStateRole:
-            return (Qt.CheckState.Checked if v in self._checked
-                    else Qt.CheckState.Unchecked)
+            return (
+                Qt.CheckState.Checked if v in self._checked else Qt.CheckState.Unchecked
+            )
         if role == Qt.ItemDataRole.ForegroundRole and n == 0:
-            return QApplication.palette().color(QPalette.ColorGroup.Disabled,
-                                                QPalette.ColorRole.Text)
+            return QApplication.palette().color(
+                QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text
+            )
         if role == Qt.ItemDataRole.ToolTipRole:
-            return (f"{n} result(s) with the other filters applied"
-                    if n else "no result matches this with the other filters")
+            return (
+                f"{n} result(s) with the other filters applied"
+                if n
+                else "no result matches this with the other filters"
+            )
         if role == VALUE_ROLE:
             return v
         if role == COUNT_ROLE:

@@ -30,8 +30,11 @@ class ResultsModel(QAbstractTableModel):
         self._result = result
         self._pos = {c: i for i, c in enumerate(result.columns)}
         id_col = self._pos.get("result_id")
-        self._ids = ({r[id_col]: n for n, r in enumerate(result.rows)}
-                     if id_col is not None else {})
+        self._ids = (
+            {r[id_col]: n for n, r in enumerate(result.rows)}
+            if id_col is not None
+            else {}
+        )
         self.endResetModel()
 
     @property
@@ -70,8 +73,11 @@ class ResultsModel(QAbstractTableModel):
         if role == ID_ROLE:
             return self.result_id(r)
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            h = (Qt.AlignmentFlag.AlignRight if self.fields[c].numeric
-                 else Qt.AlignmentFlag.AlignLeft)
+            h = (
+                Qt.AlignmentFlag.AlignRight
+                if self.fields[c].numeric
+                else Qt.AlignmentFlag.AlignLeft
+            )
             return int(h | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
             v = self.raw(r, c)
@@ -80,14 +86,24 @@ class ResultsModel(QAbstractTableModel):
             return "\n".join(([head] if head else []) + lines)
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole):
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ):
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.fields):
             if role == Qt.ItemDataRole.DisplayRole:
                 return self.fields[section].header
-            if role == Qt.ItemDataRole.TextAlignmentRole and self.fields[section].numeric:
+            if (
+                role == Qt.ItemDataRole.TextAlignmentRole
+                and self.fields[section].numeric
+            ):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return None
-        if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole:
+        if (
+            orientation == Qt.Orientation.Vertical
+            and role == Qt.ItemDataRole.DisplayRole
+        ):
             return section + 1
         return None

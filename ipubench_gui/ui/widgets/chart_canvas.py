@@ -20,8 +20,11 @@ from ipubench_gui.domain.format import format_number, provenance_lines
 
 def palette_theme(widget: QWidget) -> Theme:
     """Dark chart in a dark app, light otherwise (exports are always light)."""
-    return DARK if widget.palette().color(QPalette.ColorRole.Window).lightness() < 128 \
+    return (
+        DARK
+        if widget.palette().color(QPalette.ColorRole.Window).lightness() < 128
         else LIGHT
+    )
 
 
 class ChartCanvas(QWidget):
@@ -85,8 +88,8 @@ class ChartCanvas(QWidget):
             self.item.addItem(bar)
         for bar, name in items.legend:
             self.legend.addItem(bar, name)
-        for t in items.labels:
-            self.item.addItem(t)
+        if items.labels is not None:
+            self.item.addItem(items.labels)
         self._layout_labels()
         self.item.setLabel("bottom", items.x_title, color=self.theme.foreground)
         n = len(items.ids)
@@ -114,8 +117,10 @@ class ChartCanvas(QWidget):
         widest = max((fm.horizontalAdvance(t) for _, t in self.items.ticks), default=40)
         width = min(widest + 14, room)
         left.setWidth(width)
-        ticks = [(pos, fm.elidedText(text, Qt.TextElideMode.ElideMiddle, width - 14))
-                 for pos, text in self.items.ticks]
+        ticks = [
+            (pos, fm.elidedText(text, Qt.TextElideMode.ElideMiddle, width - 14))
+            for pos, text in self.items.ticks
+        ]
         left.setTicks([ticks, []])
 
     def resizeEvent(self, e) -> None:
@@ -123,8 +128,9 @@ class ChartCanvas(QWidget):
         if self.items.ticks:
             self._layout_labels()
             lo = self.item.getViewBox().targetRange()[1][0]
-            self.item.setYRange(lo, lo + min(len(self.items.ids), self.rows_that_fit()),
-                                padding=0)
+            self.item.setYRange(
+                lo, lo + min(len(self.items.ids), self.rows_that_fit()), padding=0
+            )
 
     def set_selection(self, ids: tuple[str, ...]) -> None:
         if self._highlight is not None:
@@ -161,7 +167,13 @@ class ChartCanvas(QWidget):
             QToolTip.hideText()
             return
         bar = self.data.bars[i]
-        text = "\n".join([bar.label, f"{format_number(bar.value)} {self.data.unit}",
-                          *provenance_lines(dict(bar.row))])
-        QToolTip.showText(self.plot.mapToGlobal(self.plot.mapFromScene(pos)), text,
-                          self.plot)
+        text = "\n".join(
+            [
+                bar.label,
+                f"{format_number(bar.value)} {self.data.unit}",
+                *provenance_lines(dict(bar.row)),
+            ]
+        )
+        QToolTip.showText(
+            self.plot.mapToGlobal(self.plot.mapFromScene(pos)), text, self.plot
+        )

@@ -37,7 +37,9 @@ class ChipBar(QWidget):
             chip.setProperty("dim", dim)
             chip.clicked.connect(
                 lambda _=False, d=dim: self._state.set_filters(
-                    self._state.filters.cleared(d)))
+                    self._state.filters.cleared(d)
+                )
+            )
             self.chips.append(chip)
             self._lay.addWidget(chip)
         self._lay.addWidget(self.hint)

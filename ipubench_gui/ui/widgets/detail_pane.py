@@ -19,8 +19,9 @@ class DetailPane(QTextBrowser):
 
     def show_rows(self, rows: list[dict]) -> None:
         if not rows:
-            self.setHtml("<p><i>Select a result to see where its figure comes "
-                         "from.</i></p>")
+            self.setHtml(
+                "<p><i>Select a result to see where its figure comes from.</i></p>"
+            )
             return
         parts = []
         for r in rows[:20]:
@@ -35,10 +36,12 @@ class DetailPane(QTextBrowser):
             value = f"{format_number(r.get('value'))} {unit}".strip()
             if r.get("latency_ms") is not None:
                 value += f" at {format_number(r['latency_ms'])} ms"
-            parts.append(f"<p><b>{html.escape(config_label(r))}</b><br>"
-                         f"{html.escape(str(r.get('metric', '')))}: {html.escape(value)}"
-                         f"<br>{'<br>'.join(lines)}<br><small>id {r.get('result_id')}"
-                         "</small></p>")
+            parts.append(
+                f"<p><b>{html.escape(config_label(r))}</b><br>"
+                f"{html.escape(str(r.get('metric', '')))}: {html.escape(value)}"
+                f"<br>{'<br>'.join(lines)}<br><small>id {r.get('result_id')}"
+                "</small></p>"
+            )
         if len(rows) > 20:
             parts.append(f"<p>… and {len(rows) - 20} more selected.</p>")
         self.setHtml("".join(parts))

@@ -22,5 +22,6 @@ class EmptyState(QWidget):
         lay.addStretch(2)
 
     def set_description(self, text: str) -> None:
-        self.detail.setText(f"Active filters: {text}. Remove a filter above, or "
-                            "clear them all.")
+        self.detail.setText(
+            f"Active filters: {text}. Remove a filter above, or clear them all."
+        )

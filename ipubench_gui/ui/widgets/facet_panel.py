@@ -62,16 +62,19 @@ class FacetBox(QWidget):
         self.clear_button = QToolButton(text="Clear", autoRaise=True)
         self.clear_button.setToolTip(f"Clear the {fld.label} filter")
         self.clear_button.clicked.connect(
-            lambda: state.set_filters(state.filters.cleared(fld.name)))
-        self.search = QLineEdit(placeholderText=f"Search {fld.label.lower()}…",
-                                clearButtonEnabled=True)
+            lambda: state.set_filters(state.filters.cleared(fld.name))
+        )
+        self.search = QLineEdit(
+            placeholderText=f"Search {fld.label.lower()}…", clearButtonEnabled=True
+        )
         self.search.textChanged.connect(self.proxy.setFilterFixedString)
         self.search.hide()
         self.list = _FacetList()
         self.list.setModel(self.proxy)
         self.list.setAccessibleName(f"{fld.label} values")
         self.list.toggled.connect(
-            lambda v: state.set_filters(state.filters.toggled(fld.name, v)))
+            lambda v: state.set_filters(state.filters.toggled(fld.name, v))
+        )
 
         head = QHBoxLayout()
         head.setContentsMargins(0, 0, 0, 0)
@@ -120,8 +123,9 @@ class FacetPanel(QScrollArea):
         self.setMinimumWidth(self.fontMetrics().horizontalAdvance("M") * 22)
         state.filtersChanged.connect(self._on_state_filters_changed)
 
-    def set_universe(self, universe: dict[str, list[object]],
-                     bounds: dict[str, tuple[float, float]]) -> None:
+    def set_universe(
+        self, universe: dict[str, list[object]], bounds: dict[str, tuple[float, float]]
+    ) -> None:
         for name, box in self.boxes.items():
             box.set_universe(universe.get(name, []))
         for name, rng in self.ranges.items():

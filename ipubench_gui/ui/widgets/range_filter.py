@@ -34,7 +34,8 @@ class RangeFilter(QWidget):
         self.clear_button = QToolButton(text="Clear", autoRaise=True)
         self.clear_button.setToolTip(f"Clear the {fld.label} range")
         self.clear_button.clicked.connect(
-            lambda: state.set_filters(state.filters.with_range(fld.name, None)))
+            lambda: state.set_filters(state.filters.with_range(fld.name, None))
+        )
         self.slider.sliderReleased.connect(self._on_slider_released)
         self.slider.valueChanged.connect(self._on_slider_moved)
 
@@ -61,8 +62,10 @@ class RangeFilter(QWidget):
         self.scale = SliderScale(float(lo), float(hi))
         log = " · log scale" if self.scale.log else ""
         self.title.setText(f"<b>{self.field.header}</b>{log}")
-        self.slider.setToolTip(f"{format_number(lo)} to {format_number(hi)}"
-                               + (", logarithmic" if self.scale.log else ""))
+        self.slider.setToolTip(
+            f"{format_number(lo)} to {format_number(hi)}"
+            + (", logarithmic" if self.scale.log else "")
+        )
         self.lo_box.setPlaceholderText(format_number(lo))
         self.hi_box.setPlaceholderText(format_number(hi))
 
@@ -81,19 +84,26 @@ class RangeFilter(QWidget):
         # keyboard moves, at once, since there is no release then).
         lo, hi = value
         self.lo_box.setText("" if lo <= 0 else format_number(self.scale.to_value(lo)))
-        self.hi_box.setText("" if hi >= STEPS else format_number(self.scale.to_value(hi)))
+        self.hi_box.setText(
+            "" if hi >= STEPS else format_number(self.scale.to_value(hi))
+        )
         if not self.slider.isSliderDown():
             self._on_slider_released()
 
     def _on_slider_released(self) -> None:
         lo, hi = self.slider.value()
-        rng = NumRange(None if lo <= 0 else self.scale.to_value(lo),
-                       None if hi >= STEPS else self.scale.to_value(hi))
+        rng = NumRange(
+            None if lo <= 0 else self.scale.to_value(lo),
+            None if hi >= STEPS else self.scale.to_value(hi),
+        )
         self._state.set_filters(self._state.filters.with_range(self.field.name, rng))
 
     def _on_box_edited(self) -> None:
-        bad = [b for b in (self.lo_box, self.hi_box)
-               if b.text().strip() and _parse(b.text()) is None]
+        bad = [
+            b
+            for b in (self.lo_box, self.hi_box)
+            if b.text().strip() and _parse(b.text()) is None
+        ]
         for b in (self.lo_box, self.hi_box):
             b.setProperty("invalid", b in bad)
             b.setToolTip(f"Not a number: {b.text()!r}" if b in bad else "")

@@ -10,8 +10,14 @@ from ipubench_gui.domain.format import to_tsv
 from ipubench_gui.ui.models.results_model import RAW_ROLE, ResultsModel
 from ipubench_gui.ui.state import AppState
 
-HIDDEN_BY_DEFAULT = ("result_id", "table", "source_file", "generation",
-                     "throughput_per_accelerator", "task")
+HIDDEN_BY_DEFAULT = (
+    "result_id",
+    "table",
+    "source_file",
+    "generation",
+    "throughput_per_accelerator",
+    "task",
+)
 
 
 class ResultsView(QTableView):
@@ -72,7 +78,9 @@ class ResultsView(QTableView):
         cols = self.visible_columns()
         m = self.results
         headers = [m.fields[c].header for c in cols]
-        rows = [[m.index(r, c).data(RAW_ROLE) for c in cols] for r in self.selected_rows()]
+        rows = [
+            [m.index(r, c).data(RAW_ROLE) for c in cols] for r in self.selected_rows()
+        ]
         return to_tsv(headers, rows)
 
     def copy_selection(self) -> None:
@@ -86,12 +94,15 @@ class ResultsView(QTableView):
         for r in rows:
             sel.select(m.index(r, 0), m.index(r, m.columnCount() - 1))
         self.selectionModel().select(
-            sel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+            sel, QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
         if rows and scroll:
-            self.scrollTo(m.index(rows[0], 0),
-                          QAbstractItemView.ScrollHint.PositionAtCenter)
+            self.scrollTo(
+                m.index(rows[0], 0), QAbstractItemView.ScrollHint.PositionAtCenter
+            )
             self.selectionModel().setCurrentIndex(
-                m.index(rows[0], 0), QItemSelectionModel.SelectionFlag.NoUpdate)
+                m.index(rows[0], 0), QItemSelectionModel.SelectionFlag.NoUpdate
+            )
 
     def _on_selection_changed(self, *_):
         ids = tuple(self.results.result_id(r) for r in self.selected_rows())
@@ -115,8 +126,12 @@ class ResultsView(QTableView):
         names = [f.name for f in self.results.fields]
         h = self.horizontalHeader()
         if column in names:
-            h.setSortIndicator(names.index(column), Qt.SortOrder.DescendingOrder
-                               if descending else Qt.SortOrder.AscendingOrder)
+            h.setSortIndicator(
+                names.index(column),
+                Qt.SortOrder.DescendingOrder
+                if descending
+                else Qt.SortOrder.AscendingOrder,
+            )
         else:
             h.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
 

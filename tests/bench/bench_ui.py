@@ -1,0 +1,206 @@
+"""Main-window benchmarks (issue 3): start-up, filter change, stalls, memory."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.bench.harness import REPO_DATA, Row, case, median_ms
+from tests.bench.synthetic import make_data
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _cold_start_ms(cmd: list[str], env: dict) -> float:
+    """Spawn to painted: the child prints the wall-clock time it painted."""
+    t = time.time()
+    p = subprocess.run(
+        cmd, cwd=REPO, env=env, check=True, capture_output=True, text=True
+    )
+    ready = next(ln for ln in p.stdout.splitlines() if ln.startswith("ready "))
+    return (float(ready.split()[1]) - t) * 1000
+
+
+def _synthetic_store(tmp: Path, n: int) -> Path:
+    from ipubench_gui.store.build import build_store
+
+    out = tmp / f"ui-{n}.duckdb"
+    if not out.exists():
+        build_store(make_data(tmp / f"ui-data-{n}", n), out)
+    return out
+
+
+def _filter_change(store: Path, label: str, runs: int) -> list[Row]:
+    """In-process: toggle a facet value and wait until table, facets, chart are done."""
+    from PySide6.QtCore import QElapsedTimer, QTimer
+
+    from ipubench_gui.app import Session, ensure_app
+    from ipubench_gui.domain.filters import FilterState
+    from ipubench_gui.store.db import Database
+
+    app = ensure_app()
+    db = Database.open(store)
+    rows = []
+    # 1) synchronous runner: the whole update's cost, end to end
+    s = Session(db, synchronous=True)
+    s.start(restore=False)
+    s.window.resize(1400, 900)
+    s.window.show()
+    app.processEvents()
+    states = [
+        FilterState().with_values("framework", ["PyTorch"]),
+        FilterState()
+        .with_values("framework", ["PyTorch"])
+        .with_values("generation", ["Bow"]),
+        FilterState(),
+    ]
+    i = 0
+
+    def change():
+        nonlocal i
+        s.state.set_filters(states[i % len(states)])
+        app.processEvents()
+        i += 1
+
+    base = median_ms(app.processEvents, runs)
+    target = "<= 16 ms" if label == "seed" else "<= 150 ms"
+    rows.append(
+        Row(
+            "filter change -> table+facets+chart",
+            label,
+            median_ms(change, runs),
+            "idle processEvents",
+            base,
+            target,
+        )
+    )
+    s.window.close()
+    s.close()
+
+    # 2) threaded runner: the GUI thread's longest stall while updates run
+    s = Session(db)
+    s.start(restore=False)
+    s.window.show()
+    gaps: list[float] = []
+    clock = QElapsedTimer()
+    clock.start()
+    last = [clock.nsecsElapsed()]
+
+    def tick():
+        now = clock.nsecsElapsed()
+        gaps.append((now - last[0]) / 1e6)
+        last[0] = now
+
+    timer = QTimer(interval=1)
+    timer.timeout.connect(tick)
+    done = []
+    s.runner.finished.connect(lambda slot, *_: done.append(slot))
+    while "page" not in done:
+        app.processEvents()
+    timer.start()
+    for k in range(runs):
+        done.clear()
+        s.state.set_filters(states[k % len(states)])
+        t_end = time.perf_counter() + 5
+        while not {"page", "facets"} <= set(done) and time.perf_counter() < t_end:
+            app.processEvents()
+    timer.stop()
+    worst = max(gaps[1:], default=0.0)
+    rows.append(
+        Row(
+            "longest GUI stall during updates (threaded)",
+            label,
+            worst,
+            target="<= 50 ms",
+        )
+    )
+    s.window.close()
+    s.close()
+    db.close()
+    return rows
+
+
+def _peak_rss_mb(store: Path | None, env: dict) -> float:
+    code = (
+        "import sys\n"
+        "from ipubench_gui.app import Session, ensure_app\n"
+        "from ipubench_gui.store.db import Database\n"
+        "from ipubench_gui.bootstrap import open_store\n"
+        "from ipubench_gui.domain.filters import FilterState\n"
+        "app = ensure_app()\n"
+        "db = Database.open(__import__('pathlib').Path(sys.argv[1])) if sys.argv[1] "
+        "else open_store()\n"
+        "s = Session(db, synchronous=True); s.start(restore=False); s.window.show()\n"
+        "app.processEvents()\n"
+        "s.state.set_filters(FilterState().with_values('framework', ['PyTorch']))\n"
+        "app.processEvents()\n"
+        # VmHWM, not ru_maxrss: Linux carries ru_maxrss over fork+exec, so a
+        # child would report the (large) peak of this benchmark process.
+        "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0]\n"
+        "print(int(hwm.split()[1]) / 1024)\n"
+    )
+    p = subprocess.run(
+        [sys.executable, "-c", code, str(store or "")],
+        cwd=REPO,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return float(p.stdout.strip().splitlines()[-1])
+
+
+@case("ui")
+def bench_ui(args, tmp: Path) -> list[Row]:
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        IPUBENCH_GUI_HOME=str(tmp / "home"),
+        IPUBENCH_GUI_EXIT_WHEN_READY="1",
+    )
+    subprocess.run(
+        [sys.executable, "-m", "ipubench_gui", "export-results", str(tmp / "warm.csv")],
+        cwd=REPO,
+        env=env,
+        check=True,
+        capture_output=True,
+    )  # builds the cached store once
+    app_cmd = [sys.executable, "-m", "ipubench_gui"]
+    floor_cmd = [sys.executable, str(REPO / "tests/bench/floor_app.py")]
+    runs = 7
+    app_t, floor_t = [], []
+    for _ in range(runs):  # interleaved, so drift hits both alike
+        floor_t.append(_cold_start_ms(floor_cmd, env))
+        app_t.append(_cold_start_ms(app_cmd, env))
+    rows = [
+        Row(
+            "cold start to painted window with data",
+            "seed",
+            statistics.median(app_t),
+            "bare PySide6+pyqtgraph+duckdb window",
+            statistics.median(floor_t),
+            "<= 1.2x",
+        )
+    ]
+    from ipubench_gui.store.build import build_store
+
+    seed_store = build_store(REPO_DATA, tmp / "ui-seed.duckdb")
+    rows += _filter_change(seed_store, "seed", 30)
+    n = 100_000 if args.quick else 1_000_000
+    big = _synthetic_store(tmp, n)
+    rows += _filter_change(big, f"{n:,} rows", 9)
+    rows.append(
+        Row("peak RSS (MB) after start + one filter", "seed", _peak_rss_mb(None, env))
+    )
+    rows.append(
+        Row(
+            "peak RSS (MB) after start + one filter",
+            f"{n:,} rows",
+            _peak_rss_mb(big, env),
+        )
+    )
+    return rows
