@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ipubench_gui import __version__
+
+if TYPE_CHECKING:
+    from ipubench_gui.domain.filters import FilterState
+    from ipubench_gui.store.fetch import Universe
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,6 +33,63 @@ def build_parser() -> argparse.ArgumentParser:
         "export-results", help="write every stored result as CSV (not a filtered view)"
     )
     ex.add_argument("file", type=Path, help="output CSV path")
+
+    from ipubench_gui.domain.plots import KINDS
+
+    ch = sub.add_parser(
+        "export-chart",
+        help="write a chart as PNG, SVG or PDF, with no window shown",
+        description="Write one chart for slides. Kinds: " + ", ".join(KINDS) + ".",
+    )
+    ch.add_argument(
+        "--kind",
+        required=True,
+        choices=list(KINDS),
+        metavar="KIND",
+        help="one of: " + ", ".join(KINDS),
+    )
+    ch.add_argument(
+        "--filter",
+        action="append",
+        default=[],
+        metavar="DIM=VALUE",
+        help="keep rows where DIM is VALUE (repeat; the same DIM twice "
+        "means either value); DIM=LO..HI for batch_size, throughput, "
+        "latency_ms; text=WORDS to search",
+    )
+    ch.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        metavar="FILE",
+        help="output file: .png, .svg or .pdf",
+    )
+    ch.add_argument(
+        "--size",
+        default="1920x1080",
+        metavar="WxH",
+        help="pixels (default 1920x1080; 3840x2160 for 4K)",
+    )
+    ch.add_argument("--title", default="", help="chart title (default: the kind's)")
+    ch.add_argument(
+        "--subtitle", default=None, help="subtitle (default: the filters, in words)"
+    )
+    ch.add_argument(
+        "--color-by",
+        default="framework",
+        metavar="DIM",
+        help="colour bars by this dimension (throughput kind)",
+    )
+    ch.add_argument(
+        "--budget-ms",
+        type=float,
+        default=None,
+        help="latency budget (latency-throughput kind)",
+    )
+    ch.add_argument("--linear", action="store_true", help="linear axes instead of log")
+    ch.add_argument(
+        "--transparent", action="store_true", help="transparent background (PNG)"
+    )
     return p
 
 
@@ -56,4 +118,116 @@ def _export_results(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"export-results": _export_results}
+def _parse_filters(specs: list[str], universe: Universe) -> FilterState:
+    """``DIM=VALUE`` options -> FilterState; ValueError naming what is wrong."""
+    from ipubench_gui.domain.fields import FACETS, RANGES, field
+    from ipubench_gui.domain.filters import FilterState, NumRange
+
+    facets = {f.name for f in FACETS}
+    ranges = {f.name for f in RANGES}
+    st = FilterState()
+    for spec in specs:
+        dim, sep, value = spec.partition("=")
+        dim = dim.strip()
+        if not sep or not dim:
+            raise ValueError(f"--filter {spec!r}: expected DIM=VALUE")
+        if dim == "text":
+            st = st.with_text(f"{st.text} {value}".strip())
+        elif dim in ranges:
+            lo, dots, hi = value.partition("..")
+            try:
+                rng = (
+                    NumRange(float(lo) if lo else None, float(hi) if hi else None)
+                    if dots
+                    else NumRange(float(value), float(value))
+                )
+            except ValueError:
+                raise ValueError(
+                    f"--filter {spec!r}: {dim} takes a number or LO..HI"
+                ) from None
+            st = st.with_range(dim, rng)
+        elif dim in facets:
+            known = universe.values.get(dim, [])
+            try:
+                v = field(dim).parse(value)
+            except ValueError:
+                v = value
+            if v not in known:
+                shown = ", ".join(str(k) for k in known[:30])
+                raise ValueError(
+                    f"--filter {spec!r}: no {dim} called {value!r}; known: {shown}"
+                )
+            st = st.with_values(dim, st.values(dim) | {v})
+        else:
+            raise ValueError(
+                f"--filter {spec!r}: unknown dimension {dim!r}; use one "
+                f"of {', '.join(sorted(facets | ranges | {'text'}))}"
+            )
+    return st
+
+
+def _export_chart(args: argparse.Namespace) -> int:
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never show a window
+    from ipubench_gui.app import ensure_app
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.charts.export import (
+        ExportError,
+        ExportOptions,
+        export,
+        parse_size,
+    )
+    from ipubench_gui.domain.chartspec import ChartSpec
+    from ipubench_gui.domain.plots import build_plot, footnote
+    from ipubench_gui.store import fetch
+
+    try:
+        width, height = parse_size(args.size)
+    except ValueError as exc:
+        print(f"error: --size: {exc}", file=sys.stderr)
+        return 2
+    db = open_store()
+    try:
+        universe = fetch.universe(db)
+        try:
+            state = _parse_filters(args.filter, universe)
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        spec = ChartSpec(
+            kind=args.kind,
+            color_by=args.color_by,
+            log=not args.linear,
+            budget_ms=args.budget_ms,
+            title=args.title,
+        )
+        data = fetch.chart_data(db, state, spec)
+    finally:
+        db.close()
+    plot = build_plot(spec, data, universe.values.get(spec.color_by, []))
+    if plot.empty:
+        print(
+            f"error: nothing to plot: no {args.kind} figures match {state.describe()}",
+            file=sys.stderr,
+        )
+        return 1
+    ensure_app()
+    subtitle = (
+        args.subtitle
+        if args.subtitle is not None
+        else ("" if state.is_empty() else f"Filters: {state.describe()}")
+    )
+    opts = ExportOptions(
+        width, height, args.title, subtitle, footnote(plot), args.transparent
+    )
+    try:
+        export(plot, args.out, opts)
+    except ExportError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out} ({width}x{height}, {len(plot.point_ids())} items)")
+    return 0
+
+
+COMMANDS = {"export-results": _export_results, "export-chart": _export_chart}

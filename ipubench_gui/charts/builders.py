@@ -1,36 +1,93 @@
-"""ChartSpec data -> pyqtgraph items. Pure: no widgets shown, no SQL."""
+"""Plot -> pyqtgraph items. Pure: no widgets shown, no SQL.
+
+Log axes are drawn by transforming coordinates here (and labelling ticks with
+the original values), because pyqtgraph's log mode applies to curves only, not
+to bar items or our label item.
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 import pyqtgraph as pg
-from pyqtgraph import QtCore
+from pyqtgraph import QtCore, QtGui
 
 from ipubench_gui.charts.theme import Theme
-from ipubench_gui.domain.chartspec import BarData
-from ipubench_gui.domain.format import format_compact, format_number
+from ipubench_gui.domain.format import format_compact
+from ipubench_gui.domain.plots import Plot
 
-MAX_LABEL_CHARS = 56
 BAR_THICKNESS = 0.72
+MAX_LEGEND = 12  # entries; more would cover the data
+MAX_POINT_LABELS = 60  # beyond this, only each line's last point is labelled
 
 
-class ValueLabels(pg.GraphicsObject):
-    """All bar-end value labels in one item, drawn in device pixels.
+def to_view(v: float, mode: str) -> float:
+    if mode == "linear":
+        return float(v)
+    if v <= 0:
+        return float("nan")
+    return math.log2(v) if mode == "log2" else math.log10(v)
 
-    One ``TextItem`` per bar costs ~0.5 ms each to create and lay out; this item
-    paints only the labels in view, so a redraw costs the same for 10 or 5000.
+
+def from_view(v: float, mode: str) -> float:
+    return v if mode == "linear" else (2**v if mode == "log2" else 10**v)
+
+
+class NumberAxis(pg.AxisItem):
+    """Axis labels as 1.5M / 250k in the data's units, whatever the transform."""
+
+    def __init__(self, orientation: str, **kw):
+        super().__init__(orientation, **kw)
+        self.mode = "linear"
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph API)
+        return [format_compact(from_view(v * scale, self.mode)) for v in values]
+
+
+def log_ticks(lo: float, hi: float) -> list[tuple[float, str]]:
+    """Decade ticks (and 2, 5 between) for a log10 axis spanning ``lo..hi``."""
+    if not (lo > 0 and hi > 0):
+        return []
+    out = []
+    for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
+        for m in (1, 2, 5):
+            v = m * 10**k
+            if lo / 1.5 <= v <= hi * 1.5:
+                out.append((math.log10(v), format_compact(v)))
+    return out
+
+
+class PointLabels(pg.GraphicsObject):
+    """Many short labels in one item, drawn in device pixels next to their points.
+
+    One ``TextItem`` per label costs ~0.5 ms to create and lay out; this paints
+    only the labels in view, so redraws cost the same for 10 labels or 5,000.
     """
 
-    def __init__(self, points: list[tuple[float, float, str]], color: str):
+    def __init__(
+        self,
+        points: list[tuple[float, float, str]],
+        color: str,
+        font_px: float,
+        dx: float = 4,
+        dy: float = 0,
+    ):
         super().__init__()
-        self._points = points
+        self._points = [
+            (x, y, t)
+            for x, y, t in points
+            if t and math.isfinite(x) and math.isfinite(y)
+        ]
         self._color = pg.mkColor(color)
-        xs = [p[0] for p in points] or [0.0]
-        ys = [p[1] for p in points] or [0.0]
+        self._font = QtGui.QFont()
+        self._font.setPixelSize(max(1, round(font_px)))
+        self._dx, self._dy = dx, dy
+        xs = [p[0] for p in self._points] or [0.0]
+        ys = [p[1] for p in self._points] or [0.0]
         self._rect = QtCore.QRectF(
-            0, min(ys) - 0.5, max(xs) * 1.2 or 1, max(ys) - min(ys) + 1
+            min(xs), min(ys) - 0.5, max(xs) - min(xs) or 1, max(ys) - min(ys) + 1
         )
 
     def boundingRect(self) -> QtCore.QRectF:  # noqa: N802 (Qt API)
@@ -40,82 +97,268 @@ class ValueLabels(pg.GraphicsObject):
         view = self.getViewBox()
         if view is None:
             return
-        (_, _), (y0, y1) = view.viewRange()
-        lo, hi = min(y0, y1), max(y0, y1)
+        (x0, x1), (y0, y1) = view.viewRange()
         tr = p.transform()
         p.save()
         p.resetTransform()
+        p.setFont(self._font)
         p.setPen(self._color)
-        fm = p.fontMetrics()
-        dy = fm.ascent() / 2 - fm.descent() / 2
+        fm = QtGui.QFontMetricsF(self._font)
+        half = (fm.ascent() - fm.descent()) / 2
         for x, y, text in self._points:
-            if lo - 1 <= y <= hi + 1:
+            if min(y0, y1) - 1 <= y <= max(y0, y1) + 1:
                 pt = tr.map(QtCore.QPointF(x, y))
-                p.drawText(QtCore.QPointF(pt.x() + 4, pt.y() + dy), text)
+                p.drawText(
+                    QtCore.QPointF(pt.x() + self._dx, pt.y() + half + self._dy), text
+                )
         p.restore()
 
 
 @dataclass
-class BarChartItems:
-    """Everything the canvas adds for a bar chart, plus the index -> id mapping."""
+class Hit:
+    """Something under the mouse: in view coordinates, with what it stands for."""
 
-    bars: list[pg.BarGraphItem] = field(default_factory=list)
-    legend: list[tuple[pg.BarGraphItem, str]] = field(default_factory=list)
-    labels: ValueLabels | None = None
-    ticks: list[tuple[float, str]] = field(default_factory=list)
-    ids: list[str] = field(default_factory=list)
-    values: list[float] = field(default_factory=list)
-    x_title: str = ""
-    notes: list[str] = field(default_factory=list)
+    x: float
+    y: float
+    result_id: str
+    tooltip: str
+    bar_end: float | None = None  # horizontal bars: hit by row band
 
 
-class NumberAxis(pg.AxisItem):
-    """An axis that writes 1.5M and 250k, never 1e+06."""
-
-    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph API)
-        return [format_compact(v * scale) for v in values]
-
-
-def short(text: str, limit: int = MAX_LABEL_CHARS) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+@dataclass
+class Drawn:
+    hits: list[Hit] = field(default_factory=list)
+    x_mode: str = "linear"
+    y_mode: str = "linear"
+    categories: list[str] = field(default_factory=list)
+    budget_line: pg.InfiniteLine | None = None
 
 
-def build_bars(data: BarData, theme: Theme) -> BarChartItems:
-    """Horizontal bars, best at the top (row 0), one item per colour group so the
-    legend can list and toggle groups."""
-    out = BarChartItems(x_title=data.axis_title, notes=data.notes())
-    out.ids = [b.result_id for b in data.bars]
-    out.values = [b.value for b in data.bars]
-    out.ticks = [(float(i), b.label) for i, b in enumerate(data.bars)]
-    for group, color in data.groups:
-        idx = [i for i, b in enumerate(data.bars) if b.group == group]
-        item = pg.BarGraphItem(
-            x0=np.zeros(len(idx)),
-            y=np.array(idx, dtype=float),
-            width=np.array([data.bars[i].value for i in idx]),
-            height=BAR_THICKNESS,
-            brush=pg.mkBrush(color),
-            pen=pg.mkPen(theme.background or "#FFFFFF", width=0.5),
-        )
-        item.setToolTip(group)
-        out.bars.append(item)
-        out.legend.append((item, group))
-    out.labels = ValueLabels(
-        [(b.value, float(i), format_number(b.value)) for i, b in enumerate(data.bars)],
-        theme.foreground,
+def draw(
+    pi: pg.PlotItem,
+    plot: Plot,
+    theme: Theme,
+    font_px: float = 12.0,
+    line_scale: float = 1.0,
+    legend: pg.LegendItem | None = None,
+) -> Drawn:
+    """Clear ``pi`` and draw ``plot`` into it; returns what the canvas needs for
+    hit-testing. ``font_px`` and ``line_scale`` grow with export size."""
+    pi.clear()
+    if legend is not None:
+        legend.clear()
+    out = Drawn(
+        x_mode="log2" if plot.log2_x else "log10" if plot.log_x else "linear",
+        y_mode="log10" if plot.log_y else "linear",
+        categories=list(plot.categories),
     )
+    xm, ym = out.x_mode, out.y_mode
+    vb = pi.getViewBox()
+    vb.invertY(plot.horizontal_bars)
+    labels: list[tuple[float, float, str]] = []
+    xs_all: list[float] = []
+    ys_all: list[float] = []
+    n_line_pts = sum(len(s.points) for s in plot.series if s.style != "bars")
+    legend_entries: list[tuple[pg.GraphicsObject, str]] = []
+    for s in plot.series:
+        if not s.points:
+            continue
+        if s.style == "bars":
+            base = 0.0 if xm == "linear" else to_view(1.0, xm)
+            ends = [to_view(p.x, xm) for p in s.points]
+            item = pg.BarGraphItem(
+                x0=np.full(len(ends), base),
+                y=np.array([p.y for p in s.points]),
+                width=np.array(ends) - base,
+                height=BAR_THICKNESS,
+                brush=pg.mkBrush(s.color),
+                pen=pg.mkPen(theme.background or "#FFFFFF", width=0.5 * line_scale),
+            )
+            pi.addItem(item)
+            if s.in_legend:
+                legend_entries.append((item, s.name))
+            for p, e in zip(s.points, ends):
+                labels.append((max(e, base), p.y, p.label))
+                out.hits.append(Hit(e, p.y, p.result_id, p.tooltip, bar_end=e))
+                xs_all.append(e)
+            xs_all.append(base)
+            continue
+        xs = [to_view(p.x, xm) for p in s.points]
+        ys = [to_view(p.y, ym) for p in s.points]
+        if s.style == "step":
+            sx, sy = [], []
+            for i, (x, y) in enumerate(zip(xs, ys)):
+                if i:
+                    sx.append(x)
+                    sy.append(sy[-1])
+                sx.append(x)
+                sy.append(y)
+            xs, ys = sx, sy
+        pen = pg.mkPen(
+            s.color,
+            width=(1.5 if s.dashed else 2.2) * line_scale,
+            style=QtCore.Qt.PenStyle.DashLine
+            if s.dashed
+            else QtCore.Qt.PenStyle.SolidLine,
+        )
+        symbol = None if s.dashed or s.style == "step" else "o"
+        item = pg.PlotDataItem(
+            xs,
+            ys,
+            pen=pen,
+            symbol=symbol,
+            symbolSize=7 * line_scale,
+            symbolBrush=s.color,
+            symbolPen=pg.mkPen(theme.background or "#FFFFFF", width=0.8 * line_scale),
+        )
+        pi.addItem(item)
+        if s.in_legend:
+            legend_entries.append((item, s.name))
+        # Only once the item is in a ViewBox: before that, pyqtgraph asks the
+        # PlotWidget for autoRangeEnabled and fails.
+        item.setClipToView(True)
+        item.setDownsampling(auto=True, method="peak")
+        for k, p in enumerate(s.points):
+            x, y = to_view(p.x, xm), to_view(p.y, ym)
+            if n_line_pts <= MAX_POINT_LABELS or k == len(s.points) - 1:
+                labels.append((x, y, p.label))
+            if p.result_id:
+                out.hits.append(Hit(x, y, p.result_id, p.tooltip))
+            if p.highlight:
+                star = pg.ScatterPlotItem(
+                    [x],
+                    [y],
+                    symbol="star",
+                    size=22 * line_scale,
+                    brush=pg.mkBrush(theme.highlight),
+                    pen=pg.mkPen(theme.foreground),
+                )
+                pi.addItem(star)
+        xs_all += [v for v in xs if math.isfinite(v)]
+        ys_all += [v for v in ys if math.isfinite(v)]
+    if legend is not None:
+        m = 10
+        legend.setOffset(
+            {"tl": (m, m), "tr": (-m, m), "bl": (m, -m), "br": (-m, -m)}[
+                plot.legend_corner
+            ]
+        )
+        bg = pg.mkColor(theme.background or "#FFFFFF")
+        bg.setAlpha(215)
+        legend.setBrush(pg.mkBrush(bg))
+        legend.setLabelTextColor(theme.foreground)
+        legend.setLabelTextSize(f"{round(font_px * 0.92)}px")
+        for item, name in legend_entries[:MAX_LEGEND]:
+            legend.addItem(item, name)
+        if len(legend_entries) > MAX_LEGEND:
+            more = len(legend_entries) - MAX_LEGEND
+            legend.addItem(
+                pg.PlotDataItem(pen=None), f"+ {more} more — hover a point for its name"
+            )
+    if labels:
+        dy = 0 if plot.horizontal_bars else -0.9 * font_px
+        pi.addItem(PointLabels(labels, theme.foreground, font_px * 0.92, dy=dy))
+    if plot.vline is not None and plot.vline > 0:
+        out.budget_line = pg.InfiniteLine(
+            to_view(plot.vline, xm),
+            angle=90,
+            pen=pg.mkPen(
+                theme.highlight, width=2 * line_scale, style=QtCore.Qt.PenStyle.DashLine
+            ),
+            label=f"budget {plot.vline:g} ms",
+            labelOpts={"color": theme.highlight, "position": 0.95},
+        )
+        out.budget_line.label.setFont(_px_font(font_px))
+        pi.addItem(out.budget_line)
+        xs_all.append(to_view(plot.vline, xm))
+    _axes(pi, plot, out, theme, font_px, xs_all, ys_all)
     return out
 
 
-def highlight_item(
-    values: list[float], rows: list[int], theme: Theme
-) -> pg.BarGraphItem:
-    """Outlines drawn over the selected bars."""
-    return pg.BarGraphItem(
-        x0=np.zeros(len(rows)),
-        y=np.array(rows, dtype=float),
-        width=np.array([values[r] for r in rows]),
-        height=BAR_THICKNESS + 0.16,
-        brush=None,
-        pen=pg.mkPen(theme.highlight, width=3),
-    )
+def _px_font(px: float) -> QtGui.QFont:
+    f = QtGui.QFont()
+    f.setPixelSize(max(1, round(px)))
+    return f
+
+
+def _axes(
+    pi: pg.PlotItem,
+    plot: Plot,
+    out: Drawn,
+    theme: Theme,
+    font_px: float,
+    xs: list[float],
+    ys: list[float],
+) -> None:
+    font = _px_font(font_px)
+    for name in ("left", "bottom"):
+        ax = pi.getAxis(name)
+        ax.setPen(theme.foreground)
+        ax.setTextPen(theme.foreground)
+        ax.setStyle(tickFont=font)
+        if isinstance(ax, NumberAxis):
+            ax.mode = out.y_mode if name == "left" else out.x_mode
+        ax.setTicks(None)
+    style = {"color": theme.foreground, "font-size": f"{round(font_px * 1.08)}px"}
+    pi.setLabel("bottom", plot.x_title, **style)
+    if plot.y_title:
+        pi.setLabel("left", plot.y_title, **style)
+    else:
+        pi.getAxis("left").showLabel(False)
+    bottom = pi.getAxis("bottom")
+    if plot.x_ticks:
+        bottom.setTicks([[(to_view(v, out.x_mode), t) for v, t in plot.x_ticks], []])
+    elif out.x_mode == "log10" and xs:
+        lo, hi = 10 ** min(xs), 10 ** max(xs)
+        bottom.setTicks([log_ticks(max(lo, 1e-9), hi), []])
+    if out.y_mode == "log10" and ys:
+        pi.getAxis("left").setTicks([log_ticks(10 ** min(ys), 10 ** max(ys)), []])
+    pi.showGrid(x=True, y=not plot.horizontal_bars, alpha=theme.grid_alpha)
+    vb = pi.getViewBox()
+    vb.setLimits(xMin=None, xMax=None, yMin=None, yMax=None)
+    if plot.horizontal_bars:
+        n = max(len(plot.categories), 1)
+        hi = max(xs, default=1.0)
+        lo = min(xs, default=0.0)
+        vb.setLimits(yMin=-1, yMax=n)
+        # Room on the right for the value labels at the bar ends.
+        pi.setXRange(min(lo, 0.0), hi + (hi - min(lo, 0.0)) * 0.32, padding=0)
+    else:
+        pi.enableAutoRange()
+        if xs and ys:
+            pad_x = (max(xs) - min(xs)) * 0.08 or 0.5
+            pad_y = (max(ys) - min(ys)) * 0.12 or 0.5
+            pi.setXRange(min(xs) - pad_x, max(xs) + pad_x, padding=0)
+            pi.setYRange(min(ys) - pad_y, max(ys) + pad_y, padding=0)
+
+
+def highlight_items(
+    drawn: Drawn, ids: set[str], theme: Theme, line_scale: float = 1.0
+) -> list[pg.GraphicsObject]:
+    """Outlines over selected bars and rings around selected points."""
+    bars = [h for h in drawn.hits if h.result_id in ids and h.bar_end is not None]
+    pts = [h for h in drawn.hits if h.result_id in ids and h.bar_end is None]
+    items: list[pg.GraphicsObject] = []
+    if bars:
+        base = 0.0 if drawn.x_mode == "linear" else to_view(1.0, drawn.x_mode)
+        items.append(
+            pg.BarGraphItem(
+                x0=np.full(len(bars), base),
+                y=np.array([h.y for h in bars]),
+                width=np.array([h.bar_end - base for h in bars]),
+                height=BAR_THICKNESS + 0.16,
+                brush=None,
+                pen=pg.mkPen(theme.highlight, width=3 * line_scale),
+            )
+        )
+    if pts:
+        items.append(
+            pg.ScatterPlotItem(
+                [h.x for h in pts],
+                [h.y for h in pts],
+                size=18 * line_scale,
+                brush=None,
+                pen=pg.mkPen(theme.highlight, width=3),
+            )
+        )
+    return items

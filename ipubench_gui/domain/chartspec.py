@@ -42,15 +42,18 @@ PALETTE: tuple[str, ...] = (
 class ChartSpec:
     """What the canvas draws. Data fields change the rows; style fields do not."""
 
-    kind: str = "bars"
+    kind: str = "throughput"  # a key of domain.plots.KINDS
     metric: str | None = None  # None: follow the metric filter, else throughput
     max_bars: int = 60
     # style fields: the same rows, drawn differently
     color_by: str = "framework"
-    log_x: bool = False
+    group_by: str | None = None
+    log: bool = True  # log axes where the kind offers them
+    budget_ms: float | None = None  # latency budget (latency-throughput)
     title: str = ""
+    subtitle: str = ""
 
-    STYLE_FIELDS = ("color_by", "log_x", "title")
+    STYLE_FIELDS = ("color_by", "group_by", "log", "budget_ms", "title", "subtitle")
 
     def data_key(self) -> tuple:
         """The fields that decide which rows are drawn (a change means re-query)."""
@@ -62,6 +65,35 @@ class ChartSpec:
 
     def with_(self, **kw: Any) -> ChartSpec:
         return replace(self, **kw)
+
+    def to_json(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> ChartSpec:
+        """Known keys with values of the right type; raises ValueError otherwise."""
+        if not isinstance(data, dict):
+            raise ValueError("chart options must be an object")
+        known = {f.name: f for f in fields(cls)}
+        kw = {}
+        for k, v in data.items():
+            if k not in known:
+                continue
+            default = getattr(cls(), k)
+            if (
+                default is not None
+                and v is not None
+                and not isinstance(v, type(default))
+                and not (isinstance(default, float) and isinstance(v, int))
+            ):
+                raise ValueError(f"chart option {k!r} has the wrong type")
+            kw[k] = v
+        spec = cls(**kw)
+        from ipubench_gui.domain.plots import KINDS
+
+        if spec.kind not in KINDS:
+            raise ValueError(f"unknown chart kind {spec.kind!r}")
+        return spec
 
 
 def stable_color(value: object, order: Sequence[object] = ()) -> str:
@@ -118,54 +150,6 @@ def _suffix(key: str, v: object) -> str:
     return f"{v} ms" if key == "latency_ms" else str(v)
 
 
-@dataclass(frozen=True)
-class Bar:
-    result_id: str
-    label: str
-    value: float
-    group: str
-    color: str
-    row: Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class BarData:
-    """Bars of one metric in one unit, best first, with what was left out and why."""
-
-    metric: str
-    unit: str
-    bars: tuple[Bar, ...]
-    groups: tuple[tuple[str, str], ...]  # (group, colour) in legend order
-    total_rows: int
-    other_metric_rows: int
-    other_unit_rows: int
-    dropped_for_limit: int
-
-    @property
-    def lower_is_better(self) -> bool:
-        return self.metric in LOWER_IS_BETTER
-
-    @property
-    def axis_title(self) -> str:
-        direction = "lower is better" if self.lower_is_better else "higher is better"
-        return (
-            f"{METRIC_LABELS.get(self.metric, self.metric)} ({self.unit}) — {direction}"
-        )
-
-    def notes(self) -> list[str]:
-        out = []
-        if self.other_metric_rows:
-            out.append(f"{self.other_metric_rows} rows of other metrics not plotted")
-        if self.other_unit_rows:
-            out.append(f"{self.other_unit_rows} rows in other units not plotted")
-        if self.dropped_for_limit:
-            out.append(
-                f"showing the best {len(self.bars)} of "
-                f"{len(self.bars) + self.dropped_for_limit}"
-            )
-        return out
-
-
 def chart_metric(spec: ChartSpec, selected_metrics: frozenset) -> str:
     """The metric a chart plots: the spec's, else the single filtered one, else
     throughput. Mixed metrics are never put on one axis."""
@@ -186,40 +170,4 @@ class ChartRows:
     total: int  # filtered rows of any metric
     mine: int  # of which of this metric
     plotted: int  # of which in the unit drawn
-
-
-def make_bars(
-    spec: ChartSpec, data: ChartRows, color_order: Sequence[object] = ()
-) -> BarData:
-    """Bars from the store's rows; colour grouping follows ``spec.color_by``."""
-    kept = list(data.rows)
-    unit = str(kept[0]["unit"]) if kept else ""
-    order = [_group(v) for v in color_order]
-    bars = tuple(
-        Bar(
-            r["result_id"],
-            label,
-            float(r["value"]),
-            g := _group(r.get(spec.color_by)),
-            stable_color(g, order),
-            r,
-        )
-        for r, label in zip(kept, unique_labels(kept))
-    )
-    seen: dict[str, str] = {}
-    for b in bars:
-        seen.setdefault(b.group, b.color)
-    return BarData(
-        data.metric,
-        unit,
-        bars,
-        tuple(sorted(seen.items())),
-        data.total,
-        data.total - data.mine,
-        data.mine - data.plotted,
-        data.plotted - len(kept),
-    )
-
-
-def _group(v: object) -> str:
-    return "(blank)" if v is None else str(v)
+    per_point: int = 1  # >1: each row is a median over this many rows at most

@@ -95,6 +95,7 @@ PROVENANCE: tuple[str, ...] = (
     "row",
     "source_date",
     "source_date_kind",
+    "source_title",
     "mlperf_id",
     "division",
     "quality_target",

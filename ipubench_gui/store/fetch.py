@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ipubench_gui.domain.chartspec import LOWER_IS_BETTER, ChartRows
+from ipubench_gui.domain.chartspec import (
+    LOWER_IS_BETTER,
+    ChartRows,
+    ChartSpec,
+    chart_metric,
+)
 from ipubench_gui.domain.fields import FACETS, RANGES, field
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.store import queries as q
@@ -90,3 +95,26 @@ def chart_rows(db: Database, state: FilterState, metric: str, limit: int) -> Cha
     return ChartRows(
         metric, tuple(res.dicts()), total, sum(n for n, _ in mine), plotted
     )
+
+
+KIND_ROW_CAP = 5000
+
+
+def chart_data(db: Database, state: FilterState, spec: ChartSpec) -> ChartRows:
+    """The rows ``spec.kind`` draws: at most KIND_ROW_CAP rows, else medians per
+    point computed in DuckDB (Python never sees a million rows)."""
+    if spec.kind == "throughput":
+        return chart_rows(
+            db, state, chart_metric(spec, state.values("metric")), spec.max_bars
+        )
+    if spec.kind == "vendor":
+        rows = tuple(db.run(q.comparisons()).dicts())
+        return ChartRows("ratio", rows, len(rows), len(rows), len(rows))
+    metric = "time_to_train" if spec.kind == "mlperf" else "throughput"
+    n = db.run(q.kind_count(state, spec.kind)).rows[0][0]
+    if n <= KIND_ROW_CAP:
+        rows = tuple(db.run(q.kind_rows(state, spec.kind, KIND_ROW_CAP)).dicts())
+        return ChartRows(metric, rows, n, n, n)
+    res = db.run(q.kind_aggregate(state, spec.kind)).dicts()
+    per = max((r["n"] for r in res), default=1)
+    return ChartRows(metric, tuple(res), n, n, n, per_point=per)

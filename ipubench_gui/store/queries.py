@@ -176,3 +176,101 @@ def by_ids(ids: Sequence[str]) -> Query:
         "WHERE list_contains($ids, result_id)",
         {"ids": list(ids)},
     )
+
+
+# Rows each chart kind draws (no user values here: constants only).
+KIND_CONDITION: dict[str, str] = {
+    "latency-throughput": "metric = 'throughput' AND task = 'inference' "
+    "AND latency_ms IS NOT NULL",
+    "scaling": "metric = 'throughput' AND task = 'training' "
+    "AND accelerators IS NOT NULL",
+    "progress": "metric = 'throughput' AND task = 'training'",
+    "mlperf": "metric = 'time_to_train' AND mlperf_id IS NOT NULL",
+}
+# Beyond the row cap, one row per these keys (medians), so a chart over a
+# million rows stays a few hundred points.
+KIND_KEYS: dict[str, tuple[str, ...]] = {
+    "latency-throughput": ("model", "platform", "framework", "batch_size"),
+    "scaling": (
+        "model",
+        "variant",
+        "framework",
+        "generation",
+        "precision",
+        "accelerators",
+    ),
+    "progress": (
+        "model",
+        "variant",
+        "framework",
+        "accelerators",
+        "generation",
+        "sdk_version",
+        "sdk_sort",
+    ),
+    "mlperf": ("model", "framework", "division", "accelerators"),
+}
+
+
+def kind_count(state: FilterState, kind: str) -> Query:
+    cond, params = where(state)
+    return Query(
+        f"SELECT count(*) FROM {VIEW} WHERE {cond} AND {KIND_CONDITION[kind]}", params
+    )
+
+
+def kind_rows(state: FilterState, kind: str, limit: int) -> Query:
+    cond, params = where(state)
+    cols = list(
+        dict.fromkeys([f.name for f in TABLE_COLUMNS] + list(PROVENANCE) + ["sdk_sort"])
+    )
+    return Query(
+        f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
+        f"WHERE {cond} AND {KIND_CONDITION[kind]} "
+        f"ORDER BY value DESC, result_id LIMIT $lim",
+        dict(params, lim=limit),
+    )
+
+
+def kind_aggregate(state: FilterState, kind: str) -> Query:
+    """One row per KIND_KEYS group: median value and latency, a representative id."""
+    cond, params = where(state)
+    keys = [quote_ident(k) for k in KIND_KEYS[kind]]
+    fixed = ("task", "metric", "unit")
+    any_cols = [
+        c
+        for c in (
+            *fixed,
+            "source_file",
+            "table",
+            "mlperf_id",
+            "division",
+            "quality_target",
+            "sdk_version",
+            "generation",
+            "precision",
+        )
+        if c not in KIND_KEYS[kind]
+    ]
+    sel = [
+        *keys,
+        *[f"any_value({quote_ident(c)}) AS {quote_ident(c)}" for c in any_cols],
+        "median(value) AS value",
+        "median(latency_ms) AS latency_ms",
+        "min(result_id) AS result_id",
+        "count(*) AS n",
+    ]
+    return Query(
+        f"SELECT {', '.join(sel)} FROM {VIEW} WHERE {cond} AND "
+        f"{KIND_CONDITION[kind]} GROUP BY {', '.join(keys)}, unit",
+        params,
+    )
+
+
+def comparisons() -> Query:
+    return Query(
+        "SELECT c.*, s.date AS source_date, s.date_kind AS source_date_kind, "
+        "s.title AS source_title FROM comparisons c "
+        "JOIN sources s USING (source_file) ORDER BY comparison_id",
+        {},
+    )

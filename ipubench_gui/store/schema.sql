@@ -61,6 +61,7 @@ CREATE TABLE comparisons (
     chart            VARCHAR NOT NULL,
     model            VARCHAR NOT NULL,
     task             VARCHAR NOT NULL,
+    variant          VARCHAR,
     metric           VARCHAR NOT NULL,
     ratio_stated     DOUBLE,
     ratio_qualifier  VARCHAR,

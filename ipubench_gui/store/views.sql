@@ -14,6 +14,7 @@ SELECT
     m.higher_is_better,
     s.date AS source_date,
     s.date_kind AS source_date_kind,
+    s.title AS source_title,
     CASE WHEN r.metric = 'throughput' THEN r.value END AS throughput,
     CASE WHEN r.metric = 'throughput' THEN r.value / p.accelerators END
         AS throughput_per_accelerator,

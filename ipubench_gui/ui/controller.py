@@ -8,9 +8,10 @@ from functools import partial
 
 from PySide6.QtCore import QObject, QSignalBlocker
 
-from ipubench_gui.domain.chartspec import ChartRows, chart_metric, make_bars
+from ipubench_gui.domain.chartspec import ChartRows, ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number
+from ipubench_gui.domain.plots import Plot, build_plot
 from ipubench_gui.store import fetch
 from ipubench_gui.ui.main_window import MainWindow
 from ipubench_gui.ui.runner import QueryRunner
@@ -29,13 +30,19 @@ class Controller(QObject):
         self.page: fetch.Page | None = None
         self.chart_rows: ChartRows | None = None
         self.facet_counts: dict = {}
+        self.plot: Plot | None = None
+        self._chart_key: tuple | None = None
         runner.finished.connect(self._on_runner_finished)
         state.filtersChanged.connect(self._on_state_filters_changed)
         state.sortChanged.connect(self._on_state_sort_changed)
         state.chartChanged.connect(self._on_state_chart_changed)
         state.selectionChanged.connect(self._on_state_selection_changed)
-        window.canvas.barClicked.connect(self._on_canvas_bar_clicked)
-        window.color_by.currentIndexChanged.connect(self._on_color_by_changed)
+        window.canvas.itemClicked.connect(self._on_canvas_item_clicked)
+        window.canvas.budgetChanged.connect(
+            lambda v: state.set_chart(state.chart.with_(budget_ms=v))
+        )
+        window.chart_options.specEdited.connect(state.set_chart)
+        window.chart_options.render(state.chart)
 
     def start(self) -> None:
         # The first page does not wait for the universe: both are queued now.
@@ -50,19 +57,8 @@ class Controller(QObject):
 
     def _submit_chart(self) -> None:
         spec, f = self.state.chart, self.state.filters
-        metric = chart_metric(spec, f.values("metric"))
         self._chart_key = spec.data_key()
-        self.runner.submit(
-            "chart",
-            partial(fetch.chart_rows, state=f, metric=metric, limit=spec.max_bars),
-        )
-
-    def _on_state_chart_changed(self, spec) -> None:
-        # Only colour/title changed: redraw from the rows we have (no query).
-        if getattr(self, "_chart_key", None) == spec.data_key():
-            self._render_chart()
-        else:
-            self._submit_chart()
+        self.runner.submit("chart", partial(fetch.chart_data, state=f, spec=spec))
 
     # -- state -> jobs -----------------------------------------------------------
     def _on_state_filters_changed(self, f: FilterState) -> None:
@@ -77,13 +73,26 @@ class Controller(QObject):
             "page", partial(fetch.page, state=self.state.filters, sort=sort)
         )
 
-    def _on_color_by_changed(self, _index: int) -> None:
-        name = self.window.color_by.currentData()
-        self.state.set_chart(self.state.chart.with_(color_by=name))
+    def _on_state_chart_changed(self, spec: ChartSpec) -> None:
+        self.window.chart_options.render(spec)
+        if self._chart_key == spec.data_key():
+            self._render_chart()  # style only: redraw from the rows we have
+        else:
+            self._submit_chart()
 
-    def _on_canvas_bar_clicked(self, result_id: str) -> None:
-        self.state.set_selection((result_id,))
-        self.window.table.select_ids((result_id,))
+    def _on_canvas_item_clicked(self, item_id: str) -> None:
+        if self.window.model.row_of(item_id) is None:
+            # Not a table row (a vendor claim, or beyond the table's page): show
+            # what the chart knows about it.
+            hit = next(
+                (h for h in self.window.canvas.drawn.hits if h.result_id == item_id),
+                None,
+            )
+            if hit is not None:
+                self.window.details.show_text(hit.tooltip)
+            return
+        self.state.set_selection((item_id,))
+        self.window.table.select_ids((item_id,))
 
     def _on_state_selection_changed(self, ids) -> None:
         self.window.canvas.set_selection(ids)
@@ -109,8 +118,10 @@ class Controller(QObject):
 
     def _report(self, slot: str, exc: Exception) -> None:
         log.error("%s query failed: %s", slot, exc)
-        what = {"facets": "Facet counts", "page": "Results"}.get(slot, "Loading")
-        self.window.statusBar().showMessage(f"{what} could not be computed: {exc}")
+        what = {"facets": "Facet counts", "page": "Results", "chart": "The chart"}
+        self.window.statusBar().showMessage(
+            f"{what.get(slot, 'Loading')} could not be computed: {exc}"
+        )
 
     def _apply_universe(self, u: fetch.Universe) -> None:
         self.universe = u
@@ -124,9 +135,6 @@ class Controller(QObject):
             )
             + "</ul>"
         )
-        i = self.window.color_by.findData(self.state.chart.color_by)
-        with QSignalBlocker(self.window.color_by):
-            self.window.color_by.setCurrentIndex(max(i, 0))
         self.window.statusBar().clearMessage()
         self.window.facets.set_counts(self.facet_counts)
         self._render_chart()  # colours follow the universe's order
@@ -141,8 +149,7 @@ class Controller(QObject):
         self.window.count_label.setText(
             f"{format_number(p.matching)} of {format_number(total)} results{shown}"
         )
-        empty = p.matching == 0
-        self.window.show_empty(empty, self.state.filters.describe())
+        self.window.show_empty(p.matching == 0, self.state.filters.describe())
         if self.state.selection:
             self.window.table.select_ids(self.state.selection, scroll=False)
 
@@ -150,13 +157,14 @@ class Controller(QObject):
         if self.chart_rows is None:
             return
         spec = self.state.chart
-        metric = self.chart_rows.metric
         order = self.universe.values.get(spec.color_by, []) if self.universe else []
-        data = make_bars(spec, self.chart_rows, order)
-        self.window.canvas.render(data, self.state.selection)
-        note = (
-            f"{len(data.bars)} bars"
-            if data.bars
-            else f"no {metric.replace('_', ' ')} figures among these rows"
+        self.plot = build_plot(spec, self.chart_rows, order)
+        self.window.canvas.render(self.plot, self.state.selection)
+        what = (
+            f"{len(self.plot.point_ids())} shown"
+            if not self.plot.empty
+            else "nothing to draw for these filters"
         )
-        self.window.chart_title.setText(f"<b>{data.axis_title}</b> — {note}")
+        self.window.chart_title.setText(
+            f"<b>{html.escape(self.plot.title)}</b> — {what}"
+        )

@@ -5,9 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox,
     QDockWidget,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMainWindow,
@@ -18,12 +16,12 @@ from PySide6.QtWidgets import (
 )
 
 from ipubench_gui import __version__
-from ipubench_gui.domain.fields import FACETS
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.models.results_model import ResultsModel
 from ipubench_gui.ui.state import AppState
 from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+from ipubench_gui.ui.widgets.chart_options import ChartOptions
 from ipubench_gui.ui.widgets.chips import ChipBar
 from ipubench_gui.ui.widgets.detail_pane import DetailPane
 from ipubench_gui.ui.widgets.empty_state import EmptyState
@@ -65,20 +63,14 @@ class MainWindow(QMainWindow):
         self.chips = ChipBar(state)
         self.table = ResultsView(self.model, state)
         self.canvas = ChartCanvas()
-        self.color_by = QComboBox()
-        for name in COLOR_CHOICES:
-            label = next((f.label for f in FACETS if f.name == name), name)
-            self.color_by.addItem(label, name)
-        self.color_by.setAccessibleName("Colour bars by")
+        self.chart_options = ChartOptions()
         self.chart_title = QLabel()
-        chart_bar = QHBoxLayout()
-        chart_bar.addWidget(self.chart_title, 1)
-        chart_bar.addWidget(QLabel("Colour by:"))
-        chart_bar.addWidget(self.color_by)
+        self.chart_title.setWordWrap(True)
         chart_box = QWidget()
         cl = QVBoxLayout(chart_box)
         cl.setContentsMargins(0, 0, 0, 0)
-        cl.addLayout(chart_bar)
+        cl.addWidget(self.chart_options)
+        cl.addWidget(self.chart_title)
         cl.addWidget(self.canvas, 1)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("CentreSplitter")
@@ -168,6 +160,13 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         mb = self.menuBar()
         file = mb.addMenu("&File")
+        self.export_chart_action = self._action(
+            file, "&Export chart…", lambda: None, "Ctrl+E"
+        )
+        self.copy_chart_action = self._action(
+            file, "Copy chart as image", lambda: None, "Ctrl+Shift+C"
+        )
+        file.addSeparator()
         self.quit_action = self._action(
             file, "&Quit", self.close, QKeySequence.StandardKey.Quit
         )
@@ -245,7 +244,7 @@ class MainWindow(QMainWindow):
         ss.save_bytes(ss.SPLITTER, self.splitter.saveState())
         ss.save_bytes(ss.TABLE_HEADER, self.table.horizontalHeader().saveState())
         ss.save_filters(self.state.filters)
-        ss.save_text(ss.COLOR_BY, self.state.chart.color_by)
+        ss.save_chart(self.state.chart)
 
     def restore_settings(self) -> None:
         for key, restore in (
@@ -257,9 +256,7 @@ class MainWindow(QMainWindow):
             data = ss.load_bytes(key)
             if isinstance(data, QByteArray):
                 restore(data)
-        color = ss.load_text(ss.COLOR_BY, "framework")
-        if color in COLOR_CHOICES:
-            self.state.set_chart(self.state.chart.with_(color_by=color))
+        self.state.set_chart(ss.load_chart())
         self.state.set_filters(ss.load_filters())
 
     def closeEvent(self, e) -> None:

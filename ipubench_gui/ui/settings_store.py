@@ -13,6 +13,7 @@ import os
 from PySide6.QtCore import QByteArray, QSettings
 
 from ipubench_gui import paths
+from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 
 log = logging.getLogger(__name__)
@@ -22,7 +23,9 @@ WINDOW_STATE = "window/state"
 SPLITTER = "window/splitter"
 TABLE_HEADER = "table/header"
 LAST_FILTERS = "session/filters_json"
-COLOR_BY = "chart/color_by"
+CHART = "chart/spec_json"
+LAST_EXPORT_DIR = "export/last_dir"
+LAST_EXPORT_FORMAT = "export/last_format"
 SCHEMA_VERSION = "settings/schema_version"
 CURRENT_SCHEMA = 1
 
@@ -74,3 +77,18 @@ def clear_layout() -> None:
     s = settings()
     for key in (WINDOW_GEOMETRY, WINDOW_STATE, SPLITTER, TABLE_HEADER):
         s.remove(key)
+
+
+def save_chart(spec: ChartSpec) -> None:
+    settings().setValue(CHART, json.dumps(spec.to_json()))
+
+
+def load_chart() -> ChartSpec:
+    raw = settings().value(CHART, "")
+    if not raw:
+        return ChartSpec()
+    try:
+        return ChartSpec.from_json(json.loads(raw))
+    except (ValueError, TypeError, KeyError) as exc:
+        log.warning("ignoring unreadable saved chart options: %s", exc)
+        return ChartSpec()

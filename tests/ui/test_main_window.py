@@ -72,7 +72,7 @@ def test_facet_click_filters_table_counts_and_chart(qtbot, session, db):
         )
         .fetchall()
     ]
-    assert session.window.canvas.items.ids == top
+    assert session.window.canvas.item_ids() == top
     # A second value in the same facet ORs.
     click_facet_value(qtbot, session, "framework", "PopART")
     assert table_ids(session) == sql_ids(db, "framework IN ('PyTorch', 'PopART')")
@@ -188,21 +188,21 @@ def test_ctrl_c_copies_selected_rows_as_tsv(qtbot, session, db):
 
 def test_bar_click_selects_and_scrolls_table_and_back(qtbot, session):
     c = session.window.canvas
-    i = 7
+    hit = next(h for h in c.drawn.hits if h.y == 7)
     vb = c.item.getViewBox()
-    scene = vb.mapViewToScene(QPointF(c.items.values[i] / 2, i))
+    scene = vb.mapViewToScene(QPointF(hit.bar_end / 2, hit.y))
     pos = c.plot.mapFromScene(scene)
     qtbot.mouseClick(c.plot.viewport(), Qt.MouseButton.LeftButton, pos=pos)
-    rid = c.items.ids[i]
+    rid = hit.result_id
     assert session.state.selection == (rid,)
     t = session.window.table
     assert t.selected_rows() == [t.model().row_of(rid)]
     assert "Printed as" in session.window.details.toPlainText()
     # table -> chart: selecting two rows outlines their two bars
-    other = c.items.ids[2]
+    other = c.item_ids()[2]
     t.select_ids((rid, other))
     assert set(session.state.selection) == {rid, other}
-    ys = sorted(c._highlight.opts["y"].tolist())
+    ys = sorted(c._highlights[0].opts["y"].tolist())
     assert ys == [2.0, 7.0]
 
 
@@ -218,11 +218,16 @@ def test_header_click_sorts_in_the_store(qtbot, session):
 
 def test_colour_by_changes_groups_not_rows(qtbot, session):
     c = session.window.canvas
-    before = list(c.items.ids)
-    combo = session.window.color_by
+    before = c.item_ids()
+    combo = session.window.chart_options.color_by
+    runs = []
+    session.runner.finished.connect(lambda slot, *_: runs.append(slot))
     combo.setCurrentIndex(combo.findData("platform"))
-    assert c.items.ids == before
-    assert {g for g, _ in c.data.groups} == {b.row["platform"] for b in c.data.bars}
+    assert "chart" not in runs  # a style change: redrawn without a query
+    assert c.item_ids() == before
+    plot = session.controller.plot
+    platforms = {r["platform"] for r in plot.rows}
+    assert {s.name for s in plot.series} == platforms
 
 
 def test_models_pass_qabstractitemmodeltester(qtmodeltester, session):
@@ -242,8 +247,10 @@ def test_settings_round_trip_across_a_restart(qtbot, db):
     header = s1.window.table.horizontalHeader()
     header.moveSection(header.visualIndex(3), 0)
     s1.window.table.setColumnHidden(5, True)
-    s1.window.color_by.setCurrentIndex(s1.window.color_by.findData("platform"))
+    combo = s1.window.chart_options.color_by
+    combo.setCurrentIndex(combo.findData("platform"))
     order1 = s1.window.table.visible_columns()
+    size1 = s1.window.size()
     s1.window.close()
     s1.close()
 
@@ -255,7 +262,7 @@ def test_settings_round_trip_across_a_restart(qtbot, db):
     assert s2.window.model.rowCount() == len(sql_ids(db, "framework = 'PopART'"))
     assert s2.window.table.visible_columns() == order1
     assert s2.window.table.isColumnHidden(5)
-    assert s2.window.size().width() == 712
+    assert s2.window.size() == size1
     assert s2.state.chart.color_by == "platform"
     s2.window.reset_layout()
     assert not s2.window.table.isColumnHidden(5)

@@ -1,4 +1,4 @@
-"""ChartCanvas: a pyqtgraph plot of the current rows, linked to the selection."""
+"""ChartCanvas: draws a Plot, linked both ways to the selection."""
 
 from __future__ import annotations
 
@@ -8,40 +8,41 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QToolTip, QVBoxLayout, QWidget
 
 from ipubench_gui.charts.builders import (
-    BarChartItems,
+    Drawn,
+    Hit,
     NumberAxis,
-    build_bars,
-    highlight_item,
+    draw,
+    from_view,
+    highlight_items,
 )
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
-from ipubench_gui.domain.chartspec import BarData
-from ipubench_gui.domain.format import format_number, provenance_lines
+from ipubench_gui.domain.plots import Plot
+
+HIT_RADIUS_PX = 12
 
 
 def palette_theme(widget: QWidget) -> Theme:
     """Dark chart in a dark app, light otherwise (exports are always light)."""
-    return (
-        DARK
-        if widget.palette().color(QPalette.ColorRole.Window).lightness() < 128
-        else LIGHT
-    )
+    dark = widget.palette().color(QPalette.ColorRole.Window).lightness() < 128
+    return DARK if dark else LIGHT
 
 
 class ChartCanvas(QWidget):
-    """Renders BarData; reports clicked bars by result id."""
+    """Renders a Plot; reports clicked items by id and a dragged latency budget."""
 
-    barClicked = Signal(str)
+    itemClicked = Signal(str)
+    budgetChanged = Signal(float)
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.plot = pg.PlotWidget(axisItems={"bottom": NumberAxis("bottom")})
+        self.plot = pg.PlotWidget(
+            axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")}
+        )
         self.plot.setAccessibleName("Chart")
-        self.plot.setMenuEnabled(False)
         self.item = self.plot.getPlotItem()
-        self.item.getViewBox().invertY(True)
-        self.item.getViewBox().setMouseEnabled(x=True, y=True)
-        # Bars are sorted best first and start at the top, so the bottom right
-        # is where the bars are shortest: the legend goes there.
+        # Inside the plot, in the corner each kind leaves empty (Plot.legend_corner),
+        # capped in length; a legend column would force the plot taller than the
+        # widget. Clicking an entry hides its series.
         self.legend = self.item.addLegend(offset=(-10, -10))
         self.caption = QLabel()
         self.caption.setWordWrap(True)
@@ -51,55 +52,55 @@ class ChartCanvas(QWidget):
         lay.addWidget(self.plot, 1)
         lay.addWidget(self.caption)
         self.theme = LIGHT
-        self.data: BarData | None = None
-        self.items = BarChartItems()
-        self._highlight: pg.BarGraphItem | None = None
-        self._rows: dict[str, int] = {}
+        self.current: Plot | None = None
+        self.drawn = Drawn()
+        self._selection: set[str] = set()
+        self._highlights: list = []
         self.plot.scene().sigMouseClicked.connect(self._on_scene_clicked)
         self.plot.scene().sigMouseMoved.connect(self._on_scene_moved)
         self.apply_theme()
 
+    # -- drawing -----------------------------------------------------------------
     def apply_theme(self) -> None:
         self.theme = palette_theme(self)
         self.plot.setBackground(self.theme.background)
-        for ax in ("left", "bottom"):
-            axis = self.item.getAxis(ax)
-            axis.setPen(self.theme.foreground)
-            axis.setTextPen(self.theme.foreground)
-        self.item.showGrid(x=True, y=False, alpha=self.theme.grid_alpha)
         self.legend.setLabelTextColor(self.theme.foreground)
-        if self.data is not None:
-            self.render(self.data)
+        if self.current is not None:
+            self.render(self.current, tuple(self._selection))
 
     def changeEvent(self, e) -> None:
         if e.type() == e.Type.PaletteChange:
             self.apply_theme()
         super().changeEvent(e)
 
-    def render(self, data: BarData, selection: tuple[str, ...] = ()) -> None:
-        self.data = data
-        self.item.clear()
-        self.legend.clear()
-        self._highlight = None
-        items = build_bars(data, self.theme)
-        self.items = items
-        self._rows = {rid: i for i, rid in enumerate(items.ids)}
-        for bar in items.bars:
-            self.item.addItem(bar)
-        for bar, name in items.legend:
-            self.legend.addItem(bar, name)
-        if items.labels is not None:
-            self.item.addItem(items.labels)
-        self._layout_labels()
-        self.item.setLabel("bottom", items.x_title, color=self.theme.foreground)
-        n = len(items.ids)
-        top = max(items.values, default=1.0)
-        self.item.getViewBox().setLimits(xMin=0, yMin=-1, yMax=max(n, 1))
-        self.item.setXRange(0, top * 1.18, padding=0)
-        self.item.setYRange(-0.6, min(n, self.rows_that_fit()) - 0.4, padding=0)
-        self.caption.setText("; ".join(items.notes))
-        self.caption.setVisible(bool(items.notes))
+    def render(self, plot: Plot, selection: tuple[str, ...] = ()) -> None:
+        self.current = plot
+        self._highlights = []
+        font_px = self.fontMetrics().height() * 0.8
+        self.drawn = draw(
+            self.item, plot, self.theme, font_px=font_px, legend=self.legend
+        )
+        if self.drawn.budget_line is not None:
+            self.drawn.budget_line.setMovable(True)
+            self.drawn.budget_line.sigPositionChangeFinished.connect(
+                self._on_budget_dragged
+            )
+        if not plot.horizontal_bars:
+            self.item.getAxis("left").setWidth(None)  # back to automatic
+        if plot.horizontal_bars:
+            self._layout_categories()
+            n = len(plot.categories)
+            self.item.setYRange(-0.6, min(n, self.rows_that_fit()) - 0.4, padding=0)
+        self.caption.setText("; ".join(plot.notes))
+        self.caption.setVisible(bool(plot.notes))
         self.set_selection(selection)
+
+    def item_ids(self) -> list[str]:
+        """Ids of what is drawn: bars top to bottom, else points in series order."""
+        hits = self.drawn.hits
+        if self.current is not None and self.current.horizontal_bars:
+            hits = sorted(hits, key=lambda h: h.y)
+        return [h.result_id for h in hits]
 
     def rows_that_fit(self) -> int:
         """How many bars can show with readable labels at the current height."""
@@ -107,73 +108,90 @@ class ChartCanvas(QWidget):
         height = self.plot.height() - 3 * self.fontMetrics().height()
         return max(5, int(height / row))
 
-    def _layout_labels(self) -> None:
-        """Give the bar labels the room they need, up to 45% of the width, and
-        elide the rest (pyqtgraph silently drops tick text that does not fit)."""
+    def _layout_categories(self) -> None:
+        """Room for bar labels up to 45% of the width, elided in the middle beyond
+        that (pyqtgraph silently drops tick text that does not fit)."""
         left = self.item.getAxis("left")
         fm = self.fontMetrics()
-        left.setStyle(tickFont=self.font())
+        cats = self.drawn.categories
         room = max(120, int(self.width() * 0.45))
-        widest = max((fm.horizontalAdvance(t) for _, t in self.items.ticks), default=40)
-        width = min(widest + 14, room)
+        width = min(max((fm.horizontalAdvance(t) for t in cats), default=40) + 14, room)
         left.setWidth(width)
-        ticks = [
-            (pos, fm.elidedText(text, Qt.TextElideMode.ElideMiddle, width - 14))
-            for pos, text in self.items.ticks
-        ]
-        left.setTicks([ticks, []])
+        left.setStyle(tickFont=self.font())
+        left.setTicks(
+            [
+                [
+                    (
+                        float(i),
+                        fm.elidedText(t, Qt.TextElideMode.ElideMiddle, width - 14),
+                    )
+                    for i, t in enumerate(cats)
+                ],
+                [],
+            ]
+        )
 
     def resizeEvent(self, e) -> None:
         super().resizeEvent(e)
-        if self.items.ticks:
-            self._layout_labels()
+        if self.current is not None and self.current.horizontal_bars:
+            self._layout_categories()
             lo = self.item.getViewBox().targetRange()[1][0]
-            self.item.setYRange(
-                lo, lo + min(len(self.items.ids), self.rows_that_fit()), padding=0
-            )
+            n = len(self.current.categories)
+            self.item.setYRange(lo, lo + min(n, self.rows_that_fit()), padding=0)
 
     def set_selection(self, ids: tuple[str, ...]) -> None:
-        if self._highlight is not None:
-            self.item.removeItem(self._highlight)
-            self._highlight = None
-        rows = [self._rows[i] for i in ids if i in self._rows]
-        if rows:
-            self._highlight = highlight_item(self.items.values, rows, self.theme)
-            self.item.addItem(self._highlight)
+        self._selection = set(ids)
+        for it in self._highlights:
+            self.item.removeItem(it)
+        self._highlights = highlight_items(self.drawn, self._selection, self.theme)
+        for it in self._highlights:
+            self.item.addItem(it)
+        bars = [
+            h.y
+            for h in self.drawn.hits
+            if h.result_id in self._selection and h.bar_end is not None
+        ]
+        if bars:
             # targetRange: what was last asked for; viewRange lags until layout.
             lo, hi = self.item.getViewBox().targetRange()[1]
-            if not any(lo <= r <= hi for r in rows):
+            if not any(lo <= y <= hi for y in bars):
                 span = hi - lo
-                self.item.setYRange(rows[0] - span / 2, rows[0] + span / 2, padding=0)
+                self.item.setYRange(bars[0] - span / 2, bars[0] + span / 2, padding=0)
 
-    def bar_at(self, scene_pos: QPointF) -> int | None:
+    # -- mouse -------------------------------------------------------------------
+    def hit_at(self, scene_pos: QPointF) -> Hit | None:
         vb = self.item.getViewBox()
-        if not vb.sceneBoundingRect().contains(scene_pos) or not self.items.ids:
+        if not vb.sceneBoundingRect().contains(scene_pos):
             return None
         p = vb.mapSceneToView(scene_pos)
-        i = round(p.y())
-        return i if 0 <= i < len(self.items.ids) and abs(p.y() - i) <= 0.45 else None
+        best, best_d = None, float(HIT_RADIUS_PX)
+        for h in self.drawn.hits:
+            if h.bar_end is not None:
+                if abs(p.y() - h.y) <= 0.45:
+                    return h
+                continue
+            q = vb.mapViewToScene(QPointF(h.x, h.y))
+            d = ((q.x() - scene_pos.x()) ** 2 + (q.y() - scene_pos.y()) ** 2) ** 0.5
+            if d <= best_d:
+                best, best_d = h, d
+        return best
 
     def _on_scene_clicked(self, ev) -> None:
         if ev.button() != Qt.MouseButton.LeftButton:
             return
-        i = self.bar_at(ev.scenePos())
-        if i is not None:
-            self.barClicked.emit(self.items.ids[i])
+        h = self.hit_at(ev.scenePos())
+        if h is not None and h.result_id:
+            self.itemClicked.emit(h.result_id)
 
     def _on_scene_moved(self, pos: QPointF) -> None:
-        i = self.bar_at(pos)
-        if i is None or self.data is None:
+        h = self.hit_at(pos)
+        if h is None or not h.tooltip:
             QToolTip.hideText()
             return
-        bar = self.data.bars[i]
-        text = "\n".join(
-            [
-                bar.label,
-                f"{format_number(bar.value)} {self.data.unit}",
-                *provenance_lines(dict(bar.row)),
-            ]
-        )
         QToolTip.showText(
-            self.plot.mapToGlobal(self.plot.mapFromScene(pos)), text, self.plot
+            self.plot.mapToGlobal(self.plot.mapFromScene(pos)), h.tooltip, self.plot
         )
+
+    def _on_budget_dragged(self, line: pg.InfiniteLine) -> None:
+        v = from_view(line.value(), self.drawn.x_mode)
+        self.budgetChanged.emit(float(f"{v:.3g}"))

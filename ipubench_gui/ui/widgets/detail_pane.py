@@ -45,3 +45,7 @@ class DetailPane(QTextBrowser):
         if len(rows) > 20:
             parts.append(f"<p>… and {len(rows) - 20} more selected.</p>")
         self.setHtml("".join(parts))
+
+    def show_text(self, text: str) -> None:
+        lines = [html.escape(x) for x in text.splitlines()]
+        self.setHtml("<p>" + "<br>".join(lines) + "</p>")

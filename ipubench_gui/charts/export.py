@@ -1,0 +1,245 @@
+"""Slide-ready export of a Plot: PNG, SVG, PDF and clipboard images. Headless.
+
+The chart is laid out afresh at the output size, with fonts and line widths
+scaled to it, so a 4K export is a sharper, equally legible slide, not an
+upscaled screenshot. Always light (or transparent), whatever the app theme.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyqtgraph as pg
+from pyqtgraph.exporters import SVGExporter
+from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
+
+from ipubench_gui.charts.builders import NumberAxis, draw
+from ipubench_gui.charts.theme import LIGHT
+from ipubench_gui.domain.plots import Plot
+
+FORMATS = ("png", "svg", "pdf")
+PRESETS = {"1920x1080": (1920, 1080), "3840x2160": (3840, 2160)}
+
+
+class ExportError(Exception):
+    """An export could not be written; the message names the path and why."""
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    width: int = 1920
+    height: int = 1080
+    title: str = ""
+    subtitle: str = ""
+    footnote: str = ""
+    transparent: bool = False
+
+    @property
+    def font_px(self) -> float:
+        # ~22 px body text on a 1080 p slide: readable from the back of a room.
+        return max(9.0, self.height / 48)
+
+    @property
+    def line_scale(self) -> float:
+        return max(1.0, self.height / 720)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1920x1080"`` -> (1920, 1080); raises ValueError with the reason."""
+    try:
+        w, h = (int(v) for v in text.lower().replace("×", "x").split("x"))
+    except ValueError:
+        raise ValueError(f"size must look like 1920x1080, not {text!r}") from None
+    if not (64 <= w <= 16384 and 64 <= h <= 16384):
+        raise ValueError(f"size {w}x{h} is outside 64..16384 pixels")
+    return w, h
+
+
+def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
+    """A laid-out, never-shown widget holding the titled chart at the output size."""
+    theme = LIGHT
+    fp = opts.font_px
+    w = pg.GraphicsLayoutWidget()
+    w.setAttribute(QtCore.Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+    w.setBackground(None if opts.transparent else theme.background)
+    w.ci.setContentsMargins(fp, fp * 0.8, fp * 1.2, fp * 0.6)
+    w.ci.setSpacing(fp * 0.3)
+    title = opts.title or plot.title
+    w.addLabel(
+        html.escape(title),
+        row=0,
+        col=0,
+        size=f"{fp * 1.55:.0f}px",
+        bold=True,
+        color=theme.foreground,
+        justify="left",
+    )
+    subtitle = opts.subtitle
+    pi = w.addPlot(
+        row=2,
+        col=0,
+        axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")},
+    )
+    pi.setMenuEnabled(False)
+    pi.hideButtons()
+    legend = pi.addLegend()
+    drawn = draw(pi, plot, theme, font_px=fp, line_scale=opts.line_scale, legend=legend)
+    foot = opts.footnote
+    if plot.notes:
+        foot = "; ".join(plot.notes) + (". " + foot if foot else "")
+    if plot.horizontal_bars:
+        subtitle = _fit_bars(pi, drawn.categories, opts, subtitle)
+    w.addLabel(
+        html.escape(subtitle),
+        row=1,
+        col=0,
+        size=f"{fp * 0.95:.0f}px",
+        color=theme.muted if not subtitle else "#555555",
+        justify="left",
+    )
+    footer = w.addLabel(
+        "", row=3, col=0, size=f"{fp * 0.62:.0f}px", color="#555555", justify="left"
+    )
+    footer.item.setTextWidth(opts.width - 3 * fp)
+    footer.setText(html.escape(foot), size=f"{fp * 0.62:.0f}px", color="#555555")
+    w.resize(opts.width, opts.height)
+    w.show()  # WA_DontShowOnScreen: laid out and paintable, never on screen
+    QtWidgets.QApplication.processEvents()
+    return w
+
+
+def _fit_bars(
+    pi: pg.PlotItem, cats: list[str], opts: ExportOptions, subtitle: str
+) -> str:
+    """Show as many bars as fit legibly; say how many when not all do."""
+    fp = opts.font_px
+    metrics = QtGui.QFontMetricsF(_font(fp))
+    room = opts.width * 0.42
+    width = min(
+        max((metrics.horizontalAdvance(c) for c in cats), default=40) + fp, room
+    )
+    left = pi.getAxis("left")
+    left.setWidth(int(width))
+    left.setTicks(
+        [
+            [
+                (
+                    float(i),
+                    metrics.elidedText(
+                        c, QtCore.Qt.TextElideMode.ElideMiddle, width - fp
+                    ),
+                )
+                for i, c in enumerate(cats)
+            ],
+            [],
+        ]
+    )
+    plot_h = opts.height * 0.72
+    fit = max(3, int(plot_h / (fp * 1.5)))
+    n = len(cats)
+    pi.setYRange(-0.6, min(n, fit) - 0.4, padding=0)
+    if n > fit:
+        extra = f"The top {fit} of {n} shown."
+        return f"{subtitle}  ·  {extra}" if subtitle else extra
+    return subtitle
+
+
+def _font(px: float) -> QtGui.QFont:
+    f = QtGui.QFont()
+    f.setPixelSize(max(1, round(px)))
+    return f
+
+
+def render_image(plot: Plot, opts: ExportOptions) -> QtGui.QImage:
+    w = compose(plot, opts)
+    img = QtGui.QImage(
+        opts.width, opts.height, QtGui.QImage.Format.Format_ARGB32_Premultiplied
+    )
+    img.fill(
+        QtCore.Qt.GlobalColor.transparent
+        if opts.transparent
+        else QtGui.QColor(LIGHT.background)
+    )
+    p = QtGui.QPainter(img)
+    p.setRenderHints(
+        QtGui.QPainter.RenderHint.Antialiasing
+        | QtGui.QPainter.RenderHint.TextAntialiasing
+    )
+    w.render(p)
+    p.end()
+    w.close()
+    w.deleteLater()
+    return img
+
+
+def export(plot: Plot, path: Path, opts: ExportOptions) -> Path:
+    """Write ``plot`` to ``path`` (format from the suffix); nothing partial is left."""
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in FORMATS:
+        raise ExportError(f"cannot export to {path.name}: use .png, .svg or .pdf")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ExportError(f"cannot write {path}: folder {folder} does not exist")
+    try:
+        fd, tmp_name = tempfile.mkstemp(
+            prefix=f".{path.stem}.", suffix=f".{fmt}", dir=folder
+        )
+        os.close(fd)
+    except OSError as exc:
+        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
+    tmp = Path(tmp_name)
+    try:
+        {"png": _png, "svg": _svg, "pdf": _pdf}[fmt](plot, tmp, opts)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def _png(plot: Plot, tmp: Path, opts: ExportOptions) -> None:
+    if not render_image(plot, opts).save(str(tmp), "PNG"):
+        raise OSError(f"Qt could not encode {tmp.name}")
+
+
+def _svg(plot: Plot, tmp: Path, opts: ExportOptions) -> None:
+    w = compose(plot, opts)
+    data = SVGExporter(w.scene()).export(toBytes=True)
+    w.close()
+    w.deleteLater()
+    tmp.write_bytes(data)
+
+
+def _pdf(plot: Plot, tmp: Path, opts: ExportOptions) -> None:
+    w = compose(plot, opts)
+    writer = QtGui.QPdfWriter(str(tmp))
+    writer.setResolution(96)
+    size = QtCore.QSizeF(opts.width * 72 / 96, opts.height * 72 / 96)
+    writer.setPageSize(
+        QtGui.QPageSize(
+            size,
+            QtGui.QPageSize.Unit.Point,
+            "chart",
+            QtGui.QPageSize.SizeMatchPolicy.ExactMatch,
+        )
+    )
+    writer.setPageMargins(QtCore.QMarginsF(0, 0, 0, 0))
+    writer.setTitle(opts.title or plot.title)
+    writer.setCreator("ipubench-gui")
+    p = QtGui.QPainter(writer)
+    if not p.isActive():
+        raise OSError("the PDF could not be started")
+    w.render(p)
+    p.end()
+    w.close()
+    w.deleteLater()
+
+
+def copy_to_clipboard(plot: Plot, opts: ExportOptions) -> None:
+    QtGui.QGuiApplication.clipboard().setImage(render_image(plot, opts))

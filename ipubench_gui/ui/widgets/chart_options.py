@@ -1,0 +1,138 @@
+"""ChartOptions: the chart picker and the options of the chosen kind."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QWidget,
+)
+
+from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.fields import FACETS
+from ipubench_gui.domain.plots import KINDS
+
+COLOR_CHOICES = (
+    "framework",
+    "platform",
+    "generation",
+    "sdk_version",
+    "precision",
+    "model",
+    "dataset",
+    "source_file",
+)
+GROUP_CHOICES = (None, "model", "platform", "framework", "generation", "dataset")
+# Which options each kind uses.
+USES = {
+    "throughput": {"color_by", "group_by"},
+    "latency-throughput": {"log", "budget"},
+    "scaling": {"log"},
+    "progress": set(),
+    "mlperf": {"log"},
+    "vendor": set(),
+}
+
+
+def _label(name: str | None) -> str:
+    if name is None:
+        return "(none)"
+    return next((f.label for f in FACETS if f.name == name), name)
+
+
+class ChartOptions(QWidget):
+    """Emits ``specEdited(ChartSpec)``; ``render(spec)`` shows a spec silently."""
+
+    specEdited = Signal(object)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._spec = ChartSpec()
+        self.kind = QComboBox()
+        for key, label in KINDS.items():
+            self.kind.addItem(label, key)
+        self.kind.setAccessibleName("Chart kind")
+        self.color_by = QComboBox()
+        for name in COLOR_CHOICES:
+            self.color_by.addItem(_label(name), name)
+        self.color_by.setAccessibleName("Colour by")
+        self.group_by = QComboBox()
+        for name in GROUP_CHOICES:
+            self.group_by.addItem(_label(name), name)
+        self.group_by.setAccessibleName("Group by")
+        self.log = QCheckBox("Log axes")
+        self.budget = QDoubleSpinBox(
+            decimals=2, minimum=0.0, maximum=10_000.0, singleStep=0.5, suffix=" ms"
+        )
+        self.budget.setSpecialValueText("no budget")
+        self.budget.setAccessibleName("Latency budget")
+        self.budget.setToolTip(
+            "Latency budget: the best throughput within it is "
+            "starred. Drag the dashed line on the chart, too."
+        )
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip("Export the chart for slides (Ctrl+E)")
+        self._labels = {
+            "color_by": QLabel("Colour by:"),
+            "group_by": QLabel("Group:"),
+            "budget": QLabel("Budget:"),
+        }
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel("Chart:"))
+        lay.addWidget(self.kind)
+        for key, w in (
+            ("color_by", self.color_by),
+            ("group_by", self.group_by),
+            ("budget", self.budget),
+        ):
+            lay.addWidget(self._labels[key])
+            lay.addWidget(w)
+        lay.addWidget(self.log)
+        lay.addStretch(1)
+        lay.addWidget(self.export_button)
+        self.kind.currentIndexChanged.connect(
+            lambda _: self._edit(kind=self.kind.currentData())
+        )
+        self.color_by.currentIndexChanged.connect(
+            lambda _: self._edit(color_by=self.color_by.currentData())
+        )
+        self.group_by.currentIndexChanged.connect(
+            lambda _: self._edit(group_by=self.group_by.currentData())
+        )
+        self.log.toggled.connect(lambda on: self._edit(log=on))
+        self.budget.editingFinished.connect(
+            lambda: self._edit(budget_ms=self.budget.value() or None)
+        )
+        self.render(self._spec)
+
+    def _edit(self, **kw) -> None:
+        self.specEdited.emit(self._spec.with_(**kw))
+
+    def render(self, spec: ChartSpec) -> None:
+        self._spec = spec
+        for combo, value in (
+            (self.kind, spec.kind),
+            (self.color_by, spec.color_by),
+            (self.group_by, spec.group_by),
+        ):
+            with QSignalBlocker(combo):
+                combo.setCurrentIndex(max(combo.findData(value), 0))
+        with QSignalBlocker(self.log):
+            self.log.setChecked(spec.log)
+        with QSignalBlocker(self.budget):
+            self.budget.setValue(spec.budget_ms or 0.0)
+        uses = USES.get(spec.kind, set())
+        for key, widgets in (
+            ("color_by", (self.color_by, self._labels["color_by"])),
+            ("group_by", (self.group_by, self._labels["group_by"])),
+            ("budget", (self.budget, self._labels["budget"])),
+            ("log", (self.log,)),
+        ):
+            for w in widgets:
+                w.setVisible(key in uses)
