@@ -271,7 +271,8 @@ def draw(
         out.budget_line.label.setFont(_px_font(font_px))
         pi.addItem(out.budget_line)
         xs_all.append(to_view(plot.vline, xm))
-    _axes(pi, plot, out, theme, font_px, xs_all, ys_all)
+    longest = max((len(t) for _, _, t in labels), default=0)
+    _axes(pi, plot, out, theme, font_px, xs_all, ys_all, longest)
     return out
 
 
@@ -289,6 +290,7 @@ def _axes(
     font_px: float,
     xs: list[float],
     ys: list[float],
+    longest_label: int = 0,
 ) -> None:
     font = _px_font(font_px)
     for name in ("left", "bottom"):
@@ -321,8 +323,9 @@ def _axes(
         hi = max(xs, default=1.0)
         lo = min(xs, default=0.0)
         vb.setLimits(yMin=-1, yMax=n)
-        # Room on the right for the value labels at the bar ends.
-        pi.setXRange(min(lo, 0.0), hi + (hi - min(lo, 0.0)) * 0.32, padding=0)
+        # Room on the right for the labels at the bar ends, by their length
+        pad = min(0.9, 0.08 + 0.02 * longest_label)
+        pi.setXRange(min(lo, 0.0), hi + (hi - min(lo, 0.0)) * pad, padding=0)
     else:
         pi.enableAutoRange()
         if xs and ys:

@@ -8,14 +8,16 @@ from functools import partial
 
 from PySide6.QtCore import QObject, QSignalBlocker
 
+from ipubench_gui.charts.export import copy_to_clipboard
 from ipubench_gui.domain.chartspec import ChartRows, ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number
-from ipubench_gui.domain.plots import Plot, build_plot
+from ipubench_gui.domain.plots import Plot, build_plot, footnote
 from ipubench_gui.store import fetch
 from ipubench_gui.ui.main_window import MainWindow
 from ipubench_gui.ui.runner import QueryRunner
 from ipubench_gui.ui.state import AppState
+from ipubench_gui.ui.widgets.export_dialog import ExportDialog
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,11 @@ class Controller(QObject):
         )
         window.chart_options.specEdited.connect(state.set_chart)
         window.chart_options.render(state.chart)
+        window.chart_options.export_button.clicked.connect(self.open_export_dialog)
+        window.export_chart_action.triggered.disconnect()
+        window.export_chart_action.triggered.connect(self.open_export_dialog)
+        window.copy_chart_action.triggered.disconnect()
+        window.copy_chart_action.triggered.connect(self.copy_chart)
 
     def start(self) -> None:
         # The first page does not wait for the universe: both are queued now.
@@ -59,6 +66,28 @@ class Controller(QObject):
         spec, f = self.state.chart, self.state.filters
         self._chart_key = spec.data_key()
         self.runner.submit("chart", partial(fetch.chart_data, state=f, spec=spec))
+
+    # -- export ------------------------------------------------------------------
+    def export_dialog(self) -> ExportDialog | None:
+        if self.plot is None or self.plot.empty:
+            self.window.statusBar().showMessage(
+                "Nothing to export: the chart is empty.", 5000
+            )
+            return None
+        f = self.state.filters
+        subtitle = "" if f.is_empty() else f"Filters: {f.describe()}"
+        return ExportDialog(self.plot, subtitle, footnote(self.plot), self.window)
+
+    def open_export_dialog(self) -> None:
+        dlg = self.export_dialog()
+        if dlg is not None:
+            dlg.exec()
+
+    def copy_chart(self) -> None:
+        dlg = self.export_dialog()
+        if dlg is not None:
+            copy_to_clipboard(self.plot, dlg.options())
+            self.window.statusBar().showMessage("Chart copied as an image.", 3000)
 
     # -- state -> jobs -----------------------------------------------------------
     def _on_state_filters_changed(self, f: FilterState) -> None:

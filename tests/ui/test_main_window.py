@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QImage
 from pytestqt.qt_compat import qt_api
 
 from ipubench_gui.domain.filters import FilterState, NumRange
@@ -291,3 +291,39 @@ def test_threaded_runner_delivers_only_the_latest(qtbot, db):
     assert blocker.args[1] == err and isinstance(blocker.args[2], Exception)
     r.shutdown()
     assert qt_api is not None
+
+
+def test_ctrl_e_export_dialog_writes_the_chart(qtbot, session, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QDialog
+
+    from ipubench_gui.ui.widgets.export_dialog import ExportDialog
+
+    shown = []
+
+    def fake_exec(dlg):  # the dialog is real; only its modal loop is skipped
+        shown.append(dlg)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(ExportDialog, "exec", fake_exec)
+    session.state.set_filters(FilterState().with_values("framework", ["PopART"]))
+    qtbot.keyClick(session.window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert len(shown) == 1
+    dlg = shown[0]
+    qtbot.addWidget(dlg)
+    assert dlg.subtitle.text() == "Filters: Framework: PopART"
+    assert dlg.footnote.toPlainText().startswith("Source: ")
+    dlg.size_box.setCurrentIndex(1)  # 4K preset
+    assert (dlg.w_box.value(), dlg.h_box.value()) == (3840, 2160)
+    out = dlg.save_to(tmp_path / "c.png")
+    assert QImage(str(out)).size().toTuple() == (3840, 2160)
+    from ipubench_gui.ui import settings_store as ss
+
+    assert ss.load_text(ss.LAST_EXPORT_DIR) == str(tmp_path)
+
+
+def test_chart_kind_picker_switches_kinds(qtbot, session):
+    combo = session.window.chart_options.kind
+    combo.setCurrentIndex(combo.findData("mlperf"))
+    assert session.state.chart.kind == "mlperf"
+    assert len(session.window.canvas.item_ids()) == 11
+    assert not session.window.chart_options.color_by.isVisibleTo(session.window)

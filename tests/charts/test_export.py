@@ -1,0 +1,167 @@
+"""Slide export: real pixels, real text, real PDF, clean failures."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from PySide6.QtGui import QImage
+
+from ipubench_gui.charts.export import ExportError, ExportOptions, export
+from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.plots import KINDS, build_plot, footnote
+from ipubench_gui.store import fetch
+from tests.conftest import REPO
+
+
+def _plot(db, kind):
+    spec = ChartSpec(kind=kind)
+    return build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+
+
+def _pixels(path):
+    img = QImage(str(path)).convertToFormat(QImage.Format.Format_RGB32)
+    arr = np.frombuffer(img.constBits(), np.uint8)
+    return img, arr.reshape(img.height(), img.bytesPerLine())[:, : img.width() * 4]
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_png_has_the_size_and_real_content(qapp, db, tmp_path, kind):
+    plot = _plot(db, kind)
+    out = export(
+        plot,
+        tmp_path / f"{kind}.png",
+        ExportOptions(1920, 1080, title="Deck title", footnote=footnote(plot)),
+    )
+    img, px = _pixels(out)
+    assert (img.width(), img.height()) == (1920, 1080)
+    assert px.std() > 20  # not blank
+    title_band = px[: 1080 // 14, : 1920 // 3]  # top-left: the title's text
+    assert (title_band < 128).mean() > 0.01
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_svg_keeps_text_as_text(qapp, db, tmp_path, kind):
+    plot = _plot(db, kind)
+    out = export(plot, tmp_path / f"{kind}.svg", ExportOptions(title="Deck title"))
+    root = ET.parse(out).getroot()
+    texts = " ".join(
+        "".join(t.itertext()) for t in root.iter() if t.tag.endswith("text")
+    )
+    assert "Deck title" in texts
+    assert plot.x_title.split(" (")[0].split(" —")[0] in texts
+
+
+def test_4k_export_scales_fonts_not_pixels(qapp, db, tmp_path):
+    plot = _plot(db, "mlperf")
+    small = export(plot, tmp_path / "a.png", ExportOptions(1920, 1080, title="T"))
+    big = export(plot, tmp_path / "b.png", ExportOptions(3840, 2160, title="T"))
+    _, a = _pixels(small)
+    _, b = _pixels(big)
+    # The dark (text/line) share of the picture stays about the same: the 4K
+    # chart has the same layout at twice the resolution, not a quarter-size one.
+    ra, rb = (a < 100).mean(), (b < 100).mean()
+    assert 0.6 < rb / ra < 1.6
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler-utils")
+def test_pdf_opens_and_renders(qapp, db, tmp_path):
+    out = export(_plot(db, "vendor"), tmp_path / "v.pdf", ExportOptions(title="PDF"))
+    p = subprocess.run(
+        ["pdftoppm", "-png", "-r", "50", str(out), str(tmp_path / "p")],
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode == 0, p.stderr
+    img, px = _pixels(next(tmp_path.glob("p*.png")))
+    assert img.width() > 100 and px.std() > 20
+
+
+def test_unwritable_paths_fail_cleanly(qapp, db, tmp_path):
+    plot = _plot(db, "mlperf")
+    with pytest.raises(ExportError, match="does not exist"):
+        export(plot, tmp_path / "nope" / "x.png", ExportOptions())
+    with pytest.raises(ExportError, match=r"\.png, \.svg or \.pdf"):
+        export(plot, tmp_path / "x.gif", ExportOptions())
+    assert list(tmp_path.iterdir()) == []
+
+
+def _cli(*args, home, env=None):
+    e = dict(os.environ, IPUBENCH_GUI_HOME=str(home), **(env or {}))
+    e.pop("DISPLAY", None)  # the command must not need a display
+    return subprocess.run(
+        [sys.executable, "-m", "ipubench_gui", "export-chart", *args],
+        cwd=REPO,
+        env=e,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_cli_writes_charts_and_refuses_bad_requests(tmp_path, _isolated_home):
+    out = tmp_path / "s.png"
+    p = _cli(
+        "--kind",
+        "scaling",
+        "--filter",
+        "model=ResNet-50 v1.5",
+        "--out",
+        str(out),
+        "--size",
+        "1280x720",
+        "--title",
+        "Scaling",
+        home=_isolated_home,
+    )
+    assert p.returncode == 0, p.stderr
+    assert QImage(str(out)).size().toTuple() == (1280, 720)
+    p = _cli("--kind", "pie", "--out", str(out), home=_isolated_home)
+    assert p.returncode != 0 and "invalid choice: 'pie'" in p.stderr
+    p = _cli(
+        "--kind",
+        "mlperf",
+        "--filter",
+        "framework=PyTorch",
+        "--out",
+        str(out),
+        home=_isolated_home,
+    )
+    assert p.returncode == 1 and "nothing to plot" in p.stderr
+    p = _cli(
+        "--kind",
+        "mlperf",
+        "--filter",
+        "framework=Pytorch",
+        "--out",
+        str(out),
+        home=_isolated_home,
+    )
+    assert p.returncode == 2 and "known: " in p.stderr and "PyTorch" in p.stderr
+    p = _cli(
+        "--kind", "mlperf", "--out", str(tmp_path / "no" / "x.pdf"), home=_isolated_home
+    )
+    assert p.returncode == 1 and "does not exist" in p.stderr
+
+
+def test_high_dpi_export_keeps_the_requested_pixels(tmp_path, _isolated_home):
+    out = tmp_path / "hidpi.png"
+    p = _cli(
+        "--kind",
+        "vendor",
+        "--out",
+        str(out),
+        "--size",
+        "1600x900",
+        home=_isolated_home,
+        env={"QT_SCALE_FACTOR": "2"},
+    )
+    assert p.returncode == 0, p.stderr
+    img, px = _pixels(out)
+    assert (img.width(), img.height()) == (1600, 900) and px.std() > 20

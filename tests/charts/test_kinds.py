@@ -1,0 +1,182 @@
+"""Each chart kind shows what the figures say, checked against independent values."""
+
+from __future__ import annotations
+
+import pytest
+
+from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.plots import KINDS, build_plot, footnote, pareto_front
+from ipubench_gui.store import fetch
+from tests.conftest import seeds_or_skip
+from tests.seedtables import RESULTS_PAGE, read_tables
+
+
+def _plot(db, kind, state=None, **kw):
+    spec = ChartSpec(kind=kind, **kw)
+    return build_plot(spec, fetch.chart_data(db, state or FilterState(), spec))
+
+
+def _seed_rows(heading):
+    tables = {t.heading: t for t in read_tables(seeds_or_skip() / RESULTS_PAGE)}
+    return tables[heading].rows
+
+
+def _n(text):
+    return float(text.replace(",", ""))
+
+
+def test_scaling_efficiency_matches_the_seed_figures(db):
+    rows = [
+        r
+        for r in _seed_rows("IPU-POD Classic - Training")
+        if r["Model"] == "ResNet-50 v1.5" and r["Framework"] == "TensorFlow1"
+    ]
+    by_platform = {r["Platform"]: _n(r["Throughput (items/sec)"]) for r in rows}
+    # IPU-M2000 holds 4 IPUs, IPU-POD256 256 (the vendor's system names).
+    want = (by_platform["IPU-POD256"] / 256) / (by_platform["IPU-M2000"] / 4)
+    plot = _plot(db, "scaling", FilterState().with_values("model", ["ResNet-50 v1.5"]))
+    series = next(
+        s
+        for s in plot.series
+        if s.name == "ResNet-50 v1.5 · TensorFlow1 · IPU Mk2 Classic · 16.16"
+    )
+    xs = [p.x for p in series.points]
+    assert xs == [4, 16, 64, 128, 256]
+    assert series.points[-1].label == f"{want:.0%}"
+    assert f"scaling efficiency {want:.1%}" in series.points[-1].tooltip
+    ideal = next(
+        s
+        for s in plot.series
+        if s.name.endswith("(ideal)")
+        and s.name.startswith("ResNet-50 v1.5 · TensorFlow1 · IPU Mk2")
+    )
+    assert ideal.points[-1].y == pytest.approx(by_platform["IPU-M2000"] / 4 * 256)
+
+
+def test_latency_budget_picks_the_best_throughput_within_it(db):
+    plot = _plot(db, "latency-throughput", budget_ms=2.0)
+    best = [p for s in plot.series for p in s.points if p.highlight]
+    want = (
+        db.cursor()
+        .execute(
+            "SELECT result_id, value FROM results WHERE task = 'inference' "
+            "AND latency_ms <= 2 ORDER BY value DESC LIMIT 1"
+        )
+        .fetchone()
+    )
+    assert [(p.result_id, p.y) for p in best] == [want]
+    assert plot.vline == 2.0
+    # Pareto front: no point has both lower latency and higher throughput.
+    pts = [
+        (p.x, p.y) for s in plot.series if s.name != "Pareto front" for p in s.points
+    ]
+    front = pareto_front(pts)
+    for x, y in front:
+        assert not any(px <= x and py > y for px, py in pts)
+    front_series = next(s for s in plot.series if s.name == "Pareto front")
+    assert [(p.x, p.y) for p in front_series.points] == front
+
+
+def test_latency_chart_lines_follow_batch_size_with_labels(db):
+    state = FilterState().with_values("model", ["BERT-Large"])
+    plot = _plot(db, "latency-throughput", state)
+    s = next(s for s in plot.series if s.name == "BERT-Large · IPU-M2000 · PopART")
+    rows = [
+        r
+        for r in _seed_rows("IPU-POD Classic - Inference")
+        if r["Model"] == "BERT-Large"
+    ]
+    assert [(p.x, p.y, p.label) for p in s.points] == [
+        (
+            _n(r["Latency (ms)"]),
+            _n(r["Throughput (items/sec)"]),
+            f"bs {r['Batch Size']}",
+        )
+        for r in rows
+    ]
+
+
+def test_progress_speedup_bow_over_classic(db):
+    bow = next(
+        r
+        for r in _seed_rows("Bow Platform - Training")
+        if r["Model"] == "BERT Base"
+        and r["Framework"] == "PopART"
+        and r["Variant"] == "Ph1 Pre-Training (SL128)"
+    )
+    classic = next(
+        r
+        for r in _seed_rows("IPU-POD Classic - Training")
+        if r["Model"] == "BERT Base"
+        and r["Framework"] == "PopART"
+        and r["Variant"] == "Ph1 Pre-Training (SL128)"
+    )
+    want = _n(bow["Throughput (items/sec)"]) / _n(classic["Throughput (items/sec)"])
+    plot = _plot(db, "progress")
+    i = plot.categories.index(
+        "BERT Base · Ph1 Pre-Training (SL128) · PopART · 16 · Bow SDK 3.1"
+    )
+    point = next(p for s in plot.series for p in s.points if p.y == i)
+    assert point.x == pytest.approx(want)
+    assert point.label == f"{want:.2f}×"
+    base = plot.categories.index(
+        "BERT Base · Ph1 Pre-Training (SL128) · PopART · 16 · IPU Mk2 Classic SDK 2.4.0"
+    )
+    assert next(p for s in plot.series for p in s.points if p.y == base).x == 1.0
+
+
+def test_mlperf_points_are_the_published_times(db):
+    rows = _seed_rows("MLPerf v2.0 Training Performance")
+    plot = _plot(db, "mlperf")
+    got = {p.result_id: p for s in plot.series for p in s.points}
+    assert len(got) == len(rows) == 11
+    ids = dict(
+        db.cursor()
+        .execute("SELECT result_id, mlperf_id FROM results WHERE mlperf_id IS NOT NULL")
+        .fetchall()
+    )
+    for r in rows:
+        rid = next(k for k, v in ids.items() if v == r["MLPerf ID"])
+        assert got[rid].y == _n(r["Time to Train (mins)"])
+        assert f"MLPerf ID: {r['MLPerf ID']}" in got[rid].tooltip
+        assert f"division: {r['Division']}" in got[rid].tooltip
+    assert "lower is better" in plot.y_title
+    assert "MLCommons" in footnote(plot)
+
+
+def test_vendor_claims_with_caveats(db):
+    plot = _plot(db, "vendor")
+    stated = dict(
+        db.cursor()
+        .execute(
+            "SELECT comparison_id, ratio_stated FROM comparisons "
+            "WHERE ratio_stated IS NOT NULL"
+        )
+        .fetchall()
+    )
+    got = {p.result_id: p for s in plot.series for p in s.points}
+    assert {k: p.x for k, p in got.items()} == stated
+    assert "⚠" in got["cmp-bertl-infer"].label  # FP16.16 vs INT8
+    assert "INT8" in got["cmp-bertl-infer"].tooltip
+    assert any("without a stated ratio" in n for n in plot.notes)
+    assert "not measured or verified" in footnote(plot)
+
+
+def test_throughput_groups_keep_bars_together(db):
+    plot = _plot(db, "throughput", group_by="model")
+    models = [r["model"] for r in plot.rows]
+    seen = []
+    for m in models:
+        if not seen or seen[-1] != m:
+            assert m not in seen, f"{m} bars are split"
+            seen.append(m)
+    assert "higher is better" in plot.x_title
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_kind_builds_and_says_its_direction(db, kind):
+    plot = _plot(db, kind)
+    assert not plot.empty
+    assert "better" in plot.x_title + plot.y_title or kind == "vendor"
+    assert footnote(plot).startswith("Source: ")
