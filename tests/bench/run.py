@@ -26,12 +26,17 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="100k rows instead of 1M")
     ap.add_argument("--only", action="append", help="run only these cases")
     args = ap.parse_args()
+    import tests.bench.bench_charts  # noqa: F401
     import tests.bench.bench_store  # noqa: F401  (registers cases)
     import tests.bench.bench_ui  # noqa: F401
 
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as tmp:
-        for name, fn in CASES.items():
+        order = ["store", "ui", "charts"]  # issue order, whatever the imports'
+        for name, fn in sorted(
+            CASES.items(),
+            key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order),
+        ):
             if args.only and name not in args.only:
                 continue
             print(f"... {name}", file=sys.stderr, flush=True)
