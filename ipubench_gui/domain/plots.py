@@ -301,14 +301,14 @@ def scaling_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plo
         for r in rs:
             eff = scaling_efficiency(r, base)
             sizes.add(r["accelerators"])
-            # Efficiency labelled at the largest system only: one number per
-            # line, where it means most, instead of a thicket of percentages.
+            # Efficiency at every point but the baseline (100% by definition);
+            # the builder thins labels when a chart is too crowded to read them.
             pts.append(
                 Point(
                     r["accelerators"],
                     r["value"],
                     r["result_id"],
-                    f"{eff:.0%}" if r is rs[-1] else "",
+                    "" if r is base else f"{eff:.0%}",
                     tooltip(r) + f"\nscaling efficiency {eff:.1%}",
                 )
             )

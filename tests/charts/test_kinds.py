@@ -44,6 +44,8 @@ def test_scaling_efficiency_matches_the_seed_figures(db):
     xs = [p.x for p in series.points]
     assert xs == [4, 16, 64, 128, 256]
     assert series.points[-1].label == f"{want:.0%}"
+    pod16 = (by_platform["IPU-POD16"] / 16) / (by_platform["IPU-M2000"] / 4)
+    assert series.points[1].label == f"{pod16:.0%}" and series.points[0].label == ""
     assert f"scaling efficiency {want:.1%}" in series.points[-1].tooltip
     ideal = next(
         s
