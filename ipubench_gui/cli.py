@@ -90,6 +90,25 @@ def build_parser() -> argparse.ArgumentParser:
     ch.add_argument(
         "--transparent", action="store_true", help="transparent background (PNG)"
     )
+    cmp = sub.add_parser(
+        "compare", help="compare configurations side by side (ids from export-results)"
+    )
+    cmp.add_argument("ids", nargs="+", metavar="RESULT_ID")
+    cmp.add_argument(
+        "--baseline",
+        metavar="RESULT_ID",
+        help="the configuration the others are measured against (default: the first)",
+    )
+    cmp.add_argument("--format", choices=("markdown", "csv"), default="markdown")
+    cmp.add_argument(
+        "--only-differences",
+        action="store_true",
+        help="leave out attributes that are the same everywhere",
+    )
+    cp = sub.add_parser(
+        "counterparts", help="results that differ from one in exactly one attribute"
+    )
+    cp.add_argument("id", metavar="RESULT_ID")
     return p
 
 
@@ -230,4 +249,73 @@ def _export_chart(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"export-results": _export_results, "export-chart": _export_chart}
+def _compare(args: argparse.Namespace) -> int:
+    import csv
+
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.domain import compare
+    from ipubench_gui.store import fetch
+
+    ids = list(dict.fromkeys(args.ids))
+    if len(ids) < 2:
+        print("error: compare needs at least two different result ids", file=sys.stderr)
+        return 2
+    baseline = args.baseline or ids[0]
+    if baseline not in ids:
+        ids.insert(0, baseline)
+    db = open_store()
+    try:
+        rows = fetch.rows_by_ids(db, ids)
+    except fetch.UnknownIds as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        db.close()
+    b = ids.index(baseline)
+    if args.format == "markdown":
+        sys.stdout.write(compare.to_markdown(rows, b, args.only_differences))
+    else:
+        header, body = compare.to_rows(rows, b)
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(body)
+    return 0
+
+
+def _counterparts(args: argparse.Namespace) -> int:
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.domain import compare
+    from ipubench_gui.domain.chartspec import config_label
+    from ipubench_gui.store import fetch
+
+    db = open_store()
+    try:
+        (row,) = fetch.rows_by_ids(db, [args.id])
+        groups = compare.counterparts(row, fetch.family_rows(db, row))
+    except fetch.UnknownIds as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        db.close()
+    print(f"{args.id}: {config_label(row)} — {compare.show(row, 'value')}")
+    if not groups:
+        print("no stored result differs from it in exactly one attribute")
+    for attr, items in groups.items():
+        print(f"\ndiffers in {compare.NAMES[attr]}:")
+        for cp in items:
+            r = cp.row
+            ratio = compare.ratio_text(r, row)
+            note = f"; {cp.note}" if cp.note else ""
+            print(
+                f"  {r['result_id']}  {compare.show(r, attr):>14}  "
+                f"{compare.show(r, 'value'):>20}  {ratio}{note}"
+            )
+    return 0
+
+
+COMMANDS = {
+    "export-results": _export_results,
+    "export-chart": _export_chart,
+    "compare": _compare,
+    "counterparts": _counterparts,
+}

@@ -63,8 +63,25 @@ def all_results_query() -> Query:
     )
 
 
-def write_csv(path: Path, columns: tuple[str, ...], rows) -> Path:
-    """Write rows to ``path`` through a temporary file in the same folder."""
+def write_csv(path: Path, columns, rows) -> Path:
+    """Write rows to ``path`` as CSV, atomically (see :func:`atomic_write`)."""
+
+    def write(f) -> None:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(columns)
+        for r in rows:
+            w.writerow([_cell(v) for v in r])
+
+    return atomic_write(path, write)
+
+
+def write_text(path: Path, text: str) -> Path:
+    return atomic_write(path, lambda f: f.write(text))
+
+
+def atomic_write(path: Path, write) -> Path:
+    """Call ``write(file)`` on a temporary file beside ``path``, then rename it
+    over ``path``: readers see the old file or the new one, never half of one."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
@@ -75,10 +92,7 @@ def write_csv(path: Path, columns: tuple[str, ...], rows) -> Path:
         raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f, lineterminator="\n")
-            w.writerow(columns)
-            for r in rows:
-                w.writerow([_cell(v) for v in r])
+            write(f)
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)

@@ -118,3 +118,32 @@ def chart_data(db: Database, state: FilterState, spec: ChartSpec) -> ChartRows:
     res = db.run(q.kind_aggregate(state, spec.kind)).dicts()
     per = max((r["n"] for r in res), default=1)
     return ChartRows(metric, tuple(res), n, n, n, per_point=per)
+
+
+class UnknownIds(KeyError):
+    """Result ids that are not in the store; ``ids`` lists them."""
+
+    def __init__(self, ids: list[str]):
+        super().__init__(ids)
+        self.ids = ids
+
+    def __str__(self) -> str:
+        return (
+            "unknown result id"
+            + ("s" if len(self.ids) > 1 else "")
+            + ": "
+            + ", ".join(self.ids)
+        )
+
+
+def rows_by_ids(db: Database, ids: list[str]) -> list[dict]:
+    """The rows of ``ids`` in the order given; raises UnknownIds naming the missing."""
+    found = {r["result_id"]: r for r in db.run(q.by_ids(ids)).dicts()}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise UnknownIds(missing)
+    return [found[i] for i in ids]
+
+
+def family_rows(db: Database, row: dict) -> list[dict]:
+    return db.run(q.family(row)).dicts()

@@ -274,3 +274,16 @@ def comparisons() -> Query:
         "JOIN sources s USING (source_file) ORDER BY comparison_id",
         {},
     )
+
+
+def family(row: dict) -> Query:
+    """Rows that could be counterparts of ``row``: same model, variant, task,
+    metric, dataset, precision and unit (NULL-safe)."""
+    keys = ("model", "variant", "task", "metric", "dataset", "precision", "unit")
+    cols = list(dict.fromkeys([f.name for f in TABLE_COLUMNS] + list(PROVENANCE)))
+    cond = " AND ".join(f"{quote_ident(k)} IS NOT DISTINCT FROM ${k}" for k in keys)
+    return Query(
+        f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
+        f"WHERE {cond} ORDER BY ord",
+        {k: row.get(k) for k in keys},
+    )

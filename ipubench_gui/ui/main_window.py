@@ -23,6 +23,7 @@ from ipubench_gui.ui.state import AppState
 from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
 from ipubench_gui.ui.widgets.chart_options import ChartOptions
 from ipubench_gui.ui.widgets.chips import ChipBar
+from ipubench_gui.ui.widgets.comparator import Comparator
 from ipubench_gui.ui.widgets.detail_pane import DetailPane
 from ipubench_gui.ui.widgets.empty_state import EmptyState
 from ipubench_gui.ui.widgets.facet_panel import FacetPanel
@@ -105,6 +106,18 @@ class MainWindow(QMainWindow):
             self.details,
             Qt.DockWidgetArea.RightDockWidgetArea,
         )
+        self.comparator = Comparator()
+        self.compare_dock = self._dock(
+            "Compare",
+            "CompareDock",
+            self.comparator,
+            Qt.DockWidgetArea.BottomDockWidgetArea,
+        )
+        self.compare_dock.hide()  # shown when something is first added
+        self.add_compare_action = QAction("Add to comparison", self)
+        self.add_compare_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
+        self.table.addAction(self.add_compare_action)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.statusBar().showMessage("Loading results…")
         self.count_label = QLabel()
         self.statusBar().addPermanentWidget(self.count_label)
@@ -172,6 +185,7 @@ class MainWindow(QMainWindow):
         )
         edit = mb.addMenu("&Edit")
         edit.addAction(self.table.copy_action)
+        edit.addAction(self.add_compare_action)
         self.find_action = self._action(
             edit, "&Find…", self.focus_search, QKeySequence.StandardKey.Find
         )
@@ -189,6 +203,7 @@ class MainWindow(QMainWindow):
         view = mb.addMenu("&View")
         view.addAction(self.facet_dock.toggleViewAction())
         view.addAction(self.detail_dock.toggleViewAction())
+        view.addAction(self.compare_dock.toggleViewAction())
         view.addSeparator()
         self.reset_layout_action = self._action(
             view, "&Reset layout", self.reset_layout
@@ -216,8 +231,8 @@ class MainWindow(QMainWindow):
     def reset_layout(self) -> None:
         ss.clear_layout()
         self.restoreState(self._default_state)
-        self.facet_dock.show()
-        self.detail_dock.show()
+        for dock in (self.facet_dock, self.detail_dock):
+            dock.show()
         self.table.reset_columns()
         self._size_docks()
         h = self.splitter.height() or 600

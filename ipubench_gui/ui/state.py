@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.compare import Comparison
 from ipubench_gui.domain.filters import FilterState
 
 
@@ -15,6 +16,7 @@ class AppState(QObject):
     sortChanged = Signal(object)  # (column | None, descending)
     chartChanged = Signal(object)  # ChartSpec
     selectionChanged = Signal(object)  # tuple[str, ...] of result ids
+    comparisonChanged = Signal(object)  # domain.compare.Comparison
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -22,6 +24,7 @@ class AppState(QObject):
         self._sort: tuple[str | None, bool] = (None, False)
         self._chart = ChartSpec()
         self._selection: tuple[str, ...] = ()
+        self._comparison = Comparison()
 
     @property
     def filters(self) -> FilterState:
@@ -38,6 +41,15 @@ class AppState(QObject):
     @property
     def selection(self) -> tuple[str, ...]:
         return self._selection
+
+    @property
+    def comparison(self) -> Comparison:
+        return self._comparison
+
+    def set_comparison(self, value: Comparison) -> None:
+        if value != self._comparison:
+            self._comparison = value
+            self.comparisonChanged.emit(value)
 
     def set_filters(self, value: FilterState) -> None:
         if value != self._filters:

@@ -1,0 +1,380 @@
+"""Side-by-side comparison of configurations: differences, ratios, verdicts.
+
+Pure functions over result rows (mappings with the results_v columns).
+
+Decisions, made once here:
+
+* The *compared attribute* of a pair is the one the user names, else the first
+  attribute that differs in ``FOCUS_ORDER`` (hardware first: that is what these
+  comparisons are usually for).
+* ``platform`` is a name for generation × system size, so it never counts as a
+  difference of its own when either of those differs.
+* A pair is **like-for-like** when nothing but the compared attribute differs.
+  Anything else that differs (precision, batch size, framework, SDK, real vs
+  synthetic data, ...) is listed as a confounder.
+* **Counterparts** of a result differ from it in exactly one of
+  ``COUNTERPART_ATTRS``, everything else equal, with one exception: across
+  hardware generations the SDK is allowed to differ too, because each
+  generation ships with its own SDK (no Bow result uses a Classic SDK), and the
+  SDK difference is stated with the counterpart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ipubench_gui.domain.chartspec import LOWER_IS_BETTER, METRIC_LABELS
+from ipubench_gui.domain.format import format_number
+
+Row = Mapping[str, Any]
+
+# (key, label) of the rows of the comparison table, in display order.
+ATTRIBUTES: tuple[tuple[str, str], ...] = (
+    ("model", "Model"),
+    ("variant", "Variant"),
+    ("task", "Task"),
+    ("platform", "Platform"),
+    ("generation", "Generation"),
+    ("accelerators", "Accelerators"),
+    ("sdk_version", "SDK"),
+    ("framework", "Framework"),
+    ("dataset", "Dataset"),
+    ("data_kind", "Data"),
+    ("batch_size", "Batch size"),
+    ("precision", "Precision"),
+    ("metric", "Metric"),
+)
+FIGURES: tuple[tuple[str, str], ...] = (
+    ("value", "Figure"),
+    ("latency_ms", "Latency (ms)"),
+    ("throughput_per_accelerator", "Throughput per accelerator"),
+)
+PROVENANCE: tuple[tuple[str, str], ...] = (
+    ("source_title", "Source"),
+    ("table", "Table"),
+    ("source_date", "Date"),
+    ("mlperf_id", "MLPerf ID"),
+    ("result_id", "Result id"),
+)
+FOCUS_ORDER = (
+    "generation",
+    "accelerators",
+    "framework",
+    "sdk_version",
+    "precision",
+    "batch_size",
+    "data_kind",
+    "dataset",
+    "variant",
+    "model",
+)
+CONFOUNDERS = (
+    "generation",
+    "accelerators",
+    "framework",
+    "sdk_version",
+    "precision",
+    "batch_size",
+    "data_kind",
+    "dataset",
+    "variant",
+    "model",
+    "task",
+    "metric",
+)
+COUNTERPART_ATTRS = (
+    "generation",
+    "accelerators",
+    "framework",
+    "sdk_version",
+    "batch_size",
+)
+SAME_FOR_COUNTERPARTS = (
+    "model",
+    "variant",
+    "task",
+    "metric",
+    "dataset",
+    "precision",
+    "unit",
+)
+LABELS = dict(ATTRIBUTES + FIGURES + PROVENANCE)
+# How attributes read in a sentence ("only the system size differs").
+NAMES = {
+    **{k: v.lower() for k, v in LABELS.items()},
+    "accelerators": "system size",
+    "sdk_version": "SDK version",
+    "data_kind": "data (real vs synthetic)",
+    "generation": "hardware generation",
+}
+
+
+def data_kind(row: Row) -> str | None:
+    """``real`` or ``synthetic`` data, from the dataset's name."""
+    d = (row.get("dataset") or "").lower()
+    if not d:
+        return None
+    return "synthetic" if ("synthetic" in d or d == "generated") else "real"
+
+
+def value_of(row: Row, key: str) -> Any:
+    return data_kind(row) if key == "data_kind" else row.get(key)
+
+
+def show(row: Row, key: str) -> str:
+    v = value_of(row, key)
+    if v is None:
+        return ""
+    if key == "value":
+        return f"{format_number(v)} {row.get('unit') or ''}".strip()
+    if key == "throughput_per_accelerator" and v is not None:
+        return f"{format_number(v)} {row.get('unit') or ''}".strip()
+    return format_number(v) if isinstance(v, (int, float)) else str(v)
+
+
+def differing(a: Row, b: Row) -> list[str]:
+    """Attributes (CONFOUNDERS order) whose values differ between ``a`` and ``b``."""
+    return [k for k in CONFOUNDERS if value_of(a, k) != value_of(b, k)]
+
+
+# -- ratios --
+def ratio_text(row: Row, base: Row) -> str:
+    """The row's main figure against the baseline's, in the right direction."""
+    if row.get("metric") != base.get("metric") or row.get("unit") != base.get("unit"):
+        return "not comparable: different metric or unit"
+    v, b = row.get("value"), base.get("value")
+    if not v or not b:
+        return ""
+    if row is base or row.get("result_id") == base.get("result_id"):
+        return "baseline"
+    r = v / b
+    metric = row["metric"]
+    if metric in LOWER_IS_BETTER:
+        what = METRIC_LABELS.get(metric, metric).lower()
+        return f"{1 - r:.0%} less {what}" if r < 1 else f"{r - 1:.0%} more {what}"
+    return f"{r:.2f}× faster" if r >= 1 else f"{1 / r:.2f}× slower"
+
+
+def latency_text(row: Row, base: Row) -> str:
+    v, b = row.get("latency_ms"), base.get("latency_ms")
+    if v is None or b is None or row.get("result_id") == base.get("result_id"):
+        return ""
+    r = b / v
+    return f"{r:.2f}× lower latency" if r >= 1 else f"{1 / r:.2f}× higher latency"
+
+
+# -- verdict --
+@dataclass(frozen=True)
+class Verdict:
+    result_id: str
+    compared: str | None  # the attribute being compared
+    confounders: tuple[str, ...]
+    like_for_like: bool
+
+    def text(self) -> str:
+        if self.compared is None:
+            return "identical configuration"
+        what = NAMES.get(self.compared, self.compared)
+        if self.like_for_like:
+            return f"like-for-like: only the {what} differs"
+        others = ", ".join(NAMES.get(c, c) for c in self.confounders)
+        return f"not like-for-like: besides the {what}, also differs in {others}"
+
+
+def verdict(row: Row, base: Row, focus: str | None = None) -> Verdict:
+    diffs = differing(row, base)
+    if not diffs:
+        return Verdict(row["result_id"], None, (), True)
+    compared = (
+        focus
+        if focus in diffs
+        else next(k for k in FOCUS_ORDER + tuple(diffs) if k in diffs)
+    )
+    others = tuple(d for d in diffs if d != compared)
+    return Verdict(row["result_id"], compared, others, not others)
+
+
+# -- the table --
+@dataclass(frozen=True)
+class CompareRow:
+    key: str
+    label: str
+    values: tuple[str, ...]
+    differs: bool
+    kind: str  # attribute | figure | ratio | provenance
+
+
+def table(rows: Sequence[Row], baseline: int = 0) -> list[CompareRow]:
+    """The comparison, one row per attribute, figure, ratio and provenance field."""
+    out: list[CompareRow] = []
+    base = rows[baseline] if rows else {}
+
+    def add(key: str, label: str, kind: str, values: list[str]) -> None:
+        out.append(CompareRow(key, label, tuple(values), len(set(values)) > 1, kind))
+
+    for key, label in ATTRIBUTES:
+        add(key, label, "attribute", [show(r, key) for r in rows])
+    for key, label in FIGURES:
+        add(key, label, "figure", [show(r, key) for r in rows])
+    add("ratio", "Against the baseline", "ratio", [ratio_text(r, base) for r in rows])
+    add(
+        "latency_ratio",
+        "Latency against the baseline",
+        "ratio",
+        [latency_text(r, base) for r in rows],
+    )
+    add(
+        "verdict",
+        "Like-for-like?",
+        "ratio",
+        [
+            "baseline" if i == baseline else verdict(r, base).text()
+            for i, r in enumerate(rows)
+        ],
+    )
+    for key, label in PROVENANCE:
+        add(key, label, "provenance", [show(r, key) for r in rows])
+    return out
+
+
+# -- counterparts --
+@dataclass(frozen=True)
+class Counterpart:
+    attribute: str
+    row: Row
+    note: str  # e.g. "also SDK 3.1 (was SDK 2.4.0)"
+
+
+def counterparts(row: Row, candidates: Sequence[Row]) -> dict[str, list[Counterpart]]:
+    """Rows differing from ``row`` in exactly one COUNTERPART_ATTRS attribute
+    (generation may bring its SDK along), grouped by that attribute."""
+    out: dict[str, list[Counterpart]] = {a: [] for a in COUNTERPART_ATTRS}
+    for c in candidates:
+        if c.get("result_id") == row.get("result_id"):
+            continue
+        if any(value_of(c, k) != value_of(row, k) for k in SAME_FOR_COUNTERPARTS):
+            continue
+        diffs = [a for a in COUNTERPART_ATTRS if value_of(c, a) != value_of(row, a)]
+        note = ""
+        if "generation" in diffs and "sdk_version" in diffs:
+            diffs.remove("sdk_version")
+            note = f"with {c.get('sdk_version')} (was {row.get('sdk_version')})"
+        if len(diffs) == 1:
+            out[diffs[0]].append(Counterpart(diffs[0], c, note))
+    for v in out.values():
+        v.sort(
+            key=lambda cp: (
+                str(value_of(cp.row, cp.attribute)),
+                cp.row.get("result_id"),
+            )
+        )
+    return {k: v for k, v in out.items() if v}
+
+
+# -- vendor claims --
+@dataclass(frozen=True)
+class ClaimCheck:
+    comparison_id: str
+    stated: float | None
+    recomputed: float | None
+    flag: str  # "" when consistent or not checkable
+
+
+def check_claim(c: Row, tolerance: float = 0.1) -> ClaimCheck:
+    """Recompute a stated ratio from the values recorded with it, where there are
+    both; flag a difference beyond ``tolerance`` (relative)."""
+    ipu, gpu, stated = c.get("ipu_value"), c.get("gpu_value"), c.get("ratio_stated")
+    if not ipu or not gpu:
+        return ClaimCheck(c["comparison_id"], stated, None, "")
+    lower = c.get("metric") in LOWER_IS_BETTER
+    rec = gpu / ipu if lower else ipu / gpu
+    flag = ""
+    if stated and abs(rec - stated) / stated > tolerance:
+        flag = (
+            f"recomputed {rec:.1f}× from the recorded values differs from the "
+            f"stated {format_number(stated)}×"
+        )
+    return ClaimCheck(c["comparison_id"], stated, rec, flag)
+
+
+# -- text exports --
+def to_markdown(
+    rows: Sequence[Row], baseline: int = 0, only_differences: bool = False
+) -> str:
+    t = table(rows, baseline)
+    head = [
+        "",
+        *[
+            f"{r.get('result_id')}{' (baseline)' if i == baseline else ''}"
+            for i, r in enumerate(rows)
+        ],
+    ]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for cr in t:
+        if only_differences and cr.kind == "attribute" and not cr.differs:
+            continue
+        if not any(cr.values):
+            continue
+        cells = [c.replace("|", "\\|") for c in cr.values]
+        label = f"**{cr.label}**" if cr.differs and cr.kind == "attribute" else cr.label
+        lines.append("| " + " | ".join([label, *cells]) + " |")
+    base = rows[baseline]
+    lines.append("")
+    for i, r in enumerate(rows):
+        if i != baseline:
+            lines.append(
+                f"- {r.get('result_id')} vs {base.get('result_id')}: "
+                f"{verdict(r, base).text()}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def to_rows(
+    rows: Sequence[Row], baseline: int = 0
+) -> tuple[list[str], list[list[str]]]:
+    """Header and body for CSV/TSV: one line per comparison row."""
+    header = ["attribute", *[str(r.get("result_id")) for r in rows], "differs"]
+    body = [
+        [cr.label, *cr.values, "yes" if cr.differs else ""]
+        for cr in table(rows, baseline)
+    ]
+    return header, body
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What the comparator holds: result ids in column order, the baseline's id,
+    and optionally the attribute the user says is being compared."""
+
+    ids: tuple[str, ...] = ()
+    baseline: str | None = None
+    focus: str | None = None
+    MAX = 6
+
+    @property
+    def baseline_index(self) -> int:
+        return self.ids.index(self.baseline) if self.baseline in self.ids else 0
+
+    def added(self, rid: str) -> Comparison:
+        if rid in self.ids or len(self.ids) >= self.MAX:
+            return self
+        return Comparison(self.ids + (rid,), self.baseline or rid, self.focus)
+
+    def removed(self, rid: str) -> Comparison:
+        ids = tuple(i for i in self.ids if i != rid)
+        base = self.baseline if self.baseline in ids else (ids[0] if ids else None)
+        return Comparison(ids, base, self.focus)
+
+    def moved(self, rid: str, step: int) -> Comparison:
+        ids = list(self.ids)
+        i = ids.index(rid)
+        j = min(max(i + step, 0), len(ids) - 1)
+        ids.insert(j, ids.pop(i))
+        return Comparison(tuple(ids), self.baseline, self.focus)
+
+    def with_baseline(self, rid: str) -> Comparison:
+        return Comparison(
+            self.ids, rid if rid in self.ids else self.baseline, self.focus
+        )

@@ -1,0 +1,63 @@
+"""The comparison as a picture: an HTML table painted by Qt, at slide size."""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+
+from PySide6.QtGui import QColor, QImage, QPainter, QTextDocument
+
+from ipubench_gui.domain import compare
+
+
+def comparison_html(rows: list[dict], baseline: int, px: int = 22) -> str:
+    t = compare.table(rows, baseline)
+    head = "".join(
+        f"<th>{html.escape(r['result_id'])}{' ★' if i == baseline else ''}</th>"
+        for i, r in enumerate(rows)
+    )
+    body = []
+    for cr in t:
+        if not any(cr.values):
+            continue
+        bg = (
+            ' style="background:#FBE3B3"'
+            if cr.differs and cr.kind == "attribute"
+            else ""
+        )
+        cells = "".join(f"<td{bg}>{html.escape(v)}</td>" for v in cr.values)
+        label = (
+            f"<b>{html.escape(cr.label)}</b>"
+            if cr.kind == "ratio"
+            else html.escape(cr.label)
+        )
+        body.append(f"<tr><th align=left>{label}</th>{cells}</tr>")
+    return (
+        f"<div style='font-size:{px}px; color:#222'>"
+        "<table cellspacing=0 cellpadding=6 border=1 style='border-color:#bbb'>"
+        f"<tr><th></th>{head}</tr>{''.join(body)}</table>"
+        f"<p style='font-size:{round(px * 0.7)}px; color:#555'>★ baseline; "
+        "highlighted: attributes that differ.</p></div>"
+    )
+
+
+def save_png(rows: list[dict], baseline: int, path: Path, width: int = 1920) -> Path:
+    doc = QTextDocument()
+    doc.setHtml(comparison_html(rows, baseline, px=max(14, width // 80)))
+    doc.setTextWidth(width - 40)
+    h = int(doc.size().height()) + 40
+    img = QImage(width, h, QImage.Format.Format_ARGB32_Premultiplied)
+    img.fill(QColor("#FFFFFF"))
+    p = QPainter(img)
+    p.translate(20, 20)
+    doc.drawContents(p)
+    p.end()
+    tmp = path.with_name(f".{path.name}.tmp.png")
+    try:
+        if not img.save(str(tmp), "PNG"):
+            raise OSError(f"could not write {path}")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path

@@ -1,0 +1,89 @@
+"""CompareModel: attributes down, configurations across; differences highlighted."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor, QFont
+
+from ipubench_gui.domain.compare import CompareRow
+
+DIFFERS_ROLE = Qt.ItemDataRole.UserRole + 1
+_Index = QModelIndex | QPersistentModelIndex
+HIGHLIGHT = QColor(230, 159, 0, 70)  # palette orange, translucent: light and dark
+
+
+class CompareModel(QAbstractTableModel):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._rows: list[CompareRow] = []
+        self._ids: list[str] = []
+        self._baseline = 0
+        self.only_differences = False
+        self._shown: list[CompareRow] = []
+
+    def set_table(self, rows: list[CompareRow], ids: list[str], baseline: int) -> None:
+        self.beginResetModel()
+        self._rows, self._ids, self._baseline = rows, ids, baseline
+        self._filter()
+        self.endResetModel()
+
+    def set_only_differences(self, on: bool) -> None:
+        self.beginResetModel()
+        self.only_differences = on
+        self._filter()
+        self.endResetModel()
+
+    def _filter(self) -> None:
+        self._shown = [
+            r
+            for r in self._rows
+            if any(r.values)
+            and not (self.only_differences and r.kind == "attribute" and not r.differs)
+        ]
+
+    def rows(self) -> list[CompareRow]:
+        return list(self._shown)
+
+    def ids(self) -> list[str]:
+        return list(self._ids)
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._shown)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._ids)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        r = self._shown[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return r.values[index.column()]
+        if role == DIFFERS_ROLE:
+            return r.differs
+        if (
+            role == Qt.ItemDataRole.BackgroundRole
+            and r.differs
+            and r.kind == "attribute"
+        ):
+            return HIGHLIGHT
+        if role == Qt.ItemDataRole.FontRole and r.kind == "ratio":
+            f = QFont()
+            f.setBold(True)
+            return f
+        return None
+
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ):
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal and section < len(self._ids):
+            mark = " ★ baseline" if section == self._baseline else ""
+            return f"{self._ids[section]}{mark}"
+        if orientation == Qt.Orientation.Vertical and section < len(self._shown):
+            return self._shown[section].label
+        return None

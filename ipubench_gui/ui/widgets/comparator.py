@@ -1,0 +1,249 @@
+"""Comparator: configurations side by side, counterparts, and the vendor's claims."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QTabWidget,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ipubench_gui.domain import compare
+from ipubench_gui.domain.chartspec import config_label
+from ipubench_gui.domain.format import format_number
+from ipubench_gui.ui.models.compare_model import CompareModel
+
+HINT = (
+    "Select results in the table and press Ctrl+Shift+A (or right-click → Add to "
+    "comparison) to compare up to six side by side."
+)
+
+
+class Comparator(QTabWidget):
+    """Thin: shows tables it is given; reports what the user asks for by signal."""
+
+    removeRequested = Signal(str)
+    moveRequested = Signal(str, int)
+    baselineRequested = Signal(str)
+    addRequested = Signal(str)
+    exportRequested = Signal(str)  # csv | md | png | tsv
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.model = CompareModel(self)
+        self.view = QTableView()
+        self.view.setModel(self.model)
+        self.view.setWordWrap(True)
+        self.view.setAccessibleName("Comparison")
+        self.view.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.Stretch
+        )
+        self.view.verticalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.hint = QLabel(HINT)
+        self.hint.setWordWrap(True)
+        self.only_diff = QCheckBox("Only differences")
+        self.only_diff.toggled.connect(self.model.set_only_differences)
+        bar = QHBoxLayout()
+        self.buttons: dict[str, QToolButton] = {}
+        for key, text, tip in (
+            ("left", "◀", "Move the selected column left"),
+            ("right", "▶", "Move the selected column right"),
+            ("baseline", "★ Baseline", "Make the selected column the baseline"),
+            ("remove", "Remove", "Remove the selected column"),
+            ("tsv", "Copy TSV", "Copy the comparison for a spreadsheet"),
+            ("csv", "CSV…", "Save as CSV"),
+            ("md", "Markdown…", "Save as Markdown"),
+            ("png", "PNG…", "Save as a picture for slides"),
+        ):
+            b = QToolButton(text=text, autoRaise=True)
+            b.setToolTip(tip)
+            b.setAccessibleName(tip)
+            self.buttons[key] = b
+            bar.addWidget(b)
+        bar.addStretch(1)
+        bar.addWidget(self.only_diff)
+        self.buttons["left"].clicked.connect(lambda: self._move(-1))
+        self.buttons["right"].clicked.connect(lambda: self._move(1))
+        self.buttons["baseline"].clicked.connect(
+            lambda: self._with_current(self.baselineRequested.emit)
+        )
+        self.buttons["remove"].clicked.connect(
+            lambda: self._with_current(self.removeRequested.emit)
+        )
+        for key in ("tsv", "csv", "md", "png"):
+            self.buttons[key].clicked.connect(
+                lambda _=False, k=key: self.exportRequested.emit(k)
+            )
+        delete = QAction("Remove column", self.view)
+        delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        delete.triggered.connect(lambda: self._with_current(self.removeRequested.emit))
+        self.view.addAction(delete)
+        self.verdicts = QLabel()
+        self.verdicts.setWordWrap(True)
+        self.verdicts.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        page = QWidget()
+        lay = QVBoxLayout(page)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.addLayout(bar)
+        lay.addWidget(self.hint)
+        lay.addWidget(self.view, 1)
+        lay.addWidget(self.verdicts)
+        self.addTab(page, "Comparison")
+
+        self.counter_title = QLabel("Select a result to see its counterparts.")
+        self.counter_title.setWordWrap(True)
+        self.counterparts = QTreeWidget()
+        self.counterparts.setHeaderLabels(
+            ["Differs in", "Result", "Figure", "Against it", "Note"]
+        )
+        self.counterparts.setAccessibleName("Counterparts")
+        self.counterparts.itemActivated.connect(self._on_counterpart_activated)
+        cp = QWidget()
+        cl = QVBoxLayout(cp)
+        cl.setContentsMargins(2, 2, 2, 2)
+        cl.addWidget(self.counter_title)
+        cl.addWidget(self.counterparts, 1)
+        cl.addWidget(
+            QLabel("Double-click or press Enter to add one to the comparison.")
+        )
+        self.addTab(cp, "Counterparts")
+
+        self.claims = QTreeWidget()
+        self.claims.setHeaderLabels(["Claim", "Stated", "Recomputed", "Caveats"])
+        self.claims.setAccessibleName("Vendor claims")
+        self.claims.setWordWrap(True)
+        self.addTab(self.claims, "Vendor claims")
+
+    # -- rendering ---------------------------------------------------------------
+    def show_comparison(self, rows: list[dict], baseline: int) -> None:
+        ids = [r["result_id"] for r in rows]
+        self.model.set_table(
+            compare.table(rows, baseline) if rows else [], ids, baseline
+        )
+        self.hint.setVisible(len(rows) < 2)
+        lines = []
+        if rows:
+            base = rows[baseline]
+            for i, r in enumerate(rows):
+                if i != baseline:
+                    v = compare.verdict(r, base)
+                    mark = "✓" if v.like_for_like else "⚠"
+                    lines.append(
+                        f"{mark} <b>{r['result_id']}</b> against "
+                        f"{base['result_id']}: {v.text()}"
+                    )
+        self.verdicts.setText("<br>".join(lines))
+        for b in self.buttons.values():
+            b.setEnabled(bool(rows))
+
+    def show_counterparts(
+        self, row: dict | None, groups: dict[str, list[compare.Counterpart]]
+    ) -> None:
+        self.counterparts.clear()
+        if row is None:
+            self.counter_title.setText("Select a result to see its counterparts.")
+            return
+        self.counter_title.setText(
+            f"<b>{config_label(row)}</b> — {compare.show(row, 'value')}. Results that "
+            "differ from it in exactly one attribute:"
+            if groups
+            else f"<b>{config_label(row)}</b>: no stored result differs from it "
+            "in exactly "
+            "one attribute."
+        )
+        for attr, items in groups.items():
+            top = QTreeWidgetItem([compare.NAMES[attr], f"{len(items)}"])
+            self.counterparts.addTopLevelItem(top)
+            for cp in items:
+                r = cp.row
+                child = QTreeWidgetItem(
+                    [
+                        compare.show(r, attr),
+                        r["result_id"],
+                        compare.show(r, "value"),
+                        compare.ratio_text(r, row),
+                        cp.note,
+                    ]
+                )
+                child.setData(0, Qt.ItemDataRole.UserRole, r["result_id"])
+                child.setToolTip(0, config_label(r))
+                top.addChild(child)
+            top.setExpanded(True)
+        for c in range(5):
+            self.counterparts.resizeColumnToContents(c)
+
+    def show_claims(self, claims: list[dict]) -> None:
+        self.claims.clear()
+        for c in claims:
+            chk = compare.check_claim(c)
+            q = c.get("ratio_qualifier") or ""
+            stated = (
+                f"{q}{format_number(c['ratio_stated'])}×"
+                if c.get("ratio_stated")
+                else "not stated"
+            )
+            rec = f"{chk.recomputed:.2f}×" if chk.recomputed else "—"
+            if chk.flag:
+                rec += "  ⚠"
+            caveats = c.get("caveats") or ""
+            if c.get("assumptions"):
+                caveats += f"; {c['assumptions']}"
+            item = QTreeWidgetItem(
+                [
+                    f"{c['model']} {c['task']}: {c['ipu_system']} vs {c['gpu_system']}",
+                    stated,
+                    rec,
+                    caveats,
+                ]
+            )
+            tip = (
+                f"{c.get('chart')} ({c.get('source_file')})\n"
+                f"IPU: {c.get('ipu_framework')}, {c.get('ipu_precision')}, batch "
+                f"{c.get('ipu_batch')}\nGPU: {c.get('gpu_framework')}, "
+                f"{c.get('gpu_precision')}, batch {c.get('gpu_batch')}\n"
+                f"GPU figure: {c.get('gpu_source')}\n"
+                + (f"Values: {c.get('values_note')}\n" if c.get("values_note") else "")
+                + (chk.flag or "")
+            )
+            for col in range(4):
+                item.setToolTip(col, tip)
+            item.setData(0, Qt.ItemDataRole.UserRole, c["comparison_id"])
+            self.claims.addTopLevelItem(item)
+        for col in range(3):
+            self.claims.resizeColumnToContents(col)
+
+    # -- helpers -------------------------------------------------------------------
+    def current_id(self) -> str | None:
+        ix = self.view.currentIndex()
+        ids = self.model.ids()
+        col = ix.column() if ix.isValid() else (len(ids) - 1 if ids else -1)
+        return ids[col] if 0 <= col < len(ids) else None
+
+    def _with_current(self, fn) -> None:
+        rid = self.current_id()
+        if rid:
+            fn(rid)
+
+    def _move(self, step: int) -> None:
+        rid = self.current_id()
+        if rid:
+            self.moveRequested.emit(rid, step)
+
+    def _on_counterpart_activated(self, item: QTreeWidgetItem, _col: int) -> None:
+        rid = item.data(0, Qt.ItemDataRole.UserRole)
+        if rid:
+            self.addRequested.emit(rid)
