@@ -72,6 +72,8 @@ def run_gui(args: argparse.Namespace) -> int:
     session = Session(db)
     session.start()
     session.window.show()
+    if args.view:
+        session.controller.open_view(args.view)
     if args.screenshot:
         _screenshot_when_ready(session, args.screenshot)
     elif os.environ.get("IPUBENCH_GUI_EXIT_WHEN_READY"):  # start-up benchmark

@@ -28,6 +28,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="open the window, save a picture of it once the results "
         "are shown, and exit (for documentation and checks)",
     )
+    p.add_argument(
+        "--view",
+        type=Path,
+        metavar="FILE.json",
+        help="open the app with a saved view (File → Save view)",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     ex = sub.add_parser(
         "export-results", help="write every stored result as CSV (not a filtered view)"

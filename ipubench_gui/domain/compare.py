@@ -335,7 +335,14 @@ def to_rows(
     rows: Sequence[Row], baseline: int = 0
 ) -> tuple[list[str], list[list[str]]]:
     """Header and body for CSV/TSV: one line per comparison row."""
-    header = ["attribute", *[str(r.get("result_id")) for r in rows], "differs"]
+    header = [
+        "attribute",
+        *[
+            f"{r.get('result_id')}{' (baseline)' if i == baseline else ''}"
+            for i, r in enumerate(rows)
+        ],
+        "differs",
+    ]
     body = [
         [cr.label, *cr.values, "yes" if cr.differs else ""]
         for cr in table(rows, baseline)

@@ -147,3 +147,7 @@ def rows_by_ids(db: Database, ids: list[str]) -> list[dict]:
 
 def family_rows(db: Database, row: dict) -> list[dict]:
     return db.run(q.family(row)).dicts()
+
+
+def existing_ids(db: Database, ids: list[str]) -> set[str]:
+    return {r["result_id"] for r in db.run(q.by_ids(ids)).dicts()} if ids else set()

@@ -14,6 +14,7 @@ from ipubench_gui.domain.chartspec import ChartRows, ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.plots import Plot, build_plot, footnote
+from ipubench_gui.domain.views import View, reconcile
 from ipubench_gui.store import fetch, queries
 from ipubench_gui.ui.main_window import MainWindow
 from ipubench_gui.ui.runner import QueryRunner
@@ -68,6 +69,13 @@ class Controller(QObject):
             lambda rid: state.set_comparison(state.comparison.with_baseline(rid))
         )
         cmp.exportRequested.connect(self.export_comparison)
+        for act, slot in (
+            (window.open_view_action, self.open_view_dialog),
+            (window.save_view_action, self.save_view_dialog),
+        ):
+            act.triggered.disconnect()
+            act.triggered.connect(slot)
+        self._fill_recent()
 
     def start(self) -> None:
         # The first page does not wait for the universe: both are queued now.
@@ -76,6 +84,94 @@ class Controller(QObject):
         self.runner.submit("claims", lambda db: db.run(queries.comparisons()).dicts())
         if self.state.comparison.ids:
             self._on_state_comparison_changed(self.state.comparison)
+
+    # -- saved views --------------------------------------------------------------
+    def current_view(self) -> View:
+        return View(self.state.filters, self.state.chart, self.state.comparison)
+
+    def save_view(self, path) -> None:
+        """Write the whole state to ``path`` (JSON); raises ExportError/OSError."""
+        import json
+
+        from ipubench_gui.store.export import write_text
+        from ipubench_gui.ui import settings_store as ss
+
+        write_text(path, json.dumps(self.current_view().to_json(), indent=2) + "\n")
+        ss.add_recent_view(str(path))
+        self._fill_recent()
+
+    def open_view(self, path) -> None:
+        """Read a view file; the state follows once the store has checked it."""
+        import json
+        from pathlib import Path
+
+        from ipubench_gui.ui import settings_store as ss
+
+        try:
+            view = View.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            self._warn("Cannot open the view", f"{path}: {exc}")
+            return
+        ss.add_recent_view(str(path))
+        self._fill_recent()
+        self.runner.submit("view", partial(_check_view, view=view))
+
+    def _apply_view(self, result) -> None:
+        view, dropped = result
+        self.state.set_filters(view.filters)
+        self.state.set_chart(view.chart)
+        self.state.set_comparison(view.comparison)
+        if view.comparison.ids:
+            self.window.compare_dock.show()
+        self.last_view_message = ""
+        if dropped:
+            self.last_view_message = (
+                "The view was opened without what no longer "
+                "exists: " + "; ".join(dropped) + "."
+            )
+            self._warn("Some of the view no longer exists", self.last_view_message)
+
+    def _warn(self, title: str, text: str) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        self.window.statusBar().showMessage(text, 10000)
+        if self.window.isVisible() and not self.runner.synchronous:
+            QMessageBox.warning(self.window, title, text)
+
+    def open_view_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Open view", "", "Views (*.json);;All files (*)"
+        )
+        if path:
+            self.open_view(path)
+
+    def save_view_dialog(self) -> None:
+        from pathlib import Path
+
+        from PySide6.QtWidgets import QFileDialog
+
+        from ipubench_gui.store.export import ExportError
+
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, "Save view", str(Path.home() / "view.json"), "Views (*.json)"
+        )
+        if not path:
+            return
+        try:
+            self.save_view(Path(path))
+        except (ExportError, OSError) as exc:
+            self._warn("Cannot save the view", str(exc))
+
+    def _fill_recent(self) -> None:
+        from ipubench_gui.ui import settings_store as ss
+
+        menu = self.window.recent_menu
+        menu.clear()
+        for p in ss.recent_views():
+            menu.addAction(p, partial(self.open_view, p))
+        menu.setEnabled(bool(menu.actions()))
 
     # -- comparator -----------------------------------------------------------------
     def add_selection_to_comparison(self) -> None:
@@ -236,6 +332,8 @@ class Controller(QObject):
         elif slot == "counterparts":
             row, groups = result
             self.window.comparator.show_counterparts(row, groups)
+        elif slot == "view":
+            self._apply_view(result)
         elif slot == "claims":
             self.window.comparator.show_claims(result)
 
@@ -297,3 +395,10 @@ def _counterparts(db, rid: str):
     """Store job: the row and its counterparts, grouped by attribute."""
     (row,) = fetch.rows_by_ids(db, [rid])
     return row, compare_domain.counterparts(row, fetch.family_rows(db, row))
+
+
+def _check_view(db, view: View):
+    """Store job: the view without values or ids the store no longer has."""
+    u = fetch.universe(db)
+    known = fetch.existing_ids(db, list(view.comparison.ids))
+    return reconcile(view, u.values, known)

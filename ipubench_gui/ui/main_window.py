@@ -173,6 +173,14 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         mb = self.menuBar()
         file = mb.addMenu("&File")
+        self.open_view_action = self._action(
+            file, "&Open view…", lambda: None, QKeySequence.StandardKey.Open
+        )
+        self.save_view_action = self._action(
+            file, "&Save view…", lambda: None, QKeySequence.StandardKey.Save
+        )
+        self.recent_menu = file.addMenu("Recent views")
+        file.addSeparator()
         self.export_chart_action = self._action(
             file, "&Export chart…", lambda: None, "Ctrl+E"
         )

@@ -26,6 +26,8 @@ LAST_FILTERS = "session/filters_json"
 CHART = "chart/spec_json"
 LAST_EXPORT_DIR = "export/last_dir"
 LAST_EXPORT_FORMAT = "export/last_format"
+RECENT_VIEWS = "views/recent"
+MAX_RECENT = 8
 SCHEMA_VERSION = "settings/schema_version"
 CURRENT_SCHEMA = 1
 
@@ -92,3 +94,16 @@ def load_chart() -> ChartSpec:
     except (ValueError, TypeError, KeyError) as exc:
         log.warning("ignoring unreadable saved chart options: %s", exc)
         return ChartSpec()
+
+
+def recent_views() -> list[str]:
+    v = settings().value(RECENT_VIEWS, [])
+    if isinstance(v, str):
+        v = [v]
+    return [p for p in (v or []) if isinstance(p, str)]
+
+
+def add_recent_view(path: str) -> list[str]:
+    items = [path] + [p for p in recent_views() if p != path]
+    settings().setValue(RECENT_VIEWS, items[:MAX_RECENT])
+    return items[:MAX_RECENT]

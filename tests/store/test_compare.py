@@ -1,0 +1,276 @@
+"""The comparator's logic on stored rows, checked against the seed's figures."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ipubench_gui.domain import compare
+from ipubench_gui.domain.views import View, reconcile
+from ipubench_gui.store import fetch
+from tests.conftest import REPO, seeds_or_skip
+from tests.seedtables import RESULTS_PAGE, read_tables
+
+
+def _id(db, **where):
+    cond = " AND ".join(f'"{k}" IS NOT DISTINCT FROM ${k}' for k in where)
+    rows = (
+        db.cursor()
+        .execute(f"SELECT result_id FROM results_v WHERE {cond}", where)
+        .fetchall()
+    )
+    assert len(rows) == 1, (where, rows)
+    return rows[0][0]
+
+
+def _seed(heading, **match):
+    t = {t.heading: t for t in read_tables(seeds_or_skip() / RESULTS_PAGE)}[heading]
+    (row,) = [r for r in t.rows if all(r[k] == v for k, v in match.items())]
+    return row
+
+
+def test_bow_over_classic_bert_large_ph1_pytorch(db):
+    bow = _seed(
+        "Bow Platform - Training",
+        Model="BERT Large",
+        Platform="Bow Pod16",
+        Framework="PyTorch",
+        Variant="Ph1 Pre-Training (SL128) - Packed",
+    )
+    pod = _seed(
+        "IPU-POD Classic - Training",
+        Model="BERT Large",
+        Platform="IPU-POD16",
+        Framework="PyTorch",
+        Variant="Ph1 Pre-Training (SL128)",
+    )
+    want = float(bow["Throughput (items/sec)"].replace(",", "")) / float(
+        pod["Throughput (items/sec)"].replace(",", "")
+    )
+    ids = [
+        _id(
+            db,
+            model="BERT Large",
+            platform="IPU-POD16",
+            framework="PyTorch",
+            variant="Ph1 Pre-Training (SL128)",
+        ),
+        _id(
+            db,
+            model="BERT Large",
+            platform="Bow Pod16",
+            framework="PyTorch",
+            variant="Ph1 Pre-Training (SL128) - Packed",
+        ),
+    ]
+    base, bow_row = fetch.rows_by_ids(db, ids)
+    assert compare.ratio_text(bow_row, base) == f"{want:.2f}× faster" == "1.56× faster"
+    v = compare.verdict(bow_row, base)
+    assert v.compared == "generation" and not v.like_for_like
+    assert {"sdk_version", "batch_size", "variant"} <= set(v.confounders)
+
+
+def test_directions_for_time_and_latency(db):
+    t16 = _id(db, mlperf_id="2.0-2047")  # ResNet-50, Bow Pod16, 19.64 min
+    t64 = _id(db, mlperf_id="2.0-2050")  # Bow Pod64, 6.30 min
+    a, b = fetch.rows_by_ids(db, [t16, t64])
+    assert compare.ratio_text(b, a) == f"{1 - 6.30 / 19.64:.0%} less time to train"
+    assert compare.ratio_text(a, b) == f"{19.64 / 6.30 - 1:.0%} more time to train"
+    lo = _id(
+        db, model="ResNet-50v1.5", platform="Bow-2000", variant="lowest latency config"
+    )
+    hi = _id(
+        db,
+        model="ResNet-50v1.5",
+        platform="Bow-2000",
+        variant="higher throughput config",
+    )
+    low, high = fetch.rows_by_ids(db, [lo, hi])
+    assert compare.latency_text(low, high) == f"{1.66 / 0.58:.2f}× lower latency"
+    assert compare.latency_text(high, low) == f"{1.66 / 0.58:.2f}× higher latency"
+
+
+def test_verdict_only_system_size_is_like_for_like(db):
+    a = _id(
+        db,
+        model="BERT Large",
+        platform="Bow Pod16",
+        framework="PopART",
+        variant="Ph1 Pre-Training (SL128) - Packed",
+    )
+    b = _id(
+        db,
+        model="BERT Large",
+        platform="Bow Pod64",
+        framework="PopART",
+        variant="Ph1 Pre-Training (SL128) - Packed",
+    )
+    ra, rb = fetch.rows_by_ids(db, [a, b])
+    v = compare.verdict(rb, ra)
+    assert v.like_for_like and v.compared == "accelerators"
+    assert v.text() == "like-for-like: only the system size differs"
+
+
+def test_verdict_precision_and_batch_size_is_not_like_for_like(db):
+    # EfficientNet-B4 on IPU-POD16 SDK 2.4.0: TensorFlow1 bs 6,144 at 16.16
+    # against PyTorch bs 1,024 at 16.32.
+    a = _id(db, model="EfficientNet-B4", platform="IPU-POD16", framework="TensorFlow1")
+    b = _id(db, model="EfficientNet-B4", platform="IPU-POD16", framework="PyTorch")
+    ra, rb = fetch.rows_by_ids(db, [a, b])
+    v = compare.verdict(rb, ra, focus="framework")
+    assert not v.like_for_like
+    assert set(v.confounders) == {"precision", "batch_size"}
+    assert v.text() == (
+        "not like-for-like: besides the framework, also differs in "
+        "precision, batch size"
+    )
+
+
+def test_counterparts_equal_an_independent_query(db):
+    rid = _id(
+        db,
+        model="BERT Base",
+        platform="IPU-POD16",
+        framework="PopART",
+        variant="Ph1 Pre-Training (SL128)",
+    )
+    (row,) = fetch.rows_by_ids(db, [rid])
+    groups = compare.counterparts(row, fetch.family_rows(db, row))
+    got = {(a, cp.row["result_id"]) for a, cps in groups.items() for cp in cps}
+    # Independently: same model/variant/dataset/precision/metric; exactly one of
+    # generation (SDK may follow), system size, framework, SDK, batch size differs.
+    cands = (
+        db.cursor()
+        .execute(
+            "SELECT result_id, generation, accelerators, framework, sdk_version, "
+            "batch_size FROM results_v WHERE model = $m AND variant = $v AND "
+            "dataset = $d AND precision = $p AND metric = $x AND result_id <> $id",
+            {
+                "m": row["model"],
+                "v": row["variant"],
+                "d": row["dataset"],
+                "p": row["precision"],
+                "x": row["metric"],
+                "id": rid,
+            },
+        )
+        .fetchall()
+    )
+    want = set()
+    names = ("generation", "accelerators", "framework", "sdk_version", "batch_size")
+    for c in cands:
+        diffs = [n for n, v in zip(names, c[1:]) if v != row[n]]
+        if "generation" in diffs and "sdk_version" in diffs:
+            diffs.remove("sdk_version")
+        if len(diffs) == 1:
+            want.add((diffs[0], c[0]))
+    assert (
+        got == want
+        and (
+            "generation",
+            _id(
+                db,
+                model="BERT Base",
+                platform="Bow Pod16",
+                framework="PopART",
+                variant="Ph1 Pre-Training (SL128)",
+            ),
+        )
+        in got
+    )
+
+
+def test_claim_recomputed_from_recorded_values(db):
+    claims = {
+        c["comparison_id"]: c
+        for c in db.run(
+            __import__("ipubench_gui.store.queries", fromlist=["q"]).comparisons()
+        ).dicts()
+    }
+    enb4 = compare.check_claim(claims["cmp-enb4-train-std"])
+    assert enb4.recomputed == pytest.approx(581 / 58) and enb4.flag == ""
+    mcmc = compare.check_claim(claims["cmp-mcmc-train"])
+    assert mcmc.recomputed == pytest.approx(48 / 3)
+    strict = compare.check_claim(claims["cmp-mcmc-train"], tolerance=0.05)
+    assert "differs from the stated 17×" in strict.flag
+
+
+def _cli(*args, home):
+    env = dict(os.environ, IPUBENCH_GUI_HOME=str(home))
+    return subprocess.run(
+        [sys.executable, "-m", "ipubench_gui", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_cli_compare_and_counterparts(db, _isolated_home):
+    a = _id(
+        db,
+        model="BERT Large",
+        platform="Bow Pod16",
+        framework="PopART",
+        variant="Ph1 Pre-Training (SL128) - Packed",
+    )
+    b = _id(
+        db,
+        model="BERT Large",
+        platform="Bow Pod64",
+        framework="PopART",
+        variant="Ph1 Pre-Training (SL128) - Packed",
+    )
+    p = _cli("compare", a, b, home=_isolated_home)
+    assert p.returncode == 0, p.stderr
+    assert (
+        f"| Against the baseline | baseline | {22759 / 6044:.2f}× faster |" in p.stdout
+    )
+    assert "like-for-like: only the system size differs" in p.stdout
+    p = _cli("compare", a, b, "--baseline", b, "--format", "csv", home=_isolated_home)
+    assert p.stdout.splitlines()[0] == f"attribute,{a},{b} (baseline),differs"
+    ratio_line = next(
+        ln for ln in p.stdout.splitlines() if ln.startswith("Against the baseline")
+    )
+    assert ratio_line.startswith(f"Against the baseline,{22759 / 6044:.2f}× slower,")
+    p = _cli("compare", a, "bogus-1", home=_isolated_home)
+    assert p.returncode == 1 and "unknown result id: bogus-1" in p.stderr
+    c = _id(
+        db,
+        model="BERT Base",
+        platform="IPU-POD16",
+        framework="PopART",
+        variant="Ph1 Pre-Training (SL128)",
+    )
+    p = _cli("counterparts", c, home=_isolated_home)
+    assert p.returncode == 0 and "differs in hardware generation:" in p.stdout
+    assert "with SDK 3.1 (was SDK 2.4.0)" in p.stdout
+
+
+def test_view_json_round_trip_and_reconcile(db):
+    from ipubench_gui.domain.chartspec import ChartSpec
+    from ipubench_gui.domain.compare import Comparison
+    from ipubench_gui.domain.filters import FilterState, NumRange
+
+    v = View(
+        FilterState()
+        .with_values("framework", ["PopART", "Gone"])
+        .with_range("latency_ms", NumRange(None, 2.0))
+        .with_text("bert"),
+        ChartSpec(kind="scaling", log=False),
+        Comparison(("podtr-0f234b", "nope"), "nope"),
+    )
+    assert View.from_json(v.to_json()) == v
+    u = fetch.universe(db)
+    fixed, dropped = reconcile(
+        v, u.values, fetch.existing_ids(db, list(v.comparison.ids))
+    )
+    assert fixed.filters.values("framework") == {"PopART"}
+    assert fixed.comparison == Comparison(("podtr-0f234b",), "podtr-0f234b")
+    assert dropped == ["framework: Gone", "compared results: nope"]
+    with pytest.raises(ValueError, match="not an ipubench-gui view"):
+        View.from_json({"format": "x"})

@@ -1,0 +1,141 @@
+"""The comparator and saved views, driven through the real widgets."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+
+from ipubench_gui.domain.filters import FilterState
+
+
+def _select_rows(session, ids):
+    session.window.table.select_ids(tuple(ids))
+
+
+def test_add_remove_reorder_and_baseline(qtbot, session):
+    w = session.window
+    session.state.set_filters(
+        FilterState()
+        .with_values("model", ["BERT Large"])
+        .with_values("framework", ["PopART"])
+    )
+    m = w.model
+    ids = [m.result_id(r) for r in range(3)]
+    for rid in ids:
+        _select_rows(session, [rid])
+        w.table.setFocus()
+        qtbot.keyClick(
+            w.table,
+            Qt.Key.Key_A,
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+        )
+    assert session.state.comparison.ids == tuple(ids)
+    assert w.compare_dock.isVisible()
+    cm = w.comparator.model
+    assert cm.columnCount() == 3 and cm.headerData(
+        0, Qt.Orientation.Horizontal
+    ).endswith("★ baseline")
+    # reorder: select column 2 and move it left
+    w.comparator.view.setCurrentIndex(cm.index(0, 2))
+    qtbot.mouseClick(w.comparator.buttons["left"], Qt.MouseButton.LeftButton)
+    assert session.state.comparison.ids == (ids[0], ids[2], ids[1])
+    # make it the baseline
+    w.comparator.view.setCurrentIndex(cm.index(0, 1))
+    qtbot.mouseClick(w.comparator.buttons["baseline"], Qt.MouseButton.LeftButton)
+    assert session.state.comparison.baseline == ids[2]
+    assert cm.headerData(1, Qt.Orientation.Horizontal).endswith("★ baseline")
+    # remove with the Delete key
+    w.comparator.view.setCurrentIndex(cm.index(0, 0))
+    w.comparator.view.setFocus()
+    qtbot.keyClick(w.comparator.view, Qt.Key.Key_Delete)
+    assert session.state.comparison.ids == (ids[2], ids[1])
+    assert cm.columnCount() == 2
+    # differing attributes are flagged; "only differences" hides the others
+    rows = cm.rows()
+    assert any(r.key == "platform" and r.differs for r in rows) or any(
+        r.differs for r in rows if r.kind == "attribute"
+    )
+    w.comparator.only_diff.setChecked(True)
+    assert all(r.differs for r in cm.rows() if r.kind == "attribute")
+    # copy as TSV
+    qtbot.mouseClick(w.comparator.buttons["tsv"], Qt.MouseButton.LeftButton)
+    first = QGuiApplication.clipboard().text().splitlines()[0].split("\t")
+    assert first == ["attribute", f"{ids[2]} (baseline)", ids[1], "differs"]
+
+
+def test_counterpart_added_with_one_click(qtbot, session, db):
+    rid = db.scalar(
+        "SELECT result_id FROM results_v WHERE model = 'BERT Base' AND "
+        "platform = 'IPU-POD16' AND framework = 'PopART' AND "
+        "variant = 'Ph1 Pre-Training (SL128)'"
+    )
+    session.state.set_selection((rid,))
+    tree = session.window.comparator.counterparts
+    gen = next(
+        tree.topLevelItem(i)
+        for i in range(tree.topLevelItemCount())
+        if tree.topLevelItem(i).text(0) == "hardware generation"
+    )
+    child = gen.child(0)
+    tree.itemActivated.emit(child, 0)
+    assert session.state.comparison.ids == (child.text(1),)
+    assert child.text(4) == "with SDK 3.1 (was SDK 2.4.0)"
+
+
+def test_comparison_exports(qtbot, session, tmp_path):
+    from PySide6.QtGui import QImage
+
+    from ipubench_gui.domain.compare import Comparison
+
+    session.state.set_comparison(
+        Comparison(("bowtr-536574", "bowtr-aeb672"), "bowtr-536574")
+    )
+    c = session.controller
+    md = c.save_comparison(tmp_path / "c.md", "md").read_text()
+    assert "like-for-like: only the system size differs" in md
+    csv_text = c.save_comparison(tmp_path / "c.csv", "csv").read_text()
+    assert csv_text.splitlines()[0] == (
+        "attribute,bowtr-536574 (baseline),bowtr-aeb672,differs"
+    )
+    png = c.save_comparison(tmp_path / "c.png", "png")
+    img = QImage(str(png))
+    assert img.width() == 1920 and img.height() > 300
+
+
+def test_view_round_trip_through_the_window(qtbot, session, tmp_path):
+    from ipubench_gui.domain.compare import Comparison
+
+    st = session.state
+    st.set_filters(FilterState().with_values("framework", ["PopART"]).with_text("bert"))
+    st.set_chart(st.chart.with_(kind="scaling", log=False))
+    st.set_comparison(Comparison(("bowtr-536574", "bowtr-aeb672"), "bowtr-aeb672"))
+    path = tmp_path / "v.json"
+    session.controller.save_view(path)
+    saved = (st.filters, st.chart, st.comparison)
+    st.set_filters(FilterState())
+    st.set_chart(st.chart.with_(kind="vendor"))
+    st.set_comparison(Comparison())
+    session.controller.open_view(path)
+    assert (st.filters, st.chart, st.comparison) == saved
+    assert session.window.chart_options.kind.currentData() == "scaling"
+    assert session.window.recent_menu.actions()[0].text() == str(path)
+    # a view naming things that no longer exist opens with a message
+    data = json.loads(path.read_text())
+    data["filters"]["selected"]["framework"] = ["PopART", "Vanished"]
+    data["comparison"]["ids"].append("gone-000000")
+    path.write_text(json.dumps(data))
+    session.controller.open_view(path)
+    assert st.filters.values("framework") == {"PopART"}
+    assert st.comparison.ids == ("bowtr-536574", "bowtr-aeb672")
+    msg = session.controller.last_view_message
+    assert "framework: Vanished" in msg and "gone-000000" in msg
+    # a broken file: a message, nothing changes
+    path.write_text("{not json")
+    session.controller.open_view(path)
+    assert st.filters.values("framework") == {"PopART"}
+    assert (
+        "Cannot" in session.window.statusBar().currentMessage()
+        or str(path) in session.window.statusBar().currentMessage()
+    )
