@@ -53,6 +53,7 @@ class Database:
         self._local = threading.local()
         self._lock = threading.Lock()
         self._cursors: list[duckdb.DuckDBPyConnection] = []
+        self.cube_pays: bool | None = None  # see store.fetch.cube_pays
 
     @classmethod
     def open(cls, path: Path, read_only: bool = True) -> Database:

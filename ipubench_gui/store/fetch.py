@@ -71,13 +71,32 @@ def page(
     limit: int = TABLE_LIMIT,
 ) -> Page:
     res = db.run(q.results(state, order_by=sort[0], descending=sort[1]), limit=limit)
-    n = len(res.rows) if not res.truncated else db.run(q.count(state)).rows[0][0]
+    n = (
+        len(res.rows)
+        if not res.truncated
+        else db.run(q.count(state, cube_pays(db))).rows[0][0]
+    )
     return Page(res, n)
+
+
+def cube_pays(db: Database) -> bool:
+    """Whether the facet cube is at least 4x smaller than the rows (asked once)."""
+    if db.cube_pays is None:
+        cube, rows = db.run(q.cube_size()).rows[0]
+        db.cube_pays = cube * 4 <= rows
+    return db.cube_pays
 
 
 def facet_counts(db: Database, state: FilterState) -> dict[str, dict[object, int]]:
     out: dict[str, dict[object, int]] = {f.name: {} for f in FACETS}
-    for facet, value, n in db.run(q.facet_counts(state)).rows:
+    # Large stores: one grouped scan per facet, on the cube when it can answer.
+    # Small ones: a single pass (see queries.facet_counts_one_pass).
+    query = (
+        q.facet_counts(state, cube_pays=True)
+        if cube_pays(db)
+        else q.facet_counts_one_pass(state)
+    )
+    for facet, value, n in db.run(query).rows:
         out[facet][field(facet).parse(value)] = n
     return out
 

@@ -18,9 +18,19 @@ CUBE = "facet_cube"
 CUBE_COLUMNS = frozenset({f.name for f in FACETS} | set(TEXT_SEARCH) | {"batch_size"})
 
 
-def cube_answers(state: FilterState) -> bool:
-    """Whether counts for ``state`` can come from the pre-aggregated cube."""
-    return all(d in CUBE_COLUMNS for d, _ in state.ranges)
+def cube_answers(state: FilterState, cube_pays: bool = True) -> bool:
+    """Whether counts for ``state`` can come from the pre-aggregated cube.
+
+    ``cube_pays``: the cube is much smaller than the rows (false at seed scale,
+    where summing it costs more than counting the rows themselves).
+    """
+    return cube_pays and all(d in CUBE_COLUMNS for d, _ in state.ranges)
+
+
+def cube_size() -> Query:
+    return Query(
+        f"SELECT (SELECT count(*) FROM {CUBE}), (SELECT count(*) FROM {VIEW})", {}
+    )
 
 
 def where(
@@ -91,9 +101,9 @@ def results(
     return Query(sql, params)
 
 
-def count(state: FilterState) -> Query:
+def count(state: FilterState, cube_pays: bool = True) -> Query:
     cond, params = where(state)
-    if cube_answers(state):
+    if cube_answers(state, cube_pays):
         return Query(
             f"SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM {CUBE} WHERE {cond}",
             params,
@@ -129,7 +139,9 @@ def chart_top(
     )
 
 
-def facet_counts(state: FilterState, dims: Sequence[str] | None = None) -> Query:
+def facet_counts(
+    state: FilterState, dims: Sequence[str] | None = None, cube_pays: bool = True
+) -> Query:
     """Counts per value of every facet, each with all *other* filters applied.
 
     One grouped scan per facet, joined by UNION ALL. Measured here (tests/bench)
@@ -138,7 +150,7 @@ def facet_counts(state: FilterState, dims: Sequence[str] | None = None) -> Query
     Rows are ``(facet, value, n)`` with ``value`` as text (NULL for blank cells)
     so one column holds every facet; ``Field.parse`` restores numbers.
     """
-    src, n = (CUBE, "sum(n)") if cube_answers(state) else (VIEW, "count(*)")
+    src, n = (CUBE, "sum(n)") if cube_answers(state, cube_pays) else (VIEW, "count(*)")
     parts: list[str] = []
     params: dict = {}
     for j, d in enumerate(dims or [f.name for f in FACETS]):
@@ -150,6 +162,30 @@ def facet_counts(state: FilterState, dims: Sequence[str] | None = None) -> Query
             f"CAST({n} AS BIGINT) AS n FROM {src} WHERE {cond} GROUP BY {col}"
         )
     return Query(" UNION ALL ".join(parts), params)
+
+
+def facet_counts_one_pass(
+    state: FilterState, dims: Sequence[str] | None = None
+) -> Query:
+    """The same counts as :func:`facet_counts` in a single scan: each row yields
+    one (facet, value, keep) triple per facet, where ``keep`` is the filter
+    without that facet's own condition. Cheapest for small stores (1.2 ms for
+    the seed's 250 rows); at a million rows the 12x rows it makes cost more."""
+    dims = list(dims or [f.name for f in FACETS])
+    params: dict = {}
+    keeps = []
+    for j, d in enumerate(dims):
+        cond, p = where(state, exclude=d, prefix=f"k{j}_")
+        params.update(p)
+        keeps.append(f"({cond})")
+    names = ", ".join(f"'{d}'" for d in dims)
+    values = ", ".join(f"CAST({quote_ident(d)} AS VARCHAR)" for d in dims)
+    sql = (
+        f"SELECT facet, value, count(*) AS n FROM (SELECT unnest([{names}]) AS facet, "
+        f"unnest([{values}]) AS value, unnest([{', '.join(keeps)}]) AS keep "
+        f"FROM {VIEW}) WHERE keep GROUP BY ALL"
+    )
+    return Query(sql, params)
 
 
 def distinct_values(dims: Sequence[str] | None = None) -> Query:

@@ -7,6 +7,7 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.filters import FilterState, NumRange
+from ipubench_gui.store import fetch
 from ipubench_gui.store import queries as q
 from ipubench_gui.store.build import build_store
 from ipubench_gui.store.db import Database
@@ -63,7 +64,7 @@ def _store_rows(
         Row(
             "all 12 facet counts, 3 filters",
             label,
-            median_ms(lambda: db.run(q.facet_counts(FILTER)), runs),
+            median_ms(lambda: fetch.facet_counts(db, FILTER), runs),
             "one filtered count(*)",
             base,
             target,
@@ -73,7 +74,7 @@ def _store_rows(
         Row(
             "all 12 facet counts, no filter",
             label,
-            median_ms(lambda: db.run(q.facet_counts(FilterState())), runs),
+            median_ms(lambda: fetch.facet_counts(db, FilterState()), runs),
             "one filtered count(*)",
             base,
         )
