@@ -5,16 +5,24 @@ from __future__ import annotations
 from pathlib import Path
 
 from ipubench_gui import paths
-from ipubench_gui.store.build import ensure_store
 from ipubench_gui.store.db import Database
+from ipubench_gui.store.userdb import open_combined
 
 
-def open_store(data_dir: Path | None = None) -> Database:
-    """Open the store built from the bundled data, building it once if needed.
+def open_store(data_dir: Path | None = None, user: bool = True) -> Database:
+    """The bundled results (built once if needed) plus the user's imports.
 
     The bundled data is never written: a store that does not match it is built
-    into the user's cache folder and reused while the data is unchanged.
+    into the user's cache folder and reused while the data is unchanged. The
+    user's own results live in ``user_db_path()``; ``db.user_status`` says if
+    they could not be opened and what was done about it.
     """
     data = data_dir or paths.data_dir()
-    path, con = ensure_store(data, paths.user_dir("cache"))
-    return Database(con, path)
+    db, _status = open_combined(
+        data, paths.user_dir("cache"), user_db_path() if user else None
+    )
+    return db
+
+
+def user_db_path() -> Path:
+    return paths.user_dir("data") / "user.duckdb"

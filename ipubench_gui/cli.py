@@ -96,6 +96,57 @@ def build_parser() -> argparse.ArgumentParser:
     ch.add_argument(
         "--transparent", action="store_true", help="transparent background (PNG)"
     )
+    im = sub.add_parser(
+        "import",
+        help="import results from a CSV/TSV, Parquet or JSON file",
+        description="Import a file into your own results (kept in your user data "
+        "folder). Without --map, columns are guessed from their headers.",
+    )
+    im.add_argument("file", type=Path)
+    im.add_argument(
+        "--map",
+        action="append",
+        default=[],
+        metavar="COLUMN=FIELD",
+        help="read FIELD from the file's COLUMN (fields: model, variant, "
+        "platform, framework, dataset, batch_size, precision, value, "
+        "latency_ms, unit, metric, sdk_version, task, accelerators, "
+        "nodes, mlperf_id, division)",
+    )
+    im.add_argument(
+        "--unpivot",
+        metavar="COL1,COL2,...",
+        help="wide files: these columns each hold a figure",
+    )
+    im.add_argument(
+        "--unpivot-into",
+        default="model",
+        metavar="FIELD",
+        help="the field the unpivoted column names become (default model)",
+    )
+    im.add_argument(
+        "--metric", choices=("throughput", "latency", "time_to_train", "time_to_result")
+    )
+    im.add_argument("--unit", help="unit of the figures, when the file has none")
+    im.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="a value for every row (e.g. platform=A100, task=inference)",
+    )
+    im.add_argument(
+        "--source-label",
+        default="",
+        metavar="LABEL",
+        help="a name for this import (default: the file name)",
+    )
+    im.add_argument(
+        "--check",
+        action="store_true",
+        help="check the file and report, but store nothing",
+    )
+
     cmp = sub.add_parser(
         "compare", help="compare configurations side by side (ids from export-results)"
     )
@@ -255,6 +306,71 @@ def _export_chart(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pairs(items: list[str], what: str) -> dict[str, str]:
+    out = {}
+    for item in items:
+        k, sep, v = item.partition("=")
+        if not sep or not k.strip():
+            raise ValueError(f"{what} {item!r}: expected A=B")
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _import(args: argparse.Namespace) -> int:
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.store import importer
+
+    try:
+        mapping = {field: col for col, field in _pairs(args.map, "--map").items()}
+        constants = _pairs(args.set, "--set")
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.metric:
+        constants["metric"] = args.metric
+    if args.unit:
+        constants["unit"] = args.unit
+    unpivot = tuple(c.strip() for c in (args.unpivot or "").split(",") if c.strip())
+    db = open_store()
+    try:
+        status = db.user_status
+        if not args.check and (status is None or not status.writable):
+            print(
+                f"error: {status.message if status else 'no user database'}",
+                file=sys.stderr,
+            )
+            return 1
+        if status and status.message:
+            print(f"note: {status.message}", file=sys.stderr)
+        con = db.cursor()
+        if not mapping and not unpivot:
+            names, _ = importer.stage(con, args.file)
+            mapping = importer.guess(names)
+            for f, c in sorted(mapping.items()):
+                print(f"guessed: {c!r} -> {f}")
+        spec = importer.ImportSpec(
+            args.file, mapping, constants, unpivot, args.unpivot_into, args.source_label
+        )
+        if args.check:
+            landed, skipped = importer.validate(con, spec)
+            print(
+                f"{landed} rows would land; {skipped} without a figure would be "
+                "skipped (nothing stored: --check)"
+            )
+            return 0
+        res = importer.import_file(con, spec)
+    except importer.ImportFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        db.close()
+    print(
+        f"imported {res.landed} rows as {res.label!r} (source {res.source_id}); "
+        f"skipped {res.skipped} without a figure"
+    )
+    return 0
+
+
 def _compare(args: argparse.Namespace) -> int:
     import csv
 
@@ -324,4 +440,5 @@ COMMANDS = {
     "export-chart": _export_chart,
     "compare": _compare,
     "counterparts": _counterparts,
+    "import": _import,
 }

@@ -280,3 +280,31 @@ def ensure_store(
             return path, con
     path = build_store(data_dir, cache_dir / f"results-{fp[:16]}.duckdb")
     return path, duckdb.connect(str(path), read_only=True)
+
+
+def attach_bundled(
+    con: duckdb.DuckDBPyConnection, data_dir: Path, cache_dir: Path
+) -> Path:
+    """ATTACH, as ``b`` (read-only), a store built from ``data_dir``: the bundled
+    one if its fingerprint matches, else a cached one, building it if needed."""
+    fp = fingerprint(data_dir)
+    cached = cache_dir / f"results-{fp[:16]}.duckdb"
+    for path in (data_dir / STORE_NAME, cached):
+        if not path.exists():
+            continue
+        try:
+            con.execute("ATTACH $p AS b (READ_ONLY)", {"p": str(path)})
+        except duckdb.Error:
+            continue
+        try:
+            row = con.execute(
+                "SELECT value FROM b.meta WHERE key = 'fingerprint'"
+            ).fetchone()
+        except duckdb.Error:
+            row = None
+        if row and row[0] == fp:
+            return path
+        con.execute("DETACH b")
+    build_store(data_dir, cached)
+    con.execute("ATTACH $p AS b (READ_ONLY)", {"p": str(cached)})
+    return cached

@@ -54,6 +54,7 @@ class Database:
         self._lock = threading.Lock()
         self._cursors: list[duckdb.DuckDBPyConnection] = []
         self.cube_pays: bool | None = None  # see store.fetch.cube_pays
+        self.user_status = None  # store.userdb.UserStatus when a user db is attached
 
     @classmethod
     def open(cls, path: Path, read_only: bool = True) -> Database:

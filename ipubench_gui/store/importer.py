@@ -1,0 +1,564 @@
+"""Import result files (CSV/TSV, Parquet, JSON) into the user database.
+
+The file is read with DuckDB's own readers into a staging table of text, then
+normalised in SQL (a million rows never pass through Python): numbers lose
+thousands separators and trailing units ("1,260,000", "0.58 ms"), "23h 43m"
+becomes minutes. Every row that cannot be read is reported with its row,
+column and reason, and then nothing is stored. Rows without a figure are
+skipped and counted. What lands, lands in one transaction.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+
+from ipubench_gui.domain.chartspec import LOWER_IS_BETTER
+
+# Fields a file column can be mapped to (names as in export-results).
+FIELDS: tuple[str, ...] = (
+    "model",
+    "variant",
+    "platform",
+    "sdk_version",
+    "framework",
+    "dataset",
+    "batch_size",
+    "precision",
+    "metric",
+    "value",
+    "unit",
+    "latency_ms",
+    "mlperf_id",
+    "task",
+    "accelerators",
+    "nodes",
+    "division",
+)
+METRICS = ("throughput", "latency", "time_to_train", "time_to_result")
+# Header words that suggest a field, most specific first.
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "value": (
+        "performance_result",
+        "throughput",
+        "items/sec",
+        "samples/s",
+        "value",
+        "result",
+        "score",
+        "time to train",
+        "time_to_train",
+    ),
+    "latency_ms": ("latency (ms)", "latency_ms", "latency"),
+    "unit": ("performance_units", "units", "unit"),
+    "model": ("model", "benchmark", "network", "workload"),
+    "variant": ("variant", "scenario", "config"),
+    "platform": ("platform", "system", "accelerator", "hardware", "device"),
+    "sdk_version": ("sdk", "software version", "sdk_version"),
+    "framework": ("framework", "software"),
+    "dataset": ("dataset", "data set"),
+    "batch_size": ("batch size", "batch_size", "batch", "bs"),
+    "precision": ("precision", "weight_data_types", "dtype", "data type"),
+    "metric": ("metric",),
+    "mlperf_id": ("mlperf id", "mlperf_id", "id"),
+    "task": ("task",),
+    "accelerators": ("a#", "accelerators", "num accelerators", "gpus", "ipus"),
+    "nodes": ("nodes",),
+    "division": ("division", "category"),
+}
+NUMERIC = {"value", "latency_ms", "batch_size", "accelerators", "nodes"}
+MAX_PROBLEMS = 50
+
+
+class ImportFailed(Exception):
+    """Nothing was stored; ``problems`` says why, row by row where it can."""
+
+    def __init__(
+        self, message: str, problems: list[Problem] | None = None, more: int = 0
+    ):
+        super().__init__(message)
+        self.problems = problems or []
+        self.more = more
+
+    def __str__(self) -> str:
+        lines = [self.args[0]]
+        lines += [f"  {p}" for p in self.problems]
+        if self.more:
+            lines.append(f"  … and {self.more} more")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Problem:
+    row: int | None
+    column: str | None
+    reason: str
+
+    def __str__(self) -> str:
+        where = ", ".join(
+            x
+            for x in (
+                self.row and f"row {self.row}",
+                self.column and f"column {self.column!r}",
+            )
+            if x
+        )
+        return f"{where}: {self.reason}" if where else self.reason
+
+
+@dataclass(frozen=True)
+class ImportSpec:
+    """What to read and how: field <- column, constants, optional unpivot."""
+
+    path: Path
+    columns: dict[str, str] = field(default_factory=dict)  # field -> file column
+    constants: dict[str, str] = field(default_factory=dict)  # field -> value
+    unpivot: tuple[str, ...] = ()  # value columns of a wide file
+    unpivot_into: str = "model"  # the field their names become
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Preview:
+    columns: list[str]
+    types: list[str]
+    rows: list[tuple]
+    guessed: dict[str, str]
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    source_id: int
+    landed: int
+    skipped: int
+    label: str
+
+
+# -- reading --
+def reader_sql(path: Path) -> str:
+    """A DuckDB table function reading ``path`` by its suffix (path bound as $path)."""
+    suffix = path.suffix.lower()
+    if suffix in (".parquet", ".pq"):
+        return "read_parquet($path)"
+    if suffix in (".json", ".jsonl", ".ndjson"):
+        return "read_json_auto($path)"
+    if suffix in (".csv", ".tsv", ".txt", ""):
+        return "read_csv($path, header = true, all_varchar = true, sample_size = -1)"
+    raise ImportFailed(
+        f"{path.name}: cannot read {suffix} files; use CSV, TSV, Parquet or JSON"
+    )
+
+
+def _check_file(path: Path) -> None:
+    if not path.exists():
+        raise ImportFailed(f"{path}: no such file")
+    if path.is_dir():
+        raise ImportFailed(f"{path}: is a folder, not a file")
+    if path.stat().st_size == 0:
+        raise ImportFailed(f"{path.name}: the file is empty")
+
+
+def stage(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[list[str], list[str]]:
+    """Read ``path`` into TEMP TABLE import_stage (+ __row); return names and types."""
+    _check_file(path)
+    src = reader_sql(path)
+    try:
+        con.execute(
+            f"CREATE OR REPLACE TEMP TABLE import_stage AS SELECT "
+            f"row_number() OVER () AS __row, * FROM {src}",
+            {"path": str(path)},
+        )
+    except duckdb.Error as exc:
+        raise ImportFailed(f"{path.name}: cannot be read: {_first_line(exc)}") from None
+    desc = con.execute("DESCRIBE import_stage").fetchall()
+    names = [d[0] for d in desc if d[0] != "__row"]
+    types = [d[1] for d in desc if d[0] != "__row"]
+    n = con.execute("SELECT count(*) FROM import_stage").fetchone()[0]
+    if n == 0:
+        raise ImportFailed(f"{path.name}: has a header but no data rows")
+    return names, types
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:300] if text else type(exc).__name__
+
+
+def guess(columns: list[str]) -> dict[str, str]:
+    """field -> column, from header words; each column used at most once."""
+    used: set[str] = set()
+    out: dict[str, str] = {}
+    lower = {c: c.lower().strip() for c in columns}
+    for fld, words in SYNONYMS.items():
+        for w in words:
+            hit = next(
+                (c for c in columns if c not in used and lower[c] == w), None
+            ) or next(
+                (c for c in columns if c not in used and w in lower[c] and len(w) > 2),
+                None,
+            )
+            if hit:
+                out[fld] = hit
+                used.add(hit)
+                break
+    return out
+
+
+def preview(con: duckdb.DuckDBPyConnection, path: Path, n: int = 20) -> Preview:
+    names, types = stage(con, path)
+    rows = con.execute(
+        f"SELECT * EXCLUDE (__row) FROM import_stage ORDER BY __row LIMIT {int(n)}"
+    ).fetchall()
+    return Preview(names, types, rows, guess(names))
+
+
+# -- normalising --
+# A number (optionally with thousands separators and exponent), then a unit.
+NUM_RE = (
+    r"^\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)"
+    r"\s*([A-Za-z/%µ]*)\s*$"
+)
+HM_RE = r"^\s*(\d+)\s*h\s*(\d+)\s*m\s*$"
+
+
+def _q(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _num(expr: str) -> str:
+    """SQL: a number from text with separators and an optional unit; NULL if not."""
+    return (
+        f"TRY_CAST(replace(regexp_extract(CAST({expr} AS VARCHAR), '{NUM_RE}', 1), "
+        f"',', '') AS DOUBLE)"
+    )
+
+
+def _suffix(expr: str) -> str:
+    return f"regexp_extract(CAST({expr} AS VARCHAR), '{NUM_RE}', 2)"
+
+
+def _blank(expr: str) -> str:
+    return f"({expr} IS NULL OR trim(CAST({expr} AS VARCHAR)) = '')"
+
+
+def _metric_from_unit(unit: str) -> str:
+    return (
+        f"CASE WHEN lower({unit}) LIKE '%latency%' OR lower({unit}) IN ('ms', 's') "
+        f"THEN 'latency' WHEN {unit} LIKE '%/s%' OR lower({unit}) LIKE '%per s%' "
+        "THEN 'throughput' END"
+    )
+
+
+def normalised_sql(spec: ImportSpec, names: list[str]) -> tuple[str, dict]:
+    """SELECT over import_stage giving one normalised row per figure, with the raw
+    text kept for problem reports. Identifiers are the file's own column names,
+    always quoted; constants are parameters."""
+    unknown = [c for c in [*spec.columns.values(), *spec.unpivot] if c not in names]
+    if unknown:
+        raise ImportFailed(
+            f"{spec.path.name}: no column called "
+            f"{', '.join(repr(c) for c in unknown)}; the file has "
+            f"{', '.join(repr(c) for c in names)}"
+        )
+    bad = [f for f in [*spec.columns, *spec.constants] if f not in FIELDS]
+    if bad:
+        raise ImportFailed(
+            f"unknown field {', '.join(bad)}; use one of {', '.join(FIELDS)}"
+        )
+    params: dict = {}
+    src = "import_stage"
+    cols = dict(spec.columns)
+    if spec.unpivot:
+        if spec.unpivot_into not in FIELDS:
+            raise ImportFailed(f"cannot unpivot into {spec.unpivot_into!r}")
+        keep = ", ".join(_q(c) for c in names if c not in spec.unpivot)
+        on = ", ".join(f"CAST({_q(c)} AS VARCHAR) AS {_q(c)}" for c in spec.unpivot)
+        src = (
+            f"(UNPIVOT (SELECT __row, {keep + ', ' if keep else ''}{on} "
+            f"FROM import_stage) ON {', '.join(_q(c) for c in spec.unpivot)} "
+            f"INTO NAME __name VALUE __value)"
+        )
+        cols["value"] = "__value"
+        cols[spec.unpivot_into] = "__name"
+
+    def raw(f: str) -> str:
+        if f in cols:
+            # JSON columns mixing numbers and strings arrive as JSON text: '"x"'.
+            return (
+                f"regexp_replace(CAST({_q(cols[f])} AS VARCHAR), '^\"(.*)\"$', '\\1')"
+            )
+        if f in spec.constants:
+            params[f"c_{f}"] = spec.constants[f]
+            return f"CAST($c_{f} AS VARCHAR)"
+        return "CAST(NULL AS VARCHAR)"
+
+    suffix = _suffix(raw("value"))
+    unit = f"coalesce(nullif(trim({raw('unit')}), ''), nullif({suffix}, ''))"
+    metric = (
+        f"coalesce(nullif(lower(trim({raw('metric')})), ''), {_metric_from_unit(unit)})"
+    )
+    value = (
+        f"CASE WHEN regexp_full_match(coalesce({raw('value')}, ''), '{HM_RE}') "
+        f"THEN CAST(regexp_extract({raw('value')}, '{HM_RE}', 1) AS DOUBLE) * 60 + "
+        f"CAST(regexp_extract({raw('value')}, '{HM_RE}', 2) AS DOUBLE) "
+        f"ELSE {_num(raw('value'))} END"
+    )
+    accel = _num(raw("accelerators"))
+    if "nodes" in cols:  # MLPerf: accelerators are per node
+        accel = f"({accel}) * coalesce({_num(raw('nodes'))}, 1)"
+    sel = {
+        "__row": "__row",
+        "model": f"trim({raw('model')})",
+        "variant": f"nullif(trim({raw('variant')}), '')",
+        "platform": f"nullif(trim({raw('platform')}), '')",
+        "sdk_version": f"nullif(trim({raw('sdk_version')}), '')",
+        "framework": f"nullif(trim({raw('framework')}), '')",
+        "dataset": f"nullif(trim({raw('dataset')}), '')",
+        "precision": f"nullif(trim({raw('precision')}), '')",
+        "mlperf_id": f"nullif(trim({raw('mlperf_id')}), '')",
+        "division": f"nullif(trim({raw('division')}), '')",
+        "task": f"nullif(lower(trim({raw('task')})), '')",
+        "metric": metric,
+        "unit": unit,
+        "value": value,
+        "value_raw": raw("value"),
+        "latency_ms": _num(raw("latency_ms")),
+        "latency_raw": raw("latency_ms"),
+        "batch_size": _num(raw("batch_size")),
+        "batch_raw": raw("batch_size"),
+        "accelerators": accel,
+        "accel_raw": raw("accelerators"),
+    }
+    body = ", ".join(f"{expr} AS {_q(k)}" for k, expr in sel.items())
+    return f"SELECT {body} FROM {src}", params
+
+
+PROBLEM_CHECKS: tuple[tuple[str, str, str], ...] = (
+    # (column shown, condition that is a problem, reason)
+    (
+        "value",
+        "NOT {blank_value} AND value IS NULL",
+        "not a number: ' || quote(value_raw) || '",
+    ),
+    (
+        "value",
+        "value IS NOT NULL AND value <= 0",
+        "must be a positive number, got ' || quote(value_raw) || '",
+    ),
+    (
+        "latency_ms",
+        "NOT {blank_lat} AND (latency_ms IS NULL OR latency_ms <= 0)",
+        "not a positive latency: ' || quote(latency_raw) || '",
+    ),
+    (
+        "batch_size",
+        "NOT {blank_bs} AND (batch_size IS NULL OR batch_size <= 0 "
+        "OR batch_size <> floor(batch_size))",
+        "not a batch size (a positive whole number): ' || quote(batch_raw) || '",
+    ),
+    (
+        "accelerators",
+        "NOT {blank_acc} AND (accelerators IS NULL OR accelerators <= 0)",
+        "not a number of accelerators: ' || quote(accel_raw) || '",
+    ),
+    ("model", "NOT {blank_value} AND (model IS NULL OR model = '')", "no model named"),
+    (
+        "metric",
+        "NOT {blank_value} AND metric IS NULL",
+        "no metric: map a metric or unit column, or set the metric",
+    ),
+    (
+        "metric",
+        "metric IS NOT NULL AND metric NOT IN ('throughput', 'latency', "
+        "'time_to_train', 'time_to_result')",
+        "unknown metric ' || quote(metric) || ' (use throughput, latency, "
+        "time_to_train or time_to_result)",
+    ),
+    (
+        "unit",
+        "NOT {blank_value} AND unit IS NULL",
+        "no unit: map a unit column, or set the unit",
+    ),
+)
+
+
+def _problems(con, column_of: dict[str, str]) -> tuple[list[Problem], int]:
+    # Cell text inside quotes in messages; a temp macro is per connection.
+    con.execute(
+        "CREATE OR REPLACE TEMP MACRO quote(x) AS "
+        "'''' || coalesce(CAST(x AS VARCHAR), '') || ''''"
+    )
+    subs = {
+        "blank_value": _blank("value_raw"),
+        "blank_lat": _blank("latency_raw"),
+        "blank_bs": _blank("batch_raw"),
+        "blank_acc": _blank("accel_raw"),
+    }
+    parts = []
+    for col, cond, reason in PROBLEM_CHECKS:
+        parts.append(
+            f"SELECT __row, '{col}' AS col, '{reason}' AS reason "
+            f"FROM import_norm WHERE {cond.format(**subs)}"
+        )
+    sql = " UNION ALL ".join(parts)
+    dup_sql = (
+        "SELECT __row, 'row', 'repeats row ' || first_row || ' exactly' FROM ("
+        "SELECT __row, min(__row) OVER (PARTITION BY model, variant, platform, "
+        "sdk_version, framework, dataset, precision, metric, unit, value, "
+        "latency_ms, batch_size, accelerators, mlperf_id, task) AS first_row "
+        "FROM import_norm WHERE value IS NOT NULL) WHERE __row <> first_row"
+    )
+    full = f"SELECT * FROM ({sql} UNION ALL {dup_sql}) ORDER BY 1, 2"
+    rows = con.execute(f"{full} LIMIT {MAX_PROBLEMS + 1}").fetchall()
+    total = con.execute(f"SELECT count(*) FROM ({full})").fetchone()[0]
+    probs = [
+        Problem(int(r), column_of.get(c, c) if c != "row" else None, reason)
+        for r, c, reason in rows[:MAX_PROBLEMS]
+    ]
+    return probs, max(0, total - MAX_PROBLEMS)
+
+
+# -- importing --
+def validate(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> tuple[int, int]:
+    """Stage and check ``spec``; return (rows to land, rows skipped for having no
+    figure); raise ImportFailed listing problems. Stores nothing."""
+    names, _types = stage(con, spec.path)
+    if "value" not in spec.columns and not spec.unpivot:
+        raise ImportFailed(_no_value_message(spec, names))
+    sql, params = normalised_sql(spec, names)
+    try:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE import_norm AS {sql}", params)
+    except duckdb.Error as exc:
+        raise ImportFailed(f"{spec.path.name}: {_first_line(exc)}") from None
+    column_of = {f: c for f, c in spec.columns.items()}
+    probs, more = _problems(con, column_of)
+    if probs:
+        raise ImportFailed(
+            f"{spec.path.name}: {len(probs) + more} problem(s); nothing was imported.",
+            probs,
+            more,
+        )
+    landed, skipped = con.execute(
+        f"SELECT count(*) FILTER (WHERE value IS NOT NULL), count(*) FILTER "
+        f"(WHERE {_blank('value_raw')}) FROM import_norm"
+    ).fetchone()
+    if landed == 0:
+        raise ImportFailed(
+            f"{spec.path.name}: no row has a figure in column "
+            f"{spec.columns.get('value', 'value')!r}"
+        )
+    return landed, skipped
+
+
+def _no_value_message(spec: ImportSpec, names: list[str]) -> str:
+    msg = (
+        f"{spec.path.name}: which column holds the figures? Map one to 'value' "
+        f"(the file has {', '.join(repr(n) for n in names[:12])}"
+        f"{'…' if len(names) > 12 else ''})"
+    )
+    if len(names) == 1 and re.search(r"[;|\t]", names[0]):
+        sep = next(s for s in (";", "|", "\t") if s in names[0])
+        msg += (
+            f". It was read as a single column; is the delimiter "
+            f"{'a tab' if sep == chr(9) else repr(sep)}?"
+        )
+    return msg
+
+
+def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResult:
+    """Validate, then land every row of ``spec`` in one transaction (or none)."""
+    landed, skipped = validate(con, spec)
+    label = spec.label or spec.path.name
+    lower = "(" + ", ".join(f"'{m}'" for m in LOWER_IS_BETTER) + ")"
+    con.execute("BEGIN TRANSACTION")
+    try:
+        sid = con.execute("SELECT nextval('u.import_ids')").fetchone()[0]
+        con.execute(
+            "INSERT INTO u.imports VALUES ($id, $f, $l, current_timestamp, $n, $s)",
+            {"id": sid, "f": spec.path.name, "l": label, "n": landed, "s": skipped},
+        )
+        con.execute(
+            f"""
+            INSERT INTO u.user_results BY NAME
+            SELECT
+                1000000000 + $id * 10000000 + n.__row AS ord,
+                'usr' || $id || '-' || lpad(CAST(n.__row AS VARCHAR), 7, '0')
+                    || CASE WHEN count(*) OVER (PARTITION BY n.__row) > 1
+                       THEN '-' || row_number() OVER (PARTITION BY n.__row
+                                                     ORDER BY n.model) ELSE '' END
+                    AS result_id,
+                $file AS source_file, $label AS "table",
+                CAST(n.__row AS INTEGER) AS "row",
+                coalesce(n.task, CASE WHEN n.latency_ms IS NOT NULL
+                    OR n.metric = 'latency' THEN 'inference' END) AS task,
+                n.model, n.variant, n.platform, n.sdk_version, n.framework, n.dataset,
+                CAST(n.batch_size AS INTEGER) AS batch_size, n.precision, n.metric,
+                n.value, n.unit, n.value_raw AS value_as_printed,
+                coalesce(n.latency_ms, CASE WHEN n.metric = 'latency'
+                    AND lower(n.unit) LIKE '%ms%' THEN n.value END) AS latency_ms,
+                n.mlperf_id, n.division,
+                p.vendor, p.generation, p.accelerator,
+                CAST(coalesce(n.accelerators, p.accelerators) AS INTEGER)
+                    AS accelerators,
+                n.metric NOT IN {lower} AS higher_is_better,
+                current_date AS source_date, 'imported' AS source_date_kind,
+                $label AS source_title,
+                CASE WHEN n.metric = 'throughput' THEN n.value END AS throughput,
+                CASE WHEN n.metric = 'throughput'
+                     THEN n.value / coalesce(n.accelerators, p.accelerators) END
+                    AS throughput_per_accelerator,
+                TRY_CAST(split_part(n.precision, '.', 1) AS INTEGER) AS activation_bits,
+                TRY_CAST(split_part(n.precision, '.', 2) AS INTEGER) AS weight_bits,
+                $id AS source_id
+            FROM import_norm n LEFT JOIN b.platforms p USING (platform)
+            WHERE n.value IS NOT NULL
+        """,
+            {"id": sid, "file": spec.path.name, "label": label},
+        )
+        con.execute(
+            """
+            INSERT INTO u.user_cube BY NAME
+            SELECT task, metric, model, variant, platform, generation, accelerators,
+                   sdk_version, framework, dataset, precision, source_file, batch_size,
+                   count(*) AS n, $id AS source_id
+            FROM u.user_results WHERE source_id = $id GROUP BY ALL""",
+            {"id": sid},
+        )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    finally:
+        con.execute("DROP TABLE IF EXISTS import_norm")
+        con.execute("DROP TABLE IF EXISTS import_stage")
+    return ImportResult(sid, landed, skipped, label)
+
+
+def list_sources(con: duckdb.DuckDBPyConnection) -> list[tuple]:
+    return con.execute(
+        "SELECT source_id, label, file_name, imported_at, rows, skipped "
+        "FROM u.imports ORDER BY source_id"
+    ).fetchall()
+
+
+def rename_source(con: duckdb.DuckDBPyConnection, sid: int, label: str) -> None:
+    con.execute("BEGIN TRANSACTION")
+    con.execute(
+        "UPDATE u.imports SET label = $l WHERE source_id = $i", {"l": label, "i": sid}
+    )
+    con.execute(
+        'UPDATE u.user_results SET "table" = $l, source_title = $l '
+        "WHERE source_id = $i",
+        {"l": label, "i": sid},
+    )
+    con.execute("COMMIT")
+
+
+def remove_source(con: duckdb.DuckDBPyConnection, sid: int) -> None:
+    con.execute("BEGIN TRANSACTION")
+    for t in ("user_results", "user_cube", "imports"):
+        con.execute(f"DELETE FROM u.{t} WHERE source_id = $i", {"i": sid})
+    con.execute("COMMIT")

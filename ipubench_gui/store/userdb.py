@@ -1,0 +1,149 @@
+"""The user's own results: a DuckDB file beside the bundled store, combined with it.
+
+The app's connection is an in-memory database that ATTACHes the bundled store
+READ_ONLY (as ``b``) and the user database (as ``u``), and defines views in its
+own catalog (shared by every cursor; temp views would not be) with the names
+every query uses (``results_v``, ``facet_cube``, ...), each the union of both.
+So facets, charts, the comparator and exports see imported rows without
+knowing about them.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from ipubench_gui.store.build import attach_bundled
+from ipubench_gui.store.db import Database
+
+log = logging.getLogger(__name__)
+
+USER_SCHEMA = """
+CREATE SEQUENCE IF NOT EXISTS u.import_ids START 1;
+CREATE TABLE IF NOT EXISTS u.imports (
+    source_id   INTEGER PRIMARY KEY,
+    file_name   VARCHAR NOT NULL,
+    label       VARCHAR NOT NULL,
+    imported_at TIMESTAMP NOT NULL,
+    rows        BIGINT NOT NULL,
+    skipped     BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS u.user_results AS
+    SELECT *, CAST(NULL AS INTEGER) AS source_id FROM b.results_v LIMIT 0;
+CREATE TABLE IF NOT EXISTS u.user_cube AS
+    SELECT *, CAST(NULL AS INTEGER) AS source_id FROM b.facet_cube LIMIT 0;
+"""
+
+SHARED = ("comparisons", "claims", "platforms", "metrics", "meta")
+
+
+@dataclass(frozen=True)
+class UserStatus:
+    """What happened to the user database at start-up, in words for users."""
+
+    path: Path | None
+    writable: bool
+    message: str = ""
+
+
+def open_combined(
+    data_dir: Path, cache_dir: Path, user: Path | None
+) -> tuple[Database, UserStatus]:
+    """An in-memory connection over the bundled store and the user database.
+
+    A damaged user database is moved aside (never deleted) and a new one made;
+    one held by another running instance is left alone and this one runs with
+    the bundled results only. Either way the message says what happened.
+    """
+    con = duckdb.connect()
+    bundled = attach_bundled(con, data_dir, cache_dir)
+    status = UserStatus(None, False, "")
+    if user is not None:
+        status = _attach_user(con, user)
+    _define_views(con, status.path is not None)
+    db = Database(con, bundled)
+    db.user_status = status
+    return db, status
+
+
+def _attach_user(con: duckdb.DuckDBPyConnection, user: Path) -> UserStatus:
+    user.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        con.execute("ATTACH $p AS u", {"p": str(user)})
+    except duckdb.IOException as exc:
+        if "lock" in str(exc).lower():
+            return UserStatus(
+                None,
+                False,
+                "Another ipubench-gui window is using your imported "
+                "results, so this window shows the bundled results only "
+                "and cannot import. Close the other window to use them "
+                "here.",
+            )
+        return _set_aside(con, user, exc)
+    except duckdb.Error as exc:
+        return _set_aside(con, user, exc)
+    try:
+        con.execute(USER_SCHEMA)
+        con.execute("SELECT count(*) FROM u.user_results").fetchone()
+    except duckdb.Error as exc:
+        con.execute("DETACH u")
+        return _set_aside(con, user, exc)
+    return UserStatus(user, True)
+
+
+def _set_aside(con, user: Path, exc: Exception) -> UserStatus:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = user.with_name(f"{user.stem}.damaged-{stamp}{user.suffix}")
+    try:
+        shutil.move(str(user), aside)
+        wal = user.with_name(user.name + ".wal")
+        if wal.exists():
+            shutil.move(str(wal), aside.with_name(aside.name + ".wal"))
+    except OSError as move_exc:
+        log.error("cannot move damaged user database aside: %s", move_exc)
+        return UserStatus(
+            None,
+            False,
+            f"Your imported results ({user}) could not be read ({exc}) "
+            f"nor moved aside ({move_exc}); showing bundled results only.",
+        )
+    con.execute("ATTACH $p AS u", {"p": str(user)})
+    con.execute(USER_SCHEMA)
+    log.warning("user database %s was unreadable (%s); moved to %s", user, exc, aside)
+    return UserStatus(
+        user,
+        True,
+        f"Your imported results could not be read ({exc}). The damaged "
+        f"file was kept as {aside}; a new, empty one was started. The "
+        "bundled results are all here.",
+    )
+
+
+def _define_views(con: duckdb.DuckDBPyConnection, with_user: bool) -> None:
+    for name in SHARED:
+        con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM b.{name}")
+    if with_user:
+        con.execute(
+            "CREATE OR REPLACE VIEW results_v AS SELECT * FROM b.results_v "
+            "UNION ALL BY NAME "
+            "SELECT * EXCLUDE (source_id) FROM u.user_results"
+        )
+        con.execute(
+            "CREATE OR REPLACE VIEW facet_cube AS SELECT * FROM "
+            "b.facet_cube UNION ALL BY NAME "
+            "SELECT * EXCLUDE (source_id) FROM u.user_cube"
+        )
+        con.execute(
+            "CREATE OR REPLACE VIEW sources AS SELECT * FROM b.sources "
+            "UNION ALL SELECT file_name, label, 'imported', "
+            "CAST(imported_at AS DATE), 'imported', NULL FROM u.imports"
+        )
+    else:
+        for name in ("results_v", "facet_cube", "sources"):
+            con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM b.{name}")
