@@ -96,6 +96,18 @@ def build_parser() -> argparse.ArgumentParser:
     ch.add_argument(
         "--transparent", action="store_true", help="transparent background (PNG)"
     )
+    et = sub.add_parser(
+        "export-table", help="write the filtered results as CSV, Parquet or Excel"
+    )
+    et.add_argument("file", type=Path, help="output: .csv, .parquet or .xlsx")
+    et.add_argument(
+        "--filter",
+        action="append",
+        default=[],
+        metavar="DIM=VALUE",
+        help="as for export-chart",
+    )
+
     im = sub.add_parser(
         "import",
         help="import results from a CSV/TSV, Parquet or JSON file",
@@ -316,6 +328,28 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
     return out
 
 
+def _export_table(args: argparse.Namespace) -> int:
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.store import fetch
+    from ipubench_gui.store.export import ExportError, export_table
+
+    db = open_store()
+    try:
+        try:
+            state = _parse_filters(args.filter, fetch.universe(db))
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        n = export_table(db, state, args.file)
+    except ExportError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        db.close()
+    print(f"wrote {n} results to {args.file}")
+    return 0
+
+
 def _import(args: argparse.Namespace) -> int:
     from ipubench_gui.bootstrap import open_store
     from ipubench_gui.store import importer
@@ -441,4 +475,5 @@ COMMANDS = {
     "compare": _compare,
     "counterparts": _counterparts,
     "import": _import,
+    "export-table": _export_table,
 }

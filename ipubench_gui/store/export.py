@@ -119,3 +119,103 @@ def _cell(v: object) -> object:
     if isinstance(v, float) and v.is_integer():
         return int(v)
     return v
+
+
+# -- the filtered table, for spreadsheets and notebooks --
+TABLE_FORMATS = ("csv", "parquet", "xlsx")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(v: object) -> object:
+    """Text that a spreadsheet would run as a formula, made plain text.
+
+    Imported files are untrusted: a cell like ``=HYPERLINK(...)`` or
+    ``+cmd|' /c calc'!A0`` gets a leading apostrophe (the OWASP advice for CSV
+    injection), so it shows as typed and never runs. Numbers are left alone.
+    """
+    if isinstance(v, str) and v.startswith(FORMULA_START):
+        return "'" + v
+    return v
+
+
+def table_query(state, columns: tuple[str, ...] | None = None) -> Query:
+    """The filtered rows with display columns and provenance (no row limit)."""
+    from ipubench_gui.store import queries as q
+
+    return q.results(state, columns=columns)
+
+
+def export_table(db: Database, state, path: Path) -> int:
+    """Write the rows matching ``state`` to ``path`` (.csv, .parquet or .xlsx),
+    headers with units, provenance columns included; atomically. Returns rows."""
+    from ipubench_gui.domain.fields import field
+
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in TABLE_FORMATS:
+        raise ExportError(f"cannot export to {path.name}: use .csv, .parquet or .xlsx")
+    query = table_query(state)
+    res = db.run(query)
+
+    def header(c: str) -> str:
+        try:
+            return field(c).header
+        except KeyError:
+            return c
+
+    headers = [header(c) for c in res.columns]
+    if fmt == "csv":
+        write_csv(path, headers, ([inert(v) for v in r] for r in res.rows))
+    elif fmt == "xlsx":
+        _write_xlsx(path, headers, res.rows)
+    else:
+        _write_parquet(db, query, path, headers, list(res.columns))
+    return len(res.rows)
+
+
+def _write_xlsx(path: Path, headers: list[str], rows) -> None:
+    from openpyxl import Workbook
+
+    wb = Workbook(write_only=True)
+    ws = wb.create_sheet("results")
+    ws.append(headers)
+    for r in rows:
+        # openpyxl stores any str starting with "=" as a formula; inert() first.
+        ws.append([inert(v) for v in r])
+
+    atomic_write_binary(path, wb.save)
+
+
+def _write_parquet(
+    db: Database, query: Query, path: Path, headers: list[str], columns: list[str]
+) -> None:
+    renames = ", ".join(
+        f'"{c}" AS "{h.replace(chr(34), "")}"' for c, h in zip(columns, headers)
+    )
+    rel = db.cursor().sql(f"SELECT {renames} FROM ({query.sql})", params=query.params)
+    # The path is an argument, never SQL text.
+    atomic_write_binary(path, lambda tmp: rel.write_parquet(tmp))
+
+
+def atomic_write_binary(path: Path, save) -> Path:
+    """``save(tmp_name)`` writes a file by name; it is renamed over ``path`` only
+    when complete, and removed if anything fails."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ExportError(f"cannot write {path}: folder {folder} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=path.suffix, dir=folder
+        )
+        os.close(fd)
+    except OSError as exc:
+        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        save(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    return path

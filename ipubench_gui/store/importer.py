@@ -10,7 +10,6 @@ skipped and counted. What lands, lands in one transaction.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -261,7 +260,7 @@ def normalised_sql(spec: ImportSpec, names: list[str]) -> tuple[str, dict]:
         raise ImportFailed(
             f"{spec.path.name}: no column called "
             f"{', '.join(repr(c) for c in unknown)}; the file has "
-            f"{', '.join(repr(c) for c in names)}"
+            f"{', '.join(repr(c) for c in names)}{_delimiter_hint(names)}"
         )
     bad = [f for f in [*spec.columns, *spec.constants] if f not in FIELDS]
     if bad:
@@ -459,13 +458,19 @@ def _no_value_message(spec: ImportSpec, names: list[str]) -> str:
         f"(the file has {', '.join(repr(n) for n in names[:12])}"
         f"{'…' if len(names) > 12 else ''})"
     )
-    if len(names) == 1 and re.search(r"[;|\t]", names[0]):
-        sep = next(s for s in (";", "|", "\t") if s in names[0])
-        msg += (
+    return msg + _delimiter_hint(names)
+
+
+def _delimiter_hint(names: list[str]) -> str:
+    """When a file was read as one column, ask about the delimiter it seems to use."""
+    seps = (";", "|", "\t", ":", "#", "~", "^")
+    if len(names) == 1 and any(s in names[0] for s in seps):
+        sep = next(s for s in seps if s in names[0])
+        return (
             f". It was read as a single column; is the delimiter "
             f"{'a tab' if sep == chr(9) else repr(sep)}?"
         )
-    return msg
+    return ""
 
 
 def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResult:

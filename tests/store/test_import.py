@@ -1,0 +1,421 @@
+"""Importing files: what lands, what is refused, and that nothing is ever lost."""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ipubench_gui.store import importer
+from ipubench_gui.store.export import export_table
+from ipubench_gui.store.importer import ImportFailed, ImportSpec
+from ipubench_gui.store.userdb import open_combined
+from tests.conftest import DATA, REPO
+
+EXTERNAL = REPO.parent / "shared" / "external" / "summary_results.json"
+
+
+@pytest.fixture
+def combined(tmp_path, store_path):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    # Reuse the session's built store as the "cached" one (same fingerprint).
+    from ipubench_gui.store.build import fingerprint
+
+    os.link(store_path, cache / f"results-{fingerprint(DATA)[:16]}.duckdb")
+    db, status = open_combined(DATA, cache, tmp_path / "user" / "user.duckdb")
+    assert status.writable, status.message
+    yield db
+    db.close()
+
+
+def _user_rows(db) -> int:
+    return db.scalar("SELECT count(*) FROM u.user_results")
+
+
+def _csv(tmp_path, text: str, name="in.csv", encoding="utf-8") -> Path:
+    p = tmp_path / name
+    p.write_bytes(text.encode(encoding))
+    return p
+
+
+def _spec(path, **kw):
+    cols = kw.pop(
+        "columns", {"model": "model", "platform": "platform", "value": "throughput"}
+    )
+    consts = kw.pop("constants", {"metric": "throughput", "unit": "items/s"})
+    return ImportSpec(path, cols, consts, **kw)
+
+
+def test_a_good_file_lands_and_is_everywhere(combined, tmp_path):
+    p = _csv(
+        tmp_path,
+        "model,platform,throughput,latency,bs\n"
+        'M1,A100 40GB,"1,260,000",0.58 ms,4\n'
+        "M1,A100 40GB,2500,1.2,8\n"
+        "M2,Bow-2000,,,\n",
+    )
+    spec = _spec(
+        p,
+        columns={
+            "model": "model",
+            "platform": "platform",
+            "value": "throughput",
+            "latency_ms": "latency",
+            "batch_size": "bs",
+        },
+        label="My GPUs",
+    )
+    res = importer.import_file(combined.cursor(), spec)
+    assert (res.landed, res.skipped) == (2, 1)  # the blank figure is skipped, counted
+    rows = (
+        combined.cursor()
+        .execute(
+            "SELECT value, latency_ms, batch_size, accelerators, vendor, source_file, "
+            "\"table\" FROM results_v WHERE source_title = 'My GPUs' ORDER BY value"
+        )
+        .fetchall()
+    )
+    assert rows == [
+        (2500.0, 1.2, 8, 1, "NVIDIA", "in.csv", "My GPUs"),
+        (1260000.0, 0.58, 4, 1, "NVIDIA", "in.csv", "My GPUs"),
+    ]
+    facet = (
+        combined.cursor()
+        .execute("SELECT sum(n) FROM facet_cube WHERE model = 'M1'")
+        .fetchone()[0]
+    )
+    assert facet == 2
+    assert combined.scalar("SELECT count(*) FROM results_v") == 252
+
+
+def test_hours_and_minutes_become_minutes(combined, tmp_path):
+    p = _csv(tmp_path, "model,platform,ttt\nGPS,Bow Pod16,23h 43m\n")
+    importer.import_file(
+        combined.cursor(),
+        _spec(
+            p,
+            columns={"model": "model", "platform": "platform", "value": "ttt"},
+            constants={"metric": "time_to_train", "unit": "min"},
+        ),
+    )
+    assert combined.scalar("SELECT value FROM u.user_results") == 23 * 60 + 43
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("", "the file is empty"),
+        ("model,platform,throughput\n", "no data rows"),
+        ("model:platform:throughput\nM:P:1\n", "is the delimiter ':'"),
+        (
+            "model,platform,throughput\nM,P,fast\nM,P,12\n",
+            "row 1, column 'throughput': not a number: 'fast'",
+        ),
+        (
+            "model,platform,throughput\nM,P,12\nM,P,-5\n",
+            "row 2, column 'throughput': must be a positive number, got '-5'",
+        ),
+        ("model,platform,throughput\nM,P,0\n", "must be a positive number, got '0'"),
+        ("model,platform,throughput\nM,P,12\nM,P,12\n", "row 2: repeats row 1 exactly"),
+        ("model,platform,throughput\nM,P,12 ms\n", None),  # a unit in the cell is fine
+    ],
+)
+def test_bad_files_are_refused_with_row_column_reason(combined, tmp_path, text, needle):
+    p = _csv(tmp_path, text)
+    before = _user_rows(combined)
+    if needle is None:
+        assert importer.import_file(combined.cursor(), _spec(p)).landed == 1
+        return
+    with pytest.raises(ImportFailed) as err:
+        importer.import_file(combined.cursor(), _spec(p))
+    assert needle in str(err.value)
+    assert _user_rows(combined) == before
+
+
+def test_a_semicolon_file_is_read_by_sniffing_its_delimiter(combined, tmp_path):
+    p = _csv(tmp_path, "model;platform;throughput\nM;P;1\n")
+    assert importer.import_file(combined.cursor(), _spec(p)).landed == 1
+
+
+def test_non_utf8_bytes_are_refused_with_a_reason(combined, tmp_path):
+    p = _csv(tmp_path, "model,platform,throughput\nMüller,P,12\n", encoding="latin-1")
+    with pytest.raises(ImportFailed, match="cannot be read") as err:
+        importer.import_file(combined.cursor(), _spec(p))
+    assert "in.csv" in str(err.value)
+    assert _user_rows(combined) == 0
+
+
+def test_quoted_newlines_and_mixed_columns(combined, tmp_path):
+    p = _csv(tmp_path, 'model,platform,throughput\n"Multi\nline",P,12\nM,P,n/a\n')
+    with pytest.raises(ImportFailed) as err:
+        importer.import_file(combined.cursor(), _spec(p))
+    assert "row 2, column 'throughput': not a number: 'n/a'" in str(err.value)
+
+
+def test_wide_files_unpivot(combined, tmp_path):
+    p = _csv(
+        tmp_path, "system,BERT,ResNet-50\nBow Pod16,20.66,19.64\nBow Pod64,6.70,6.30\n"
+    )
+    spec = ImportSpec(
+        p,
+        {"platform": "system"},
+        {"metric": "time_to_train", "unit": "min"},
+        unpivot=("BERT", "ResNet-50"),
+        unpivot_into="model",
+    )
+    res = importer.import_file(combined.cursor(), spec)
+    assert res.landed == 4
+    got = sorted(
+        combined.cursor()
+        .execute("SELECT model, platform, value, accelerators FROM u.user_results")
+        .fetchall()
+    )
+    assert got == [
+        ("BERT", "Bow Pod16", 20.66, 16),
+        ("BERT", "Bow Pod64", 6.70, 64),
+        ("ResNet-50", "Bow Pod16", 19.64, 16),
+        ("ResNet-50", "Bow Pod64", 6.30, 64),
+    ]
+
+
+def test_file_that_vanishes_leaves_nothing(combined, tmp_path):
+    p = _csv(tmp_path, "model,platform,throughput\nM,P,12\n")
+    spec = _spec(p)
+    p.unlink()
+    with pytest.raises(ImportFailed, match="no such file"):
+        importer.import_file(combined.cursor(), spec)
+    assert _user_rows(combined) == 0
+
+
+@pytest.mark.skipif(not EXTERNAL.exists(), reason="shared/external not present")
+def test_real_mlperf_file_imports_whole(combined):
+    con = combined.cursor()
+    names, _ = importer.stage(con, EXTERNAL)
+    spec = ImportSpec(EXTERNAL, importer.guess(names), {}, label="MLPerf v4.1")
+    res = importer.import_file(con, spec)
+    import json
+
+    records = json.loads(EXTERNAL.read_text())
+    assert res.landed == len(records) == 937
+    units = dict(
+        combined.cursor()
+        .execute("SELECT unit, count(*) FROM u.user_results GROUP BY 1")
+        .fetchall()
+    )
+    want: dict[str, int] = {}
+    for r in records:
+        want[r["Performance_Units"]] = want.get(r["Performance_Units"], 0) + 1
+    assert units == want
+    n_lat = combined.scalar(
+        "SELECT count(*) FROM u.user_results WHERE metric = 'latency'"
+    )
+    assert n_lat == want.get("Latency (ms)", 0)
+    # accelerators = Nodes x a# (a# per node), blank where a# is blank
+    r0 = next(r for r in records if r["a#"] not in ("", None) and r["Nodes"] > 1)
+    got = combined.scalar(
+        "SELECT accelerators FROM u.user_results WHERE mlperf_id "
+        "= $i AND variant = $s AND model = $m LIMIT 1",
+        {"i": r0["ID"], "s": r0["Scenario"], "m": r0["Model"]},
+    )
+    assert got == int(r0["a#"]) * r0["Nodes"]
+
+
+def test_sources_rename_and_remove(combined, tmp_path):
+    con = combined.cursor()
+    p = _csv(tmp_path, "model,platform,throughput\nM,P,12\n")
+    sid = importer.import_file(con, _spec(p)).source_id
+    importer.rename_source(con, sid, "Renamed")
+    assert importer.list_sources(con)[0][1] == "Renamed"
+    assert (
+        combined.scalar("SELECT count(*) FROM results_v WHERE \"table\" = 'Renamed'")
+        == 1
+    )
+    importer.remove_source(con, sid)
+    assert importer.list_sources(con) == [] and _user_rows(combined) == 0
+    assert combined.scalar("SELECT count(*) FROM results_v") == 250
+
+
+# -- property: never crashes, never half-imports --
+CELLS = st.one_of(
+    st.text(max_size=8),
+    st.sampled_from(
+        [
+            "",
+            "12",
+            "1,260,000",
+            "0.58 ms",
+            "-3",
+            "0",
+            "abc",
+            '"',
+            "\n",
+            "23h 43m",
+            "=HYPERLINK(1)",
+            "1e3",
+            "NaN",
+            "  7  ",
+        ]
+    ),
+)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(rows=st.lists(st.lists(CELLS, min_size=3, max_size=3), max_size=6))
+def test_malformed_csvs_never_crash_or_half_import(combined, tmp_path, rows):
+    p = tmp_path / "gen.csv"
+    with open(p, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["model", "platform", "throughput"])
+        w.writerows(rows)
+    before = _user_rows(combined)
+    try:
+        res = importer.import_file(combined.cursor(), _spec(p))
+    except ImportFailed as exc:
+        assert str(exc)
+        assert _user_rows(combined) == before
+    else:
+        assert _user_rows(combined) == before + res.landed
+        assert res.landed + res.skipped == len(rows)
+
+
+# -- faults --
+def test_killed_mid_import_leaves_all_or_nothing(tmp_path, store_path):
+    big = tmp_path / "big.csv"
+    con = duckdb.connect()
+    con.execute(
+        f"COPY (SELECT 'M' || (i % 97) AS model, 'P' AS platform, "
+        f"i + 1 AS throughput FROM range(1500000) t(i)) TO '{big}' (HEADER)"
+    )
+    con.close()
+    user = tmp_path / "user.duckdb"
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from ipubench_gui.store.userdb import open_combined\n"
+        "from ipubench_gui.store import importer\n"
+        "db, st = open_combined(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]))\n"
+        "print('ready', flush=True)\n"
+        "importer.import_file(db.cursor(), importer.ImportSpec(Path(sys.argv[4]), "
+        "{'model': 'model', 'platform': 'platform', 'value': 'throughput'}, "
+        "{'metric': 'throughput', 'unit': 'items/s'}))\n"
+        "print('done', flush=True)\n"
+    )
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(DATA), str(cache), str(user), str(big)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(1.5)  # well inside the import of 1.5M rows
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    db, status = open_combined(DATA, cache, user)
+    n = db.scalar("SELECT count(*) FROM u.user_results")
+    m = db.scalar("SELECT count(*) FROM u.imports")
+    db.close()
+    assert (n, m) in ((0, 0), (1_500_000, 1)), (n, m)
+
+
+def test_corrupt_user_database_is_set_aside(tmp_path, store_path):
+    user = tmp_path / "user.duckdb"
+    user.write_bytes(b"this is not a database" * 100)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    db, status = open_combined(DATA, cache, user)
+    assert status.writable and "damaged file was kept as" in status.message
+    aside = list(tmp_path.glob("user.damaged-*.duckdb"))
+    assert len(aside) == 1 and aside[0].read_bytes().startswith(b"this is not")
+    assert db.scalar("SELECT count(*) FROM results_v") == 250
+    db.close()
+
+
+def test_second_instance_runs_read_only_and_says_so(tmp_path):
+    user = tmp_path / "user.duckdb"
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path\n"
+            "from ipubench_gui.store.userdb import open_combined\n"
+            "db, s = open_combined(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]))\n"
+            "print('holding', flush=True); time.sleep(30)",
+            str(DATA),
+            str(cache),
+            str(user),
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        db, status = open_combined(DATA, cache, user)
+        assert not status.writable and "Another ipubench-gui window" in status.message
+        assert db.scalar("SELECT count(*) FROM results_v") == 250
+        db.close()
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+# -- export --
+def test_exports_never_carry_live_formulas(combined, tmp_path):
+    from openpyxl import load_workbook
+
+    from ipubench_gui.domain.filters import FilterState
+
+    p = _csv(
+        tmp_path,
+        "model,platform,throughput\n"
+        '"=HYPERLINK(""http://x"",""y"")",P,12\n'
+        "\"+cmd|' /c calc'!A0\",P,13\n",
+    )
+    importer.import_file(combined.cursor(), _spec(p, label="evil"))
+    state = FilterState().with_values("source_file", ["in.csv"])
+    n = export_table(combined, state, tmp_path / "o.csv")
+    assert n == 2
+    text = (tmp_path / "o.csv").read_text()
+    assert "'=HYPERLINK" in text and "'+cmd" in text
+    export_table(combined, state, tmp_path / "o.xlsx")
+    ws = load_workbook(tmp_path / "o.xlsx").active
+    models = [row[1].value for row in ws.iter_rows(min_row=2)]
+    cells = [row[1] for row in ws.iter_rows(min_row=2)]
+    assert all(c.data_type == "s" for c in cells)
+    assert sorted(models) == ["'+cmd|' /c calc'!A0", '\'=HYPERLINK("http://x","y")']
+    export_table(combined, state, tmp_path / "o.parquet")
+    got = duckdb.sql(
+        f'SELECT "Model", "Value" FROM \'{tmp_path / "o.parquet"}\' ORDER BY 2'
+    ).fetchall()
+    assert got[0] == ('=HYPERLINK("http://x","y")', 12.0)  # data, not a spreadsheet
+
+
+def test_export_table_headers_have_units(db, tmp_path):
+    from ipubench_gui.domain.filters import FilterState
+
+    export_table(
+        db, FilterState().with_values("task", ["inference"]), tmp_path / "i.csv"
+    )
+    with open(tmp_path / "i.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert "Latency (ms)" in rows[0] and "Source" in rows[0]
+    assert len(rows) == db.scalar(
+        "SELECT count(*) FROM results WHERE task = 'inference'"
+    )
