@@ -306,7 +306,8 @@ def test_killed_mid_import_leaves_all_or_nothing(tmp_path, store_path):
         "import sys; from pathlib import Path\n"
         "from ipubench_gui.store.userdb import open_combined\n"
         "from ipubench_gui.store import importer\n"
-        "db, st = open_combined(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]))\n"
+        "a = [Path(x) for x in sys.argv[1:4]]\n"
+        "db, st = open_combined(*a)\n"
         "print('ready', flush=True)\n"
         "importer.import_file(db.cursor(), importer.ImportSpec(Path(sys.argv[4]), "
         "{'model': 'model', 'platform': 'platform', 'value': 'throughput'}, "
@@ -355,7 +356,8 @@ def test_second_instance_runs_read_only_and_says_so(tmp_path):
             "-c",
             "import sys, time; from pathlib import Path\n"
             "from ipubench_gui.store.userdb import open_combined\n"
-            "db, s = open_combined(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]))\n"
+            "a = [Path(x) for x in sys.argv[1:4]]\n"
+            "db, s = open_combined(*a)\n"
             "print('holding', flush=True); time.sleep(30)",
             str(DATA),
             str(cache),
