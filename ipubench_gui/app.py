@@ -15,6 +15,7 @@ from ipubench_gui import __version__, paths
 from ipubench_gui.store.build import DataError
 from ipubench_gui.store.db import Database, StoreError
 from ipubench_gui.ui.controller import Controller
+from ipubench_gui.ui.import_controller import ImportController
 from ipubench_gui.ui.main_window import MainWindow
 from ipubench_gui.ui.runner import QueryRunner
 from ipubench_gui.ui.state import AppState
@@ -47,6 +48,7 @@ class Session:
         self.runner = QueryRunner(db, synchronous=synchronous)
         self.window = MainWindow(self.state)
         self.controller = Controller(self.state, self.runner, self.window)
+        self.imports = ImportController(self.controller)
 
     def start(self, restore: bool = True) -> None:
         if restore:
@@ -72,6 +74,10 @@ def run_gui(args: argparse.Namespace) -> int:
     session = Session(db)
     session.start()
     session.window.show()
+    status = db.user_status
+    if status is not None and status.message:
+        session.window.statusBar().showMessage(status.message, 30000)
+        QMessageBox.warning(session.window, "Your imported results", status.message)
     if args.view:
         session.controller.open_view(args.view)
     if args.screenshot:

@@ -173,6 +173,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         mb = self.menuBar()
         file = mb.addMenu("&File")
+        self.file_menu = file
         self.open_view_action = self._action(
             file, "&Open view…", lambda: None, QKeySequence.StandardKey.Open
         )

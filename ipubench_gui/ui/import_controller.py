@@ -1,0 +1,206 @@
+"""ImportController: import, imported sources and table export, off the GUI thread."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from ipubench_gui.store import importer
+from ipubench_gui.store.export import export_table
+from ipubench_gui.ui import settings_store as ss
+from ipubench_gui.ui.controller import Controller
+from ipubench_gui.ui.widgets.import_dialog import ImportDialog
+from ipubench_gui.ui.widgets.sources_dialog import SourcesDialog
+
+log = logging.getLogger(__name__)
+FILE_FILTER = (
+    "Result files (*.csv *.tsv *.txt *.parquet *.json *.jsonl *.ndjson);;All files (*)"
+)
+
+
+class ImportController(QObject):
+    """Adds File > Import results, Imported sources and Export table."""
+
+    def __init__(self, main: Controller):
+        super().__init__(main)
+        self.main = main
+        self.runner = main.runner
+        self.window = main.window
+        self.dialog: ImportDialog | None = None
+        self.sources_dialog: SourcesDialog | None = None
+        self.last_result: importer.ImportResult | None = None
+        self.last_error: str = ""
+        file_menu = self.window.file_menu
+        first = file_menu.actions()[0]
+        self.import_action = QAction("&Import results…", self.window)
+        self.import_action.setShortcut(QKeySequence("Ctrl+I"))
+        self.sources_action = QAction("Imported &sources…", self.window)
+        self.export_action = QAction("Export &table…", self.window)
+        self.export_action.setShortcut(QKeySequence("Ctrl+Shift+E"))
+        for act in (self.import_action, self.sources_action, self.export_action):
+            file_menu.insertAction(first, act)
+        file_menu.insertSeparator(first)
+        self.import_action.triggered.connect(self.choose_file)
+        self.sources_action.triggered.connect(self.show_sources)
+        self.export_action.triggered.connect(self.choose_export)
+        self.runner.finished.connect(self._on_runner_finished)
+        status = main.runner.db.user_status
+        writable = bool(status and status.writable)
+        for act in (self.import_action, self.sources_action):
+            act.setEnabled(writable)
+            if not writable and status:
+                act.setToolTip(status.message)
+
+    # -- import ------------------------------------------------------------------
+    def choose_file(self) -> None:
+        folder = ss.load_text("import/last_dir", str(Path.home()))
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Import results", folder, FILE_FILTER
+        )
+        if path:
+            ss.save_text("import/last_dir", str(Path(path).parent))
+            self.open_file(Path(path))
+
+    def open_file(self, path: Path) -> None:
+        self.runner.submit("import-preview", partial(_preview, path=path))
+
+    def check(self, spec: importer.ImportSpec) -> None:
+        self._busy(True)
+        self.runner.submit("import-check", partial(_check, spec=spec))
+
+    def start_import(self, spec: importer.ImportSpec) -> None:
+        self._busy(True)
+        self.window.statusBar().showMessage(f"Importing {spec.path.name}…")
+        self.runner.submit("import", partial(_import, spec=spec))
+
+    def cancel(self) -> None:
+        # The import runs in one transaction: interrupting it rolls it all back.
+        self.runner.db.interrupt()
+
+    def _busy(self, on: bool) -> None:
+        if self.dialog is not None:
+            self.dialog.show_busy(on)
+
+    # -- sources -------------------------------------------------------------------
+    def show_sources(self) -> None:
+        if self.sources_dialog is None:
+            self.sources_dialog = SourcesDialog(self.window)
+            self.sources_dialog.renameRequested.connect(
+                lambda sid, label: self.runner.submit(
+                    "sources", partial(_rename, sid=sid, label=label)
+                )
+            )
+            self.sources_dialog.removeRequested.connect(
+                lambda sid: self.runner.submit("sources", partial(_remove, sid=sid))
+            )
+        self.runner.submit("sources", _list)
+        self.sources_dialog.show()
+
+    # -- export --------------------------------------------------------------------
+    def choose_export(self) -> None:
+        folder = ss.load_text(ss.LAST_EXPORT_DIR, str(Path.home()))
+        path, _ = QFileDialog.getSaveFileName(
+            self.window,
+            "Export table",
+            str(Path(folder) / "results.csv"),
+            "CSV (*.csv);;Parquet (*.parquet);;Excel (*.xlsx)",
+        )
+        if path:
+            self.export(Path(path))
+
+    def export(self, path: Path) -> None:
+        self.runner.submit(
+            "export-table", partial(_export, state=self.main.state.filters, path=path)
+        )
+
+    # -- results -------------------------------------------------------------------
+    def _on_runner_finished(self, slot: str, _rid: int, result) -> None:
+        if not slot.startswith(("import", "sources", "export-table")):
+            return
+        bar = self.window.statusBar()
+        if isinstance(result, Exception):
+            self._busy(False)
+            text = str(result)
+            if "INTERRUPT" in text.upper():
+                text = "Import cancelled; nothing was stored."
+            self.last_error = text
+            if slot == "import-preview":
+                self._warn("Cannot import this file", text)
+            elif self.dialog is not None and slot.startswith("import"):
+                self.dialog.show_report(text)
+            else:
+                self._warn("Could not complete that", text)
+            bar.showMessage(text.splitlines()[0], 8000)
+            return
+        if slot == "import-preview":
+            path, preview = result
+            self.dialog = ImportDialog(path, preview, self.window)
+            self.dialog.checkRequested.connect(self.check)
+            self.dialog.importRequested.connect(self.start_import)
+            self.dialog.cancelRequested.connect(self.cancel)
+            self.dialog.show()
+        elif slot == "import-check":
+            self._busy(False)
+            landed, skipped = result
+            self.dialog.show_report(
+                f"{landed} rows will land; {skipped} without a figure will be skipped."
+            )
+        elif slot == "import":
+            self._busy(False)
+            self.last_result = result
+            msg = (
+                f"Imported {result.landed} rows as '{result.label}'; skipped "
+                f"{result.skipped} without a figure."
+            )
+            if self.dialog is not None:
+                self.dialog.show_report(msg)
+            bar.showMessage(msg, 10000)
+            self.main.start()  # new values for facets, charts, comparator
+        elif slot == "sources":
+            if self.sources_dialog is not None:
+                self.sources_dialog.show_sources(result)
+            self.main.start()
+        elif slot == "export-table":
+            path, n = result
+            ss.save_text(ss.LAST_EXPORT_DIR, str(Path(path).parent))
+            bar.showMessage(f"Wrote {n} results to {path}.", 8000)
+
+    def _warn(self, title: str, text: str) -> None:
+        if self.window.isVisible() and not self.runner.synchronous:
+            QMessageBox.warning(self.window, title, text)
+
+
+# Store jobs: run on the worker thread with its own cursor.
+def _preview(db, path: Path):
+    return path, importer.preview(db.cursor(), path)
+
+
+def _check(db, spec: importer.ImportSpec):
+    return importer.validate(db.cursor(), spec)
+
+
+def _import(db, spec: importer.ImportSpec):
+    return importer.import_file(db.cursor(), spec)
+
+
+def _list(db):
+    return importer.list_sources(db.cursor())
+
+
+def _rename(db, sid: int, label: str):
+    importer.rename_source(db.cursor(), sid, label)
+    return importer.list_sources(db.cursor())
+
+
+def _remove(db, sid: int):
+    importer.remove_source(db.cursor(), sid)
+    return importer.list_sources(db.cursor())
+
+
+def _export(db, state, path: Path):
+    return path, export_table(db, state, path)

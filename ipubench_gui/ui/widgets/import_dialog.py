@@ -1,0 +1,174 @@
+"""ImportDialog: map a file's columns to fields, check it, import it (off-thread)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+)
+
+from ipubench_gui.domain.format import format_cell
+from ipubench_gui.store.importer import FIELDS, METRICS, ImportSpec, Preview
+
+IGNORE = "(ignore)"
+
+
+class ImportDialog(QDialog):
+    # Fields end in _box: a widget attribute named "metric" would shadow
+    # QPaintDevice.metric(), which Qt calls while painting (a crash).
+    """Thin: builds an ImportSpec from what the user sets; the controller runs it.
+
+    Signals ask the controller to check or import a spec; ``show_*`` methods
+    render what comes back.
+    """
+
+    checkRequested = Signal(object)  # ImportSpec
+    importRequested = Signal(object)  # ImportSpec
+    cancelRequested = Signal()
+
+    def __init__(self, path: Path, preview: Preview, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(f"Import {path.name}")
+        self.path = path
+        self.preview = preview
+        by_column = {c: f for f, c in preview.guessed.items()}
+        n = len(preview.columns)
+        self.table = QTableWidget(len(preview.rows) + 1, n)
+        self.table.setHorizontalHeaderLabels(preview.columns)
+        self.table.setVerticalHeaderLabels(
+            ["maps to"] + [str(i + 1) for i in range(len(preview.rows))]
+        )
+        self.maps: list[QComboBox] = []
+        for j, col in enumerate(preview.columns):
+            combo = QComboBox()
+            combo.addItems([IGNORE, *FIELDS])
+            combo.setCurrentText(by_column.get(col, IGNORE))
+            combo.setAccessibleName(f"Field for column {col}")
+            self.table.setCellWidget(0, j, combo)
+            self.maps.append(combo)
+            for i, row in enumerate(preview.rows, start=1):
+                self.table.setItem(i, j, QTableWidgetItem(format_cell(row[j])))
+        self.metric_box = QComboBox()
+        self.metric_box.addItems(["(from the file)", *METRICS])
+        self.unit_box = QLineEdit(
+            placeholderText="e.g. items/s (when the file has no unit)"
+        )
+        self.platform_box = QLineEdit(
+            placeholderText="e.g. A100 80GB (when the file has no platform column)"
+        )
+        self.task_box = QComboBox()
+        self.task_box.addItems(["(from the file)", "training", "inference"])
+        self.label_box = QLineEdit(path.name)
+        self.unpivot = QListWidget()
+        self.unpivot.setMaximumHeight(self.fontMetrics().height() * 5)
+        for col in preview.columns:
+            it = QListWidgetItem(col)
+            it.setFlags(it.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            it.setCheckState(Qt.CheckState.Unchecked)
+            self.unpivot.addItem(it)
+        self.unpivot_into = QComboBox()
+        self.unpivot_into.addItems(
+            ["model", "variant", "platform", "dataset", "framework"]
+        )
+        form = QFormLayout()
+        form.addRow("Metric:", self.metric_box)
+        form.addRow("Unit:", self.unit_box)
+        form.addRow("Platform:", self.platform_box)
+        form.addRow("Task:", self.task_box)
+        form.addRow("Source label:", self.label_box)
+        wide = QHBoxLayout()
+        wide.addWidget(self.unpivot, 1)
+        wide.addWidget(QLabel("column names become:"))
+        wide.addWidget(self.unpivot_into)
+        form.addRow("Wide file: value columns", wide)
+        self.report = QPlainTextEdit(readOnly=True)
+        self.report.setPlaceholderText("Press Check to see what would land.")
+        self.report.setMaximumHeight(self.fontMetrics().height() * 8)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.hide()
+        self.check_button = QPushButton("Check")
+        self.import_button = QPushButton("Import")
+        self.cancel_button = QPushButton("Cancel import")
+        self.cancel_button.hide()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.addButton(self.check_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.import_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.rejected.connect(self.reject)
+        self.check_button.clicked.connect(lambda: self.checkRequested.emit(self.spec()))
+        self.import_button.clicked.connect(
+            lambda: self.importRequested.emit(self.spec())
+        )
+        self.cancel_button.clicked.connect(self.cancelRequested.emit)
+        lay = QVBoxLayout(self)
+        lay.addWidget(
+            QLabel(
+                f"<b>{path}</b> — {len(preview.columns)} columns. "
+                "Choose the field each column holds:"
+            )
+        )
+        lay.addWidget(self.table, 1)
+        lay.addLayout(form)
+        lay.addWidget(self.report)
+        lay.addWidget(self.progress)
+        lay.addWidget(buttons)
+        self.resize(
+            self.fontMetrics().horizontalAdvance("M") * 90,
+            self.fontMetrics().height() * 45,
+        )
+
+    def spec(self) -> ImportSpec:
+        cols = {
+            c.currentText(): name
+            for c, name in zip(self.maps, self.preview.columns)
+            if c.currentText() != IGNORE
+        }
+        consts = {}
+        if self.metric_box.currentIndex() > 0:
+            consts["metric"] = self.metric_box.currentText()
+        if self.task_box.currentIndex() > 0:
+            consts["task"] = self.task_box.currentText()
+        for key, box in (("unit", self.unit_box), ("platform", self.platform_box)):
+            if box.text().strip() and key not in cols:
+                consts[key] = box.text().strip()
+        unpivot = tuple(
+            self.unpivot.item(i).text()
+            for i in range(self.unpivot.count())
+            if self.unpivot.item(i).checkState() == Qt.CheckState.Checked
+        )
+        if unpivot:
+            cols = {f: c for f, c in cols.items() if c not in unpivot}
+        return ImportSpec(
+            self.path,
+            cols,
+            consts,
+            unpivot,
+            self.unpivot_into.currentText(),
+            self.label_box.text().strip(),
+        )
+
+    def show_busy(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+        for b in (self.check_button, self.import_button):
+            b.setEnabled(not busy)
+
+    def show_report(self, text: str) -> None:
+        self.report.setPlainText(text)

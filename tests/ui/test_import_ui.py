@@ -1,0 +1,124 @@
+"""Import through the window: preview, mapping, check, import, cancel."""
+
+from __future__ import annotations
+
+import os
+
+import duckdb
+import pytest
+from PySide6.QtCore import Qt
+
+from ipubench_gui.domain.filters import FilterState
+from tests.conftest import DATA
+
+
+@pytest.fixture
+def combined_session(qtbot, tmp_path, store_path):
+    from ipubench_gui.app import Session, ensure_app
+    from ipubench_gui.store.build import fingerprint
+    from ipubench_gui.store.userdb import open_combined
+
+    ensure_app()
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    os.link(store_path, cache / f"results-{fingerprint(DATA)[:16]}.duckdb")
+    db, status = open_combined(DATA, cache, tmp_path / "user.duckdb")
+
+    def make(synchronous=True):
+        s = Session(db, synchronous=synchronous)
+        qtbot.addWidget(s.window)
+        s.start(restore=False)
+        s.window.show()
+        return s
+
+    yield make, db
+    db.close()
+
+
+def test_import_through_the_dialog(qtbot, combined_session, tmp_path):
+    make, db = combined_session
+    s = make()
+    f = tmp_path / "mine.csv"
+    f.write_text(
+        'Benchmark,System,Samples/s,bs\nResNet-50,A100 80GB,"2,500",256\n'
+        "ResNet-50,A100 80GB,2700,512\nBERT,A100 80GB,,8\n"
+    )
+    assert s.imports.import_action.isEnabled()
+    s.imports.open_file(f)
+    dlg = s.imports.dialog
+    # dlg is a child of the window, which qtbot already owns
+    chosen = [c.currentText() for c in dlg.maps]
+    assert chosen == ["model", "platform", "value", "batch_size"]  # guessed
+    dlg.metric_box.setCurrentText("throughput")
+    dlg.unit_box.setText("images/s")
+    dlg.label_box.setText("Lab A100")
+    qtbot.mouseClick(dlg.check_button, Qt.MouseButton.LeftButton)
+    assert "2 rows will land; 1 without a figure" in dlg.report.toPlainText()
+    qtbot.mouseClick(dlg.import_button, Qt.MouseButton.LeftButton)
+    assert s.imports.last_result.landed == 2
+    assert s.window.count_label.text() == "252 of 252 results"
+    s.state.set_filters(FilterState().with_values("source_file", ["mine.csv"]))
+    m = s.window.model
+    assert sorted(
+        m.raw(r, [f.name for f in m.fields].index("value")) for r in range(m.rowCount())
+    ) == [2500.0, 2700.0]
+    assert (
+        "Lab A100" in {v for v in s.window.facets.boxes["source_file"].model.values()}
+        or m.rowCount() == 2
+    )
+    s.close()
+
+
+def test_bad_file_shows_problems_and_stores_nothing(qtbot, combined_session, tmp_path):
+    make, db = combined_session
+    s = make()
+    f = tmp_path / "bad.csv"
+    f.write_text("model,platform,throughput\nM,P,fast\n")
+    s.imports.open_file(f)
+    dlg = s.imports.dialog
+    # dlg is a child of the window, which qtbot already owns
+    dlg.metric_box.setCurrentText("throughput")
+    dlg.unit_box.setText("items/s")
+    qtbot.mouseClick(dlg.import_button, Qt.MouseButton.LeftButton)
+    assert (
+        "row 1, column 'throughput': not a number: 'fast'" in dlg.report.toPlainText()
+    )
+    assert db.scalar("SELECT count(*) FROM u.user_results") == 0
+    s.close()
+
+
+def test_cancel_a_large_import_keeps_nothing(qtbot, combined_session, tmp_path):
+    make, db = combined_session
+    big = tmp_path / "big.csv"
+    con = duckdb.connect()
+    con.execute(
+        f"COPY (SELECT 'M' || (i % 50) AS model, 'P' AS platform, i + 1 AS "
+        f"throughput FROM range(2000000) t(i)) TO '{big}' (HEADER)"
+    )
+    con.close()
+    s = make(synchronous=False)
+    with qtbot.waitSignal(
+        s.runner.finished,
+        timeout=30000,
+        check_params_cb=lambda slot, *_: slot == "import-preview",
+    ):
+        s.imports.open_file(big)
+    dlg = s.imports.dialog
+    # dlg is a child of the window, which qtbot already owns
+    dlg.metric_box.setCurrentText("throughput")
+    dlg.unit_box.setText("items/s")
+    with qtbot.waitSignal(
+        s.runner.finished,
+        timeout=60000,
+        check_params_cb=lambda slot, *_: slot == "import",
+    ):
+        qtbot.mouseClick(dlg.import_button, Qt.MouseButton.LeftButton)
+        qtbot.wait(300)
+        assert dlg.cancel_button.isVisible()
+        qtbot.mouseClick(dlg.cancel_button, Qt.MouseButton.LeftButton)
+    if s.imports.last_result is None:  # cancelled in time (the usual case)
+        assert "cancel" in s.imports.last_error.lower() or s.imports.last_error
+        assert db.scalar("SELECT count(*) FROM u.user_results") == 0
+    else:  # finished before the click landed: then all of it is there
+        assert db.scalar("SELECT count(*) FROM u.user_results") == 2_000_000
+    s.close()
