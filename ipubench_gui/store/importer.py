@@ -145,7 +145,7 @@ def reader_sql(path: Path) -> str:
     if suffix in (".json", ".jsonl", ".ndjson"):
         return "read_json_auto($path)"
     if suffix in (".csv", ".tsv", ".txt", ""):
-        return "read_csv($path, header = true, all_varchar = true, sample_size = -1)"
+        return "read_csv($path, header = true, all_varchar = true)"
     raise ImportFailed(
         f"{path.name}: cannot read {suffix} files; use CSV, TSV, Parquet or JSON"
     )
@@ -165,10 +165,15 @@ def stage(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[list[str], list[s
     _check_file(path)
     src = reader_sql(path)
     try:
+        # Rows keep file order (insertion order is preserved), so rowid + 1 is the
+        # data row number: no window function over the whole file.
         con.execute(
-            f"CREATE OR REPLACE TEMP TABLE import_stage AS SELECT "
-            f"row_number() OVER () AS __row, * FROM {src}",
+            f"CREATE OR REPLACE TEMP TABLE import_stage_raw AS SELECT * FROM {src}",
             {"path": str(path)},
+        )
+        con.execute(
+            "CREATE OR REPLACE TEMP VIEW import_stage AS SELECT "
+            "rowid + 1 AS __row, * FROM import_stage_raw"
         )
     except duckdb.Error as exc:
         raise ImportFailed(f"{path.name}: cannot be read: {_first_line(exc)}") from None
@@ -228,10 +233,17 @@ def _q(name: str) -> str:
 
 
 def _num(expr: str) -> str:
-    """SQL: a number from text with separators and an optional unit; NULL if not."""
+    """SQL: a number from text with separators and an optional unit; NULL if not.
+
+    A plain cast first: most cells are plain numbers, and the regex (for
+    "1,260,000" or "0.58 ms") then runs only on the rest (CASE evaluates each
+    branch only for its own rows).
+    """
+    x = f"CAST({expr} AS VARCHAR)"
     return (
-        f"TRY_CAST(replace(regexp_extract(CAST({expr} AS VARCHAR), '{NUM_RE}', 1), "
-        f"',', '') AS DOUBLE)"
+        f"CASE WHEN TRY_CAST({x} AS DOUBLE) IS NOT NULL THEN TRY_CAST({x} AS DOUBLE) "
+        f"ELSE TRY_CAST(replace(regexp_extract({x}, '{NUM_RE}', 1), ',', '') "
+        "AS DOUBLE) END"
     )
 
 
@@ -251,7 +263,9 @@ def _metric_from_unit(unit: str) -> str:
     )
 
 
-def normalised_sql(spec: ImportSpec, names: list[str]) -> tuple[str, dict]:
+def normalised_sql(
+    spec: ImportSpec, names: list[str], types: dict[str, str] | None = None
+) -> tuple[str, dict]:
     """SELECT over import_stage giving one normalised row per figure, with the raw
     text kept for problem reports. Identifiers are the file's own column names,
     always quoted; constants are parameters."""
@@ -268,6 +282,7 @@ def normalised_sql(spec: ImportSpec, names: list[str]) -> tuple[str, dict]:
             f"unknown field {', '.join(bad)}; use one of {', '.join(FIELDS)}"
         )
     params: dict = {}
+    types = types or {}
     src = "import_stage"
     cols = dict(spec.columns)
     if spec.unpivot:
@@ -285,10 +300,12 @@ def normalised_sql(spec: ImportSpec, names: list[str]) -> tuple[str, dict]:
 
     def raw(f: str) -> str:
         if f in cols:
-            # JSON columns mixing numbers and strings arrive as JSON text: '"x"'.
-            return (
-                f"regexp_replace(CAST({_q(cols[f])} AS VARCHAR), '^\"(.*)\"$', '\\1')"
-            )
+            c = cols[f]
+            if types.get(c) == "JSON":
+                # JSON columns mixing numbers and strings arrive as JSON text
+                # ('"x"'); only those need unquoting.
+                return f"regexp_replace(CAST({_q(c)} AS VARCHAR), '^\"(.*)\"$', '\\1')"
+            return f"CAST({_q(c)} AS VARCHAR)"
         if f in spec.constants:
             params[f"c_{f}"] = spec.constants[f]
             return f"CAST($c_{f} AS VARCHAR)"
@@ -299,11 +316,13 @@ def normalised_sql(spec: ImportSpec, names: list[str]) -> tuple[str, dict]:
     metric = (
         f"coalesce(nullif(lower(trim({raw('metric')})), ''), {_metric_from_unit(unit)})"
     )
+    v = raw("value")
     value = (
-        f"CASE WHEN regexp_full_match(coalesce({raw('value')}, ''), '{HM_RE}') "
-        f"THEN CAST(regexp_extract({raw('value')}, '{HM_RE}', 1) AS DOUBLE) * 60 + "
-        f"CAST(regexp_extract({raw('value')}, '{HM_RE}', 2) AS DOUBLE) "
-        f"ELSE {_num(raw('value'))} END"
+        f"CASE WHEN TRY_CAST({v} AS DOUBLE) IS NOT NULL THEN TRY_CAST({v} AS DOUBLE) "
+        f"WHEN regexp_full_match(coalesce({v}, ''), '{HM_RE}') "
+        f"THEN CAST(regexp_extract({v}, '{HM_RE}', 1) AS DOUBLE) * 60 + "
+        f"CAST(regexp_extract({v}, '{HM_RE}', 2) AS DOUBLE) "
+        f"ELSE {_num(v)} END"
     )
     accel = _num(raw("accelerators"))
     if "nodes" in cols:  # MLPerf: accelerators are per node
@@ -403,16 +422,23 @@ def _problems(con, column_of: dict[str, str]) -> tuple[list[Problem], int]:
             f"FROM import_norm WHERE {cond.format(**subs)}"
         )
     sql = " UNION ALL ".join(parts)
+    # Exact duplicates by hash aggregation (a window over 15 columns of a
+    # million rows costs several times more).
     dup_sql = (
-        "SELECT __row, 'row', 'repeats row ' || first_row || ' exactly' FROM ("
-        "SELECT __row, min(__row) OVER (PARTITION BY model, variant, platform, "
-        "sdk_version, framework, dataset, precision, metric, unit, value, "
-        "latency_ms, batch_size, accelerators, mlperf_id, task) AS first_row "
-        "FROM import_norm WHERE value IS NOT NULL) WHERE __row <> first_row"
+        "SELECT unnest(rows[2:]) AS __row, 'row', 'repeats row ' || rows[1] || "
+        "' exactly' FROM (SELECT list(__row ORDER BY __row) AS rows FROM import_norm "
+        "WHERE value IS NOT NULL GROUP BY model, variant, platform, sdk_version, "
+        "framework, dataset, precision, metric, unit, value, latency_ms, batch_size, "
+        "accelerators, mlperf_id, task HAVING count(*) > 1)"
     )
-    full = f"SELECT * FROM ({sql} UNION ALL {dup_sql}) ORDER BY 1, 2"
-    rows = con.execute(f"{full} LIMIT {MAX_PROBLEMS + 1}").fetchall()
-    total = con.execute(f"SELECT count(*) FROM ({full})").fetchone()[0]
+    # Once into a table, then the first few and the count from it.
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE import_problems AS {sql} UNION ALL {dup_sql}"
+    )
+    rows = con.execute(
+        f"SELECT * FROM import_problems ORDER BY 1, 2 LIMIT {MAX_PROBLEMS + 1}"
+    ).fetchall()
+    total = con.execute("SELECT count(*) FROM import_problems").fetchone()[0]
     probs = [
         Problem(int(r), column_of.get(c, c) if c != "row" else None, reason)
         for r, c, reason in rows[:MAX_PROBLEMS]
@@ -424,10 +450,10 @@ def _problems(con, column_of: dict[str, str]) -> tuple[list[Problem], int]:
 def validate(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> tuple[int, int]:
     """Stage and check ``spec``; return (rows to land, rows skipped for having no
     figure); raise ImportFailed listing problems. Stores nothing."""
-    names, _types = stage(con, spec.path)
+    names, types = stage(con, spec.path)
     if "value" not in spec.columns and not spec.unpivot:
         raise ImportFailed(_no_value_message(spec, names))
-    sql, params = normalised_sql(spec, names)
+    sql, params = normalised_sql(spec, names, dict(zip(names, types)))
     try:
         con.execute(f"CREATE OR REPLACE TEMP TABLE import_norm AS {sql}", params)
     except duckdb.Error as exc:
@@ -490,10 +516,7 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             INSERT INTO u.user_results BY NAME
             SELECT
                 1000000000 + $id * 10000000 + n.__row AS ord,
-                'usr' || $id || '-' || lpad(CAST(n.__row AS VARCHAR), 7, '0')
-                    || CASE WHEN count(*) OVER (PARTITION BY n.__row) > 1
-                       THEN '-' || row_number() OVER (PARTITION BY n.__row
-                                                     ORDER BY n.model) ELSE '' END
+                'usr' || $id || '-' || lpad(CAST(n.rowid + 1 AS VARCHAR), 7, '0')
                     AS result_id,
                 $file AS source_file, $label AS "table",
                 CAST(n.__row AS INTEGER) AS "row",
@@ -538,7 +561,9 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
         raise
     finally:
         con.execute("DROP TABLE IF EXISTS import_norm")
-        con.execute("DROP TABLE IF EXISTS import_stage")
+        con.execute("DROP VIEW IF EXISTS import_stage")
+        con.execute("DROP TABLE IF EXISTS import_stage_raw")
+        con.execute("DROP TABLE IF EXISTS import_problems")
     return ImportResult(sid, landed, skipped, label)
 
 

@@ -27,12 +27,18 @@ def main() -> int:
     ap.add_argument("--only", action="append", help="run only these cases")
     args = ap.parse_args()
     import tests.bench.bench_charts  # noqa: F401
+    import tests.bench.bench_import  # noqa: F401
     import tests.bench.bench_store  # noqa: F401  (registers cases)
     import tests.bench.bench_ui  # noqa: F401
 
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as tmp:
-        order = ["store", "ui", "charts"]  # issue order, whatever the imports'
+        order = [
+            "store",
+            "ui",
+            "charts",
+            "import",
+        ]  # issue order, whatever the imports'
         for name, fn in sorted(
             CASES.items(),
             key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order),

@@ -1,0 +1,122 @@
+"""Import benchmarks (issue 7): rows/s against DuckDB's read_csv; GUI stall."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import duckdb
+
+from tests.bench.harness import REPO_DATA, Row, case, median_ms
+
+
+def _make_csv(path: Path, n: int) -> None:
+    con = duckdb.connect()
+    con.execute(f"""COPY (SELECT 'Model ' || (i % 40) AS model,
+        ['A100 80GB', 'Bow-2000', 'IPU-POD16', 'H100'][1 + (i % 4)::INT] AS platform,
+        ['PyTorch', 'TensorFlow2', 'PopART'][1 + (i % 3)::INT] AS framework,
+        (1 + i % 512) AS batch_size, round(100 + random() * 50000, 2) AS throughput,
+        round(0.2 + random() * 30, 3) AS latency
+        FROM range({n}) t(i)) TO '{path}' (HEADER)""")
+    con.close()
+
+
+@case("import")
+def bench_import(args, tmp: Path) -> list[Row]:
+    from ipubench_gui.store import importer
+    from ipubench_gui.store.build import build_store, fingerprint
+    from ipubench_gui.store.userdb import open_combined
+
+    n = 100_000 if args.quick else 1_000_000
+    csv = tmp / "import.csv"
+    _make_csv(csv, n)
+    cache = tmp / "import-cache"
+    cache.mkdir(exist_ok=True)
+    store = cache / f"results-{fingerprint(REPO_DATA)[:16]}.duckdb"
+    if not store.exists():
+        build_store(REPO_DATA, store)
+    spec_args = (
+        {
+            "model": "model",
+            "platform": "platform",
+            "framework": "framework",
+            "batch_size": "batch_size",
+            "value": "throughput",
+            "latency_ms": "latency",
+        },
+        {"metric": "throughput", "unit": "items/s"},
+    )
+
+    def raw_read():
+        c = duckdb.connect()
+        c.execute("CREATE TABLE t AS SELECT * FROM read_csv($p)", {"p": str(csv)})
+        c.close()
+
+    k = [0]
+
+    def one_import():
+        k[0] += 1
+        db, _ = open_combined(REPO_DATA, cache, tmp / f"user-{k[0]}.duckdb")
+        importer.import_file(db.cursor(), importer.ImportSpec(csv, *spec_args))
+        db.close()
+
+    base = median_ms(raw_read, 3, warmup=1)
+    imp = median_ms(one_import, 3, warmup=0)
+    rows = [
+        Row(
+            f"import {n:,}-row CSV (validate + land)",
+            f"{n:,} rows",
+            imp,
+            "DuckDB read_csv of the same file",
+            base,
+            f">= 0.5x read_csv speed (ratio <= 2.0x); {n / imp * 1000:,.0f} rows/s",
+        )
+    ]
+
+    # GUI responsiveness while importing on the worker thread
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QElapsedTimer, QTimer
+
+    from ipubench_gui.app import Session, ensure_app
+
+    app = ensure_app()
+    db, _ = open_combined(REPO_DATA, cache, tmp / "user-ui.duckdb")
+    s = Session(db)
+    s.start(restore=False)
+    s.window.show()
+    done: list[str] = []
+    s.runner.finished.connect(lambda slot, *_: done.append(slot))
+    while not {"page", "facets", "chart"} <= set(done):
+        app.processEvents()
+    gaps: list[float] = []
+    clock = QElapsedTimer()
+    clock.start()
+    last = [clock.nsecsElapsed()]
+
+    def tick():
+        now = clock.nsecsElapsed()
+        gaps.append((now - last[0]) / 1e6)
+        last[0] = now
+
+    timer = QTimer(interval=5)
+    timer.timeout.connect(tick)
+    timer.start()
+    done.clear()
+    t0 = time.perf_counter()
+    s.imports.start_import(importer.ImportSpec(csv, *spec_args))
+    while "import" not in done and time.perf_counter() - t0 < 300:
+        app.processEvents()
+    timer.stop()
+    rows.append(
+        Row(
+            "longest GUI stall while importing (worker thread)",
+            f"{n:,} rows",
+            max(gaps[1:], default=0.0),
+            target="<= 50 ms",
+        )
+    )
+    s.window.close()
+    s.close()
+    db.close()
+    return rows
