@@ -3,7 +3,7 @@ PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup run test bench lint package clean
+.PHONY: setup run test bench lint package install-linux clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -26,3 +26,10 @@ lint: setup
 
 clean:
 	rm -rf build dist .pytest_cache
+
+package: setup
+	$(BIN)/python -m pip install -q "pyinstaller>=6.10,<7"
+	PYTHON=$(BIN)/python bash packaging/build.sh
+
+install-linux: package
+	bash packaging/install-linux.sh dist/ipubench-gui

@@ -29,6 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
         "are shown, and exit (for documentation and checks)",
     )
     p.add_argument(
+        "--self-test",
+        action="store_true",
+        help="check this installation with no window (exit 0 when fine)",
+    )
+    p.add_argument(
         "--view",
         type=Path,
         metavar="FILE.json",
@@ -183,6 +188,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.self_test:
+        from ipubench_gui.selftest import run
+
+        return run()
     if args.command is None:
         from ipubench_gui.app import run_gui
 

@@ -1,0 +1,73 @@
+"""--self-test: check, with no window, that an install can do its job.
+
+Opens the bundled store, checks the number of results against the shipped
+CSV (read with the standard library), applies a filter, builds every chart
+kind and exports one PNG to a temporary folder. Prints one line and returns 0,
+or names the step that failed and returns 1.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import tempfile
+import time
+from pathlib import Path
+
+
+def run() -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    t0 = time.perf_counter()
+    step = "starting"
+    try:
+        from ipubench_gui import paths
+        from ipubench_gui.app import ensure_app
+        from ipubench_gui.bootstrap import open_store
+        from ipubench_gui.charts.export import ExportOptions, export
+        from ipubench_gui.domain.chartspec import ChartSpec
+        from ipubench_gui.domain.filters import FilterState
+        from ipubench_gui.domain.plots import KINDS, build_plot, footnote
+        from ipubench_gui.store import fetch
+
+        step = "reading the shipped data"
+        with open(paths.data_dir() / "results.csv", newline="", encoding="utf-8") as f:
+            expected = sum(1 for _ in csv.DictReader(f))
+        step = "opening the store"
+        db = open_store(user=False)  # never touches the user's own results
+        step = "counting results"
+        total = fetch.universe(db).total
+        if total != expected:
+            raise AssertionError(f"store has {total} results, data has {expected}")
+        step = "filtering"
+        st = FilterState().with_values("framework", ["PyTorch"])
+        page = fetch.page(db, st, (None, False))
+        if not 0 < page.matching < total:
+            raise AssertionError(f"filter kept {page.matching} of {total}")
+        step = "building charts"
+        ensure_app()
+        plots = {}
+        for kind in KINDS:
+            spec = ChartSpec(kind=kind)
+            plots[kind] = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+            if plots[kind].empty:
+                raise AssertionError(f"chart {kind} is empty")
+        db.close()
+        step = "exporting a PNG"
+        with tempfile.TemporaryDirectory() as tmp:
+            out = export(
+                plots["throughput"],
+                Path(tmp) / "selftest.png",
+                ExportOptions(1920, 1080, footnote=footnote(plots["throughput"])),
+            )
+            size = out.stat().st_size
+        if size < 10_000:
+            raise AssertionError(f"exported PNG is only {size} bytes")
+    except Exception as exc:  # the point is to name any failure
+        print(f"self-test failed while {step}: {type(exc).__name__}: {exc}")
+        return 1
+    ms = (time.perf_counter() - t0) * 1000
+    print(
+        f"self-test ok: {total} results, filter kept {page.matching}, "
+        f"{len(plots)} chart kinds built, PNG {size:,} bytes, {ms:.0f} ms"
+    )
+    return 0

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Build the standalone app: dist/ipubench-gui/ (one folder) and, unless
+# ONEFOLDER_ONLY=1, dist/onefile/ipubench-gui (one file). Run via `make package`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-.venv/bin/python}
+rm -rf build/pkgdata
+mkdir -p build/pkgdata
+cp data/*.csv data/README.md build/pkgdata/
+"$PY" - <<'PYEOF'
+from pathlib import Path
+from ipubench_gui.store.build import build_store
+build_store(Path("build/pkgdata"), Path("build/pkgdata/results.duckdb"))
+PYEOF
+"$PY" -m PyInstaller --noconfirm --log-level WARN --distpath dist \
+    --workpath build/pyinstaller packaging/ipubench.spec
+if [ "${ONEFOLDER_ONLY:-0}" != 1 ]; then
+    IPUBENCH_ONEFILE=1 "$PY" -m PyInstaller --noconfirm --log-level WARN \
+        --distpath dist/onefile --workpath build/pyinstaller-onefile \
+        packaging/ipubench.spec
+fi
+"$PY" packaging/report.py dist/ipubench-gui

@@ -1,0 +1,1 @@
+"""Packaging tests."""

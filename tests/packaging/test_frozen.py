@@ -1,0 +1,98 @@
+"""Build the one-folder app with PyInstaller and run its --self-test as a user would.
+
+Slow (about a minute); it runs in CI (.ci/run) like every other test.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in root.rglob("*")
+        if p.is_file() and not p.is_symlink()
+    }
+
+
+@pytest.fixture(scope="module")
+def built_app(tmp_path_factory) -> Path:
+    pytest.importorskip("PyInstaller")
+    env = dict(os.environ, PYTHON=sys.executable, ONEFOLDER_ONLY="1")
+    p = subprocess.run(
+        ["bash", "packaging/build.sh"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    assert "MiB in" in p.stdout  # the size report
+    # Install a copy, as a user would, somewhere else.
+    dest = tmp_path_factory.mktemp("install") / "ipubench-gui"
+    shutil.copytree(REPO / "dist" / "ipubench-gui", dest, symlinks=True)
+    return dest
+
+
+def test_frozen_self_test_without_python_or_network(built_app, tmp_path):
+    before = _snapshot(built_app)
+    env = {
+        "HOME": str(tmp_path),
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "QT_QPA_PLATFORM": "offscreen",
+    }  # no Python, no venv, nothing else
+    p = subprocess.run(
+        [str(built_app / "ipubench-gui"), "--self-test"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.startswith("self-test ok: 250 results")
+    # The install folder is never written (it may be read-only); user state
+    # goes to the user's folders.
+    assert _snapshot(built_app) == before
+    assert (tmp_path / ".cache").exists() or (tmp_path / ".local").exists()
+
+
+def test_frozen_command_line_works(built_app, tmp_path):
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    p = subprocess.run(
+        [
+            str(built_app / "ipubench-gui"),
+            "export-chart",
+            "--kind",
+            "mlperf",
+            "--out",
+            str(tmp_path / "m.png"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "m.png").stat().st_size > 10_000
+    p = subprocess.run(
+        [str(built_app / "ipubench-gui"), "--version"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.stdout.startswith("ipubench-gui ")
