@@ -28,6 +28,7 @@ def main() -> int:
     args = ap.parse_args()
     import tests.bench.bench_charts  # noqa: F401
     import tests.bench.bench_import  # noqa: F401
+    import tests.bench.bench_package  # noqa: F401
     import tests.bench.bench_store  # noqa: F401  (registers cases)
     import tests.bench.bench_ui  # noqa: F401
 
