@@ -8,7 +8,6 @@ from functools import partial
 
 from PySide6.QtCore import QObject, QSignalBlocker
 
-from ipubench_gui.charts.export import copy_to_clipboard
 from ipubench_gui.domain import compare as compare_domain
 from ipubench_gui.domain.chartspec import ChartRows, ChartSpec
 from ipubench_gui.domain.filters import FilterState
@@ -19,7 +18,6 @@ from ipubench_gui.store import fetch, queries
 from ipubench_gui.ui.main_window import MainWindow
 from ipubench_gui.ui.runner import QueryRunner
 from ipubench_gui.ui.state import AppState
-from ipubench_gui.ui.widgets.export_dialog import ExportDialog
 
 log = logging.getLogger(__name__)
 
@@ -246,7 +244,10 @@ class Controller(QObject):
         self.runner.submit("chart", partial(fetch.chart_data, state=f, spec=spec))
 
     # -- export ------------------------------------------------------------------
-    def export_dialog(self) -> ExportDialog | None:
+    def export_dialog(self):
+        # Imported on first use: pyqtgraph's exporters are not needed to start.
+        from ipubench_gui.ui.widgets.export_dialog import ExportDialog
+
         if self.plot is None or self.plot.empty:
             self.window.statusBar().showMessage(
                 "Nothing to export: the chart is empty.", 5000
@@ -262,6 +263,8 @@ class Controller(QObject):
             dlg.exec()
 
     def copy_chart(self) -> None:
+        from ipubench_gui.charts.export import copy_to_clipboard
+
         dlg = self.export_dialog()
         if dlg is not None:
             copy_to_clipboard(self.plot, dlg.options())

@@ -14,8 +14,6 @@ from ipubench_gui.store import importer
 from ipubench_gui.store.export import export_table
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
-from ipubench_gui.ui.widgets.import_dialog import ImportDialog
-from ipubench_gui.ui.widgets.sources_dialog import SourcesDialog
 
 log = logging.getLogger(__name__)
 FILE_FILTER = (
@@ -31,8 +29,8 @@ class ImportController(QObject):
         self.main = main
         self.runner = main.runner
         self.window = main.window
-        self.dialog: ImportDialog | None = None
-        self.sources_dialog: SourcesDialog | None = None
+        self.dialog = None  # ImportDialog, made on first use
+        self.sources_dialog = None  # SourcesDialog
         self.last_result: importer.ImportResult | None = None
         self.last_error: str = ""
         file_menu = self.window.file_menu
@@ -88,6 +86,8 @@ class ImportController(QObject):
 
     # -- sources -------------------------------------------------------------------
     def show_sources(self) -> None:
+        from ipubench_gui.ui.widgets.sources_dialog import SourcesDialog
+
         if self.sources_dialog is None:
             self.sources_dialog = SourcesDialog(self.window)
             self.sources_dialog.renameRequested.connect(
@@ -138,6 +138,8 @@ class ImportController(QObject):
             bar.showMessage(text.splitlines()[0], 8000)
             return
         if slot == "import-preview":
+            from ipubench_gui.ui.widgets.import_dialog import ImportDialog
+
             path, preview = result
             self.dialog = ImportDialog(path, preview, self.window)
             self.dialog.checkRequested.connect(self.check)
