@@ -70,20 +70,7 @@ FOCUS_ORDER = (
     "variant",
     "model",
 )
-CONFOUNDERS = (
-    "generation",
-    "accelerators",
-    "framework",
-    "sdk_version",
-    "precision",
-    "batch_size",
-    "data_kind",
-    "dataset",
-    "variant",
-    "model",
-    "task",
-    "metric",
-)
+CONFOUNDERS = (*FOCUS_ORDER, "task", "metric")
 COUNTERPART_ATTRS = (
     "generation",
     "accelerators",

@@ -106,6 +106,24 @@ PROVENANCE: tuple[str, ...] = (
     "value_as_printed",
 )
 
+# Names of a result's own fields as export-results writes them (a contract):
+# also the fields an imported column can be mapped to.
+RESULT_FIELDS: tuple[str, ...] = (
+    "model",
+    "variant",
+    "platform",
+    "sdk_version",
+    "framework",
+    "dataset",
+    "batch_size",
+    "precision",
+    "metric",
+    "value",
+    "unit",
+    "latency_ms",
+    "mlperf_id",
+)
+
 _ALL = {f.name: f for f in (*FACETS, *RANGES, *TABLE_COLUMNS)}
 
 

@@ -7,6 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from ipubench_gui.domain.fields import RESULT_FIELDS
 from ipubench_gui.store.db import Database, Query
 from ipubench_gui.store.schema import quote_ident
 
@@ -15,19 +16,7 @@ EXPORT_COLUMNS: tuple[str, ...] = (
     "result_id",
     "source_file",
     "table",
-    "model",
-    "variant",
-    "platform",
-    "sdk_version",
-    "framework",
-    "dataset",
-    "batch_size",
-    "precision",
-    "metric",
-    "value",
-    "unit",
-    "latency_ms",
-    "mlperf_id",
+    *RESULT_FIELDS,
     # normalised and provenance extras
     "task",
     "vendor",

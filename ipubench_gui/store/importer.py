@@ -16,27 +16,10 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.chartspec import LOWER_IS_BETTER
+from ipubench_gui.domain.fields import RESULT_FIELDS
 
 # Fields a file column can be mapped to (names as in export-results).
-FIELDS: tuple[str, ...] = (
-    "model",
-    "variant",
-    "platform",
-    "sdk_version",
-    "framework",
-    "dataset",
-    "batch_size",
-    "precision",
-    "metric",
-    "value",
-    "unit",
-    "latency_ms",
-    "mlperf_id",
-    "task",
-    "accelerators",
-    "nodes",
-    "division",
-)
+FIELDS: tuple[str, ...] = (*RESULT_FIELDS, "task", "accelerators", "nodes", "division")
 METRICS = ("throughput", "latency", "time_to_train", "time_to_result")
 # Header words that suggest a field, most specific first.
 SYNONYMS: dict[str, tuple[str, ...]] = {

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import duckdb
 
-from tests.bench.harness import REPO_DATA, Row, case, median_ms
+from tests.bench.harness import REPO_DATA, Row, StallMeter, case, median_ms
 
 
 def _make_csv(path: Path, n: int) -> None:
@@ -76,7 +76,6 @@ def bench_import(args, tmp: Path) -> list[Row]:
 
     # GUI responsiveness while importing on the worker thread
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QElapsedTimer, QTimer
 
     from ipubench_gui.app import Session, ensure_app
 
@@ -89,30 +88,17 @@ def bench_import(args, tmp: Path) -> list[Row]:
     s.runner.finished.connect(lambda slot, *_: done.append(slot))
     while not {"page", "facets", "chart"} <= set(done):
         app.processEvents()
-    gaps: list[float] = []
-    clock = QElapsedTimer()
-    clock.start()
-    last = [clock.nsecsElapsed()]
-
-    def tick():
-        now = clock.nsecsElapsed()
-        gaps.append((now - last[0]) / 1e6)
-        last[0] = now
-
-    timer = QTimer(interval=5)
-    timer.timeout.connect(tick)
-    timer.start()
     done.clear()
     t0 = time.perf_counter()
-    s.imports.start_import(importer.ImportSpec(csv, *spec_args))
-    while "import" not in done and time.perf_counter() - t0 < 300:
-        app.processEvents()
-    timer.stop()
+    with StallMeter(interval=5) as meter:
+        s.imports.start_import(importer.ImportSpec(csv, *spec_args))
+        while "import" not in done and time.perf_counter() - t0 < 300:
+            app.processEvents()
     rows.append(
         Row(
             "longest GUI stall while importing (worker thread)",
             f"{n:,} rows",
-            max(gaps[1:], default=0.0),
+            meter.worst_ms,
             target="<= 50 ms",
         )
     )

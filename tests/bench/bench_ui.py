@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.bench.harness import REPO_DATA, Row, case, median_ms
+from tests.bench.harness import REPO_DATA, Row, StallMeter, case, median_ms
 from tests.bench.synthetic import make_data
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,7 +36,6 @@ def _synthetic_store(tmp: Path, n: int) -> Path:
 
 def _filter_change(store: Path, label: str, runs: int) -> list[Row]:
     """In-process: toggle a facet value and wait until table, facets, chart are done."""
-    from PySide6.QtCore import QElapsedTimer, QTimer
 
     from ipubench_gui.app import Session, ensure_app
     from ipubench_gui.domain.filters import FilterState
@@ -85,31 +84,18 @@ def _filter_change(store: Path, label: str, runs: int) -> list[Row]:
     s = Session(db)
     s.start(restore=False)
     s.window.show()
-    gaps: list[float] = []
-    clock = QElapsedTimer()
-    clock.start()
-    last = [clock.nsecsElapsed()]
-
-    def tick():
-        now = clock.nsecsElapsed()
-        gaps.append((now - last[0]) / 1e6)
-        last[0] = now
-
-    timer = QTimer(interval=1)
-    timer.timeout.connect(tick)
     done = []
     s.runner.finished.connect(lambda slot, *_: done.append(slot))
     while "page" not in done:
         app.processEvents()
-    timer.start()
-    for k in range(runs):
-        done.clear()
-        s.state.set_filters(states[k % len(states)])
-        t_end = time.perf_counter() + 5
-        while not {"page", "facets"} <= set(done) and time.perf_counter() < t_end:
-            app.processEvents()
-    timer.stop()
-    worst = max(gaps[1:], default=0.0)
+    with StallMeter() as meter:
+        for k in range(runs):
+            done.clear()
+            s.state.set_filters(states[k % len(states)])
+            t_end = time.perf_counter() + 5
+            while not {"page", "facets"} <= set(done) and time.perf_counter() < t_end:
+                app.processEvents()
+    worst = meter.worst_ms
     rows.append(
         Row(
             "longest GUI stall during updates (threaded)",

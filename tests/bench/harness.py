@@ -69,3 +69,39 @@ def print_table(rows: list[Row]) -> None:
         print(" | ".join(x.ljust(w) for x, w in zip(c, widths)))
         if j == 0:
             print("-+-".join("-" * w for w in widths))
+
+
+class StallMeter:
+    """The GUI thread's longest gap between timer ticks while work runs elsewhere.
+
+    A QTimer ticks every ``interval`` ms; a tick that arrives late means the
+    event loop was blocked for that long. Use as a context manager around the
+    code that pumps events.
+    """
+
+    def __init__(self, interval: int = 1):
+        from PySide6.QtCore import QElapsedTimer, QTimer
+
+        self.gaps: list[float] = []
+        self._clock = QElapsedTimer()
+        self._timer = QTimer(interval=interval)
+        self._timer.timeout.connect(self._tick)
+        self._last = 0
+
+    def _tick(self) -> None:
+        now = self._clock.nsecsElapsed()
+        self.gaps.append((now - self._last) / 1e6)
+        self._last = now
+
+    def __enter__(self) -> StallMeter:
+        self._clock.start()
+        self._last = self._clock.nsecsElapsed()
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._timer.stop()
+
+    @property
+    def worst_ms(self) -> float:
+        return max(self.gaps[1:], default=0.0)
