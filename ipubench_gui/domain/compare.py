@@ -193,7 +193,9 @@ class CompareRow:
     kind: str  # attribute | figure | ratio | provenance
 
 
-def table(rows: Sequence[Row], baseline: int = 0) -> list[CompareRow]:
+def table(
+    rows: Sequence[Row], baseline: int = 0, focus: str | None = None
+) -> list[CompareRow]:
     """The comparison, one row per attribute, figure, ratio and provenance field."""
     out: list[CompareRow] = []
     base = rows[baseline] if rows else {}
@@ -367,6 +369,9 @@ class Comparison:
         j = min(max(i + step, 0), len(ids) - 1)
         ids.insert(j, ids.pop(i))
         return Comparison(tuple(ids), self.baseline, self.focus)
+
+    def with_focus(self, focus: str | None) -> Comparison:
+        return Comparison(self.ids, self.baseline, focus)
 
     def with_baseline(self, rid: str) -> Comparison:
         return Comparison(

@@ -67,6 +67,10 @@ class Controller(QObject):
             lambda rid: state.set_comparison(state.comparison.with_baseline(rid))
         )
         cmp.exportRequested.connect(self.export_comparison)
+        cmp.focusChosen.connect(
+            lambda f: state.set_comparison(state.comparison.with_focus(f))
+        )
+        cmp.pickerRequested.connect(self.open_picker)
         for act, slot in (
             (window.open_view_action, self.open_view_dialog),
             (window.save_view_action, self.save_view_dialog),
@@ -183,6 +187,16 @@ class Controller(QObject):
         self.state.set_comparison(c)
         self.window.compare_dock.show()
         self.window.compare_dock.raise_()
+
+    def open_picker(self) -> None:
+        from ipubench_gui.ui.widgets.picker import ResultPicker
+
+        picker = ResultPicker(self.window.model, self.window)
+        picker.picked.connect(
+            lambda rid: self.state.set_comparison(self.state.comparison.added(rid))
+        )
+        picker.show()
+        self.picker = picker
 
     def _on_state_comparison_changed(self, c) -> None:
         self.runner.submit("compare", partial(fetch.rows_by_ids, ids=list(c.ids)))
@@ -329,9 +343,8 @@ class Controller(QObject):
             self._render_chart()
         elif slot == "compare":
             self.compare_rows = result
-            self.window.comparator.show_comparison(
-                result, self.state.comparison.baseline_index
-            )
+            c = self.state.comparison
+            self.window.comparator.show_comparison(result, c.baseline_index, c.focus)
         elif slot == "counterparts":
             row, groups = result
             self.window.comparator.show_counterparts(row, groups)

@@ -139,3 +139,37 @@ def test_view_round_trip_through_the_window(qtbot, session, tmp_path):
         "Cannot" in session.window.statusBar().currentMessage()
         or str(path) in session.window.statusBar().currentMessage()
     )
+
+
+def test_searchable_picker_and_focus(qtbot, session):
+    from ipubench_gui.domain.compare import Comparison
+
+    w = session.window
+    session.controller.open_picker()
+    picker = session.controller.picker
+    qtbot.addWidget(picker)
+    qtbot.keyClicks(picker.search, "IPU-POD64 TensorFlow1 BERT"[:9])  # "IPU-POD64"
+    assert 0 < picker.proxy.rowCount() < w.model.rowCount()
+    first = picker.proxy.index(0, 0)
+    picker.view.setCurrentIndex(first)
+    picker.view.activated.emit(first)
+    rid = first.data(Qt.ItemDataRole.UserRole + 2)
+    assert session.state.comparison.ids == (rid,)
+    # choosing what is being compared changes the verdict's wording
+    session.state.set_comparison(
+        Comparison(("bowtr-536574", "podtr-0f234b"), "bowtr-536574")
+    )
+    combo = w.comparator.focus
+    combo.setCurrentIndex(combo.findData("batch_size"))
+    assert session.state.comparison.focus == "batch_size"
+    text = w.comparator.verdicts.text()
+    assert "besides the batch size, also differs in hardware generation" in text
+
+
+def test_compare_model_passes_modeltester(qtmodeltester, session):
+    from ipubench_gui.domain.compare import Comparison
+
+    session.state.set_comparison(
+        Comparison(("bowtr-536574", "bowtr-aeb672"), "bowtr-536574")
+    )
+    qtmodeltester.check(session.window.comparator.model)

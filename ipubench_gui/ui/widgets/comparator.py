@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -37,6 +38,8 @@ class Comparator(QTabWidget):
     baselineRequested = Signal(str)
     addRequested = Signal(str)
     exportRequested = Signal(str)  # csv | md | png | tsv
+    pickerRequested = Signal()
+    focusChosen = Signal(object)  # attribute name, or None for automatic
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -58,6 +61,7 @@ class Comparator(QTabWidget):
         bar = QHBoxLayout()
         self.buttons: dict[str, QToolButton] = {}
         for key, text, tip in (
+            ("add", "Add…", "Find results and add them (any text)"),
             ("left", "◀", "Move the selected column left"),
             ("right", "▶", "Move the selected column right"),
             ("baseline", "★ Baseline", "Make the selected column the baseline"),
@@ -73,7 +77,20 @@ class Comparator(QTabWidget):
             self.buttons[key] = b
             bar.addWidget(b)
         bar.addStretch(1)
+        self.focus = QComboBox()
+        self.focus.addItem("Comparing: (automatic)", None)
+        for key in compare.FOCUS_ORDER:
+            self.focus.addItem(f"Comparing: {compare.NAMES[key]}", key)
+        self.focus.setToolTip(
+            "The attribute the comparison is about; every other "
+            "difference is listed as a confounder"
+        )
+        self.focus.currentIndexChanged.connect(
+            lambda _: self.focusChosen.emit(self.focus.currentData())
+        )
+        bar.addWidget(self.focus)
         bar.addWidget(self.only_diff)
+        self.buttons["add"].clicked.connect(self.pickerRequested.emit)
         self.buttons["left"].clicked.connect(lambda: self._move(-1))
         self.buttons["right"].clicked.connect(lambda: self._move(1))
         self.buttons["baseline"].clicked.connect(
@@ -129,10 +146,12 @@ class Comparator(QTabWidget):
         self.addTab(self.claims, "Vendor claims")
 
     # -- rendering ---------------------------------------------------------------
-    def show_comparison(self, rows: list[dict], baseline: int) -> None:
+    def show_comparison(
+        self, rows: list[dict], baseline: int, focus: str | None = None
+    ) -> None:
         ids = [r["result_id"] for r in rows]
         self.model.set_table(
-            compare.table(rows, baseline) if rows else [], ids, baseline
+            compare.table(rows, baseline, focus) if rows else [], ids, baseline
         )
         self.hint.setVisible(len(rows) < 2)
         lines = []
@@ -140,15 +159,17 @@ class Comparator(QTabWidget):
             base = rows[baseline]
             for i, r in enumerate(rows):
                 if i != baseline:
-                    v = compare.verdict(r, base)
+                    v = compare.verdict(r, base, focus)
                     mark = "✓" if v.like_for_like else "⚠"
                     lines.append(
                         f"{mark} <b>{r['result_id']}</b> against "
                         f"{base['result_id']}: {v.text()}"
                     )
         self.verdicts.setText("<br>".join(lines))
-        for b in self.buttons.values():
-            b.setEnabled(bool(rows))
+        for key, b in self.buttons.items():
+            b.setEnabled(bool(rows) or key == "add")
+        with QSignalBlocker(self.focus):
+            self.focus.setCurrentIndex(max(self.focus.findData(focus), 0))
 
     def show_counterparts(
         self, row: dict | None, groups: dict[str, list[compare.Counterpart]]
