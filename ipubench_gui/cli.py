@@ -389,6 +389,9 @@ def _import(args: argparse.Namespace) -> int:
         if not mapping and not unpivot:
             names, _ = importer.stage(con, args.file)
             mapping = importer.guess(names)
+            for f, v in importer.guess_constants(con, mapping).items():
+                constants.setdefault(f, v)
+                print(f"guessed: {f} = {v!r}")
             for f, c in sorted(mapping.items()):
                 print(f"guessed: {c!r} -> {f}")
         spec = importer.ImportSpec(

@@ -109,6 +109,7 @@ class Preview:
     types: list[str]
     rows: list[tuple]
     guessed: dict[str, str]
+    constants: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -194,12 +195,33 @@ def guess(columns: list[str]) -> dict[str, str]:
     return out
 
 
+INFERENCE_SCENARIOS = ("offline", "server", "singlestream", "multistream")
+
+
+def guess_constants(con: duckdb.DuckDBPyConnection, columns: dict[str, str]) -> dict:
+    """Values the file implies without a column for them: MLPerf inference
+    scenarios (Offline, Server, SingleStream, MultiStream) mean task inference."""
+    col = columns.get("variant")
+    if col is None:
+        return {}
+    vals = {
+        str(v[0]).lower()
+        for v in con.execute(
+            f"SELECT DISTINCT CAST({_q(col)} AS VARCHAR) FROM import_stage LIMIT 20"
+        ).fetchall()
+    }
+    if vals and vals <= set(INFERENCE_SCENARIOS):
+        return {"task": "inference"}
+    return {}
+
+
 def preview(con: duckdb.DuckDBPyConnection, path: Path, n: int = 20) -> Preview:
     names, types = stage(con, path)
     rows = con.execute(
         f"SELECT * EXCLUDE (__row) FROM import_stage ORDER BY __row LIMIT {int(n)}"
     ).fetchall()
-    return Preview(names, types, rows, guess(names))
+    guessed = guess(names)
+    return Preview(names, types, rows, guessed, guess_constants(con, guessed))
 
 
 # -- normalising --

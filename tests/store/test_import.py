@@ -200,13 +200,16 @@ def test_file_that_vanishes_leaves_nothing(combined, tmp_path):
 @pytest.mark.skipif(not EXTERNAL.exists(), reason="shared/external not present")
 def test_real_mlperf_file_imports_whole(combined):
     con = combined.cursor()
-    names, _ = importer.stage(con, EXTERNAL)
-    spec = ImportSpec(EXTERNAL, importer.guess(names), {}, label="MLPerf v4.1")
+    pv = importer.preview(con, EXTERNAL)
+    assert pv.constants == {"task": "inference"}  # Offline/Server scenarios
+    spec = ImportSpec(EXTERNAL, pv.guessed, pv.constants, label="MLPerf v4.1")
     res = importer.import_file(con, spec)
     import json
 
     records = json.loads(EXTERNAL.read_text())
     assert res.landed == len(records) == 937
+    assert combined.scalar("SELECT count(DISTINCT task) FROM u.user_results") == 1
+    assert combined.scalar("SELECT any_value(task) FROM u.user_results") == "inference"
     units = dict(
         combined.cursor()
         .execute("SELECT unit, count(*) FROM u.user_results GROUP BY 1")

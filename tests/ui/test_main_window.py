@@ -327,3 +327,14 @@ def test_chart_kind_picker_switches_kinds(qtbot, session):
     assert session.state.chart.kind == "mlperf"
     assert len(session.window.canvas.item_ids()) == 11
     assert not session.window.chart_options.color_by.isVisibleTo(session.window)
+
+
+def test_a_chart_kind_with_nothing_to_draw_says_so(qtbot, session):
+    session.state.set_filters(FilterState().with_values("task", ["training"]))
+    combo = session.window.chart_options.kind
+    combo.setCurrentIndex(combo.findData("latency-throughput"))  # inference only
+    c = session.window.canvas
+    assert c.current.empty
+    assert c.empty_label.isVisible() and not c.plot.isVisible()
+    combo.setCurrentIndex(combo.findData("scaling"))
+    assert not c.current.empty and c.plot.isVisible()

@@ -19,6 +19,12 @@ from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.plots import Plot
 
 HIT_RADIUS_PX = 12
+EMPTY_CHART = (
+    "<h3>Nothing to draw for this chart kind</h3><p>The filtered results "
+    "hold no figures this kind plots (for example, no inference latencies "
+    "or no system sizes to scale across). Try another chart kind, or widen "
+    "the filters.</p>"
+)
 
 
 def palette_theme(widget: QWidget) -> Theme:
@@ -47,9 +53,14 @@ class ChartCanvas(QWidget):
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.caption.setEnabled(False)
+        self.empty_label = QLabel(EMPTY_CHART)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.hide()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.plot, 1)
+        lay.addWidget(self.empty_label, 1)
         lay.addWidget(self.caption)
         self.theme = LIGHT
         self.current: Plot | None = None
@@ -93,6 +104,8 @@ class ChartCanvas(QWidget):
             self.item.setYRange(-0.6, min(n, self.rows_that_fit()) - 0.4, padding=0)
         self.caption.setText("; ".join(plot.notes))
         self.caption.setVisible(bool(plot.notes))
+        self.empty_label.setVisible(plot.empty)
+        self.plot.setVisible(not plot.empty)
         self.set_selection(selection)
 
     def item_ids(self) -> list[str]:

@@ -74,6 +74,8 @@ class ImportDialog(QDialog):
         )
         self.task_box = QComboBox()
         self.task_box.addItems(["(from the file)", "training", "inference"])
+        if preview.constants.get("task"):
+            self.task_box.setCurrentText(preview.constants["task"])
         self.label_box = QLineEdit(path.name)
         self.unpivot = QListWidget()
         self.unpivot.setMaximumHeight(self.fontMetrics().height() * 5)
