@@ -1,0 +1,367 @@
+"""The six chart kinds as pure functions: rows in, a Plot out.
+
+Tests check each kind's numbers against figures computed independently from
+the source documents (tests/charts/test_kinds.py).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from ipubench_gui.domain.chartspec import (
+    LOWER_IS_BETTER,
+    METRIC_LABELS,
+    ChartRows,
+    config_label,
+    stable_color,
+    unique_labels,
+)
+from ipubench_gui.domain.format import format_number
+from ipubench_gui.domain.plot_model import (
+    Plot,
+    Point,
+    Row,
+    Series,
+    _key_name,
+    _series_colors,
+    tooltip,
+)
+
+
+# -- 1. throughput comparison (any single metric, following the filter) ------------
+def bars_plot(
+    data: ChartRows,
+    color_by: str = "framework",
+    group_by: str | None = None,
+    color_order: Sequence[object] = (),
+) -> Plot:
+    """Horizontal bars of one metric in one unit, best first; with ``group_by``,
+    the bars of a group stay together and groups are ordered by their best."""
+    kept = list(data.rows)  # already the best N, best first (store/fetch.py)
+    if group_by:
+        first: dict[object, int] = {}
+        for i, r in enumerate(kept):
+            first.setdefault(r.get(group_by), i)
+        kept.sort(key=lambda r: first[r.get(group_by)])
+    labels = unique_labels(kept)
+    unit = str(kept[0]["unit"]) if kept else ""
+    order = ["(blank)" if v is None else str(v) for v in color_order]
+    groups: dict[str, list[Point]] = defaultdict(list)
+    for i, r in enumerate(kept):
+        g = "(blank)" if r.get(color_by) is None else str(r.get(color_by))
+        groups[g].append(
+            Point(r["value"], i, r["result_id"], format_number(r["value"]), tooltip(r))
+        )
+    series = tuple(
+        Series(g, stable_color(g, order), tuple(pts), "bars")
+        for g, pts in sorted(groups.items())
+    )
+    notes = []
+    if data.total > data.mine:
+        notes.append(f"{data.total - data.mine} rows of other metrics not plotted")
+    if data.mine > data.plotted:
+        notes.append(f"{data.mine - data.plotted} rows in other units not plotted")
+    if data.plotted > len(kept):
+        notes.append(f"showing the best {len(kept)} of {data.plotted}")
+    label = METRIC_LABELS.get(data.metric, data.metric)
+    better = "lower" if data.metric in LOWER_IS_BETTER else "higher"
+    return Plot(
+        "throughput",
+        f"{label} comparison",
+        f"{label} ({unit}) — {better} is better",
+        "",
+        series,
+        horizontal_bars=True,
+        categories=tuple(labels),
+        notes=tuple(notes),
+        rows=tuple(kept),
+    )
+
+
+# -- 2. latency vs throughput --
+def pareto_front(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Points not beaten by another with lower-or-equal latency and higher
+    throughput, in latency order (the best achievable throughput at each latency)."""
+    front: list[tuple[float, float]] = []
+    best = float("-inf")
+    for x, y in sorted(points, key=lambda p: (p[0], -p[1])):
+        if y > best:
+            front.append((x, y))
+            best = y
+    return front
+
+
+def best_within(rows: Sequence[Row], budget_ms: float) -> Row | None:
+    """The highest-throughput row whose latency is within ``budget_ms``."""
+    ok = [
+        r
+        for r in rows
+        if r.get("latency_ms") is not None and r["latency_ms"] <= budget_ms
+    ]
+    return max(ok, key=lambda r: (r["value"], r["result_id"]), default=None)
+
+
+def latency_throughput_plot(
+    rows: Sequence[Row],
+    budget_ms: float | None = None,
+    log: bool = True,
+    color_order: Sequence[object] = (),
+) -> Plot:
+    pts = [
+        r
+        for r in rows
+        if r.get("metric") == "throughput"
+        and r.get("task") == "inference"
+        and r.get("latency_ms") is not None
+    ]
+    keys = ("model", "platform", "framework")
+    by: dict[str, list[Row]] = defaultdict(list)
+    for r in pts:
+        by[_key_name(r, keys)].append(r)
+    best = best_within(pts, budget_ms) if budget_ms is not None else None
+    colors = _series_colors(list(by))
+    series = []
+    for name, rs in sorted(by.items()):
+        rs.sort(key=lambda r: (r.get("batch_size") or 0, r["latency_ms"]))
+        series.append(
+            Series(
+                name,
+                colors[name],
+                tuple(
+                    Point(
+                        r["latency_ms"],
+                        r["value"],
+                        r["result_id"],
+                        f"bs {r['batch_size']}" if r.get("batch_size") else "",
+                        tooltip(r),
+                        highlight=best is not None and r is best,
+                    )
+                    for r in rs
+                ),
+            )
+        )
+    front = pareto_front([(r["latency_ms"], r["value"]) for r in pts])
+    if front:
+        series.append(
+            Series(
+                "Pareto front",
+                "#555555",
+                tuple(Point(x, y) for x, y in front),
+                "step",
+                dashed=True,
+            )
+        )
+    notes = (
+        [f"{len(rows) - len(pts)} rows without a latency not plotted"]
+        if len(pts) < len(rows)
+        else []
+    )
+    if best is not None:
+        notes.append(
+            f"best within {format_number(budget_ms)} ms: "
+            f"{config_label(best)} — {format_number(best['value'])} "
+            f"{best.get('unit', '')} at {format_number(best['latency_ms'])} ms"
+        )
+    elif budget_ms is not None:
+        notes.append(f"nothing runs within {format_number(budget_ms)} ms")
+    units = sorted({r.get("unit") for r in pts}) or ["items/s"]
+    return Plot(
+        "latency-throughput",
+        "Latency vs throughput (inference)",
+        "Latency (ms) — lower is better",
+        f"Throughput ({', '.join(map(str, units))}) — higher is better",
+        tuple(series),
+        log_x=log,
+        log_y=log,
+        vline=budget_ms,
+        legend_corner="br",
+        notes=tuple(notes),
+        rows=tuple(pts),
+    )
+
+
+# -- 3. scaling --
+def scaling_families(rows: Sequence[Row]) -> dict[str, list[Row]]:
+    """Training throughput rows grouped by model × variant × framework ×
+    generation × precision, keeping families measured at two sizes or more."""
+    keys = ("model", "variant", "framework", "generation", "precision")
+    fam: dict[str, list[Row]] = defaultdict(list)
+    for r in rows:
+        if (
+            r.get("metric") == "throughput"
+            and r.get("task") == "training"
+            and r.get("accelerators")
+        ):
+            fam[_key_name(r, keys)].append(r)
+    return {
+        k: sorted(v, key=lambda r: r["accelerators"])
+        for k, v in fam.items()
+        if len({r["accelerators"] for r in v}) >= 2
+    }
+
+
+def scaling_efficiency(row: Row, base: Row) -> float:
+    """Per-accelerator throughput relative to the family's smallest system."""
+    return (row["value"] / row["accelerators"]) / (base["value"] / base["accelerators"])
+
+
+def scaling_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plot:
+    fams = scaling_families(rows)
+    colors = _series_colors(list(fams))
+    series = []
+    sizes: set[int] = set()
+    for name, rs in sorted(fams.items()):
+        base = rs[0]
+        color = colors[name]
+        pts = []
+        for r in rs:
+            eff = scaling_efficiency(r, base)
+            sizes.add(r["accelerators"])
+            # Efficiency at every point but the baseline (100% by definition);
+            # the builder thins labels when a chart is too crowded to read them.
+            pts.append(
+                Point(
+                    r["accelerators"],
+                    r["value"],
+                    r["result_id"],
+                    "" if r is base else f"{eff:.0%}",
+                    tooltip(r) + f"\nscaling efficiency {eff:.1%}",
+                )
+            )
+        series.append(Series(name, color, tuple(pts), "line"))
+        top = rs[-1]["accelerators"]
+        ideal = base["value"] / base["accelerators"]
+        series.append(
+            Series(
+                f"{name} (ideal)",
+                color,
+                (Point(base["accelerators"], base["value"]), Point(top, ideal * top)),
+                "line",
+                dashed=True,
+                in_legend=False,
+            )
+        )
+    ticks = tuple((float(n), str(n)) for n in sorted(sizes))
+    return Plot(
+        "scaling",
+        "Scaling with system size",
+        "Accelerators (log2 scale)",
+        "Throughput (items/s) — higher is better",
+        tuple(series),
+        log2_x=True,
+        log_y=True,
+        x_ticks=ticks,
+        legend_corner="tl",
+        notes=(
+            "dashed: ideal linear scaling from the smallest system; "
+            "labels: scaling efficiency",
+        ),
+        rows=tuple(r for rs in fams.values() for r in rs),
+    )
+
+
+# -- 4. generation / SDK progress --
+def progress_groups(rows: Sequence[Row]) -> dict[str, list[Row]]:
+    """Same model, variant, framework and system size measured on more than one
+    generation or SDK, oldest first (by generation, then SDK)."""
+    keys = ("model", "variant", "framework", "accelerators")
+    grp: dict[str, list[Row]] = defaultdict(list)
+    for r in rows:
+        if r.get("metric") == "throughput" and r.get("task") == "training":
+            grp[_key_name(r, keys)].append(r)
+    gen_order = {"IPU Mk2 Classic": 0, "Bow": 1}
+    out = {}
+    for k, rs in grp.items():
+        if len({(r.get("generation"), r.get("sdk_version")) for r in rs}) >= 2:
+            out[k] = sorted(
+                rs,
+                key=lambda r: (
+                    gen_order.get(r.get("generation"), 9),
+                    r.get("sdk_sort") or 0,
+                ),
+            )
+    return out
+
+
+def progress_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plot:
+    groups = progress_groups(rows)
+    order = [str(v) for v in color_order]
+    labels: list[str] = []
+    by_gen: dict[str, list[Point]] = defaultdict(list)
+    for name, rs in sorted(groups.items()):
+        base = rs[0]
+        for r in rs:
+            speedup = r["value"] / base["value"]
+            y = len(labels)
+            labels.append(f"{name} · {r['generation']} {r['sdk_version']}")
+            by_gen[str(r["generation"])].append(
+                Point(
+                    speedup,
+                    y,
+                    r["result_id"],
+                    f"{speedup:.2f}×",
+                    tooltip(r) + f"\n{speedup:.2f}× the {base['generation']} "
+                    f"{base['sdk_version']} figure",
+                )
+            )
+    series = tuple(
+        Series(g, stable_color(g, order), tuple(p), "bars")
+        for g, p in sorted(by_gen.items())
+    )
+    return Plot(
+        "progress",
+        "Generation / SDK progress",
+        "Speed-up over the oldest generation and SDK (×) — higher is better",
+        "",
+        series,
+        horizontal_bars=True,
+        categories=tuple(labels),
+        notes=("each group: same model, variant, framework and system size",),
+        rows=tuple(r for rs in groups.values() for r in rs),
+    )
+
+
+# -- 5. MLPerf time to train --
+def mlperf_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plot:
+    mine = [
+        r for r in rows if r.get("mlperf_id") and r.get("metric") == "time_to_train"
+    ]
+    by: dict[str, list[Row]] = defaultdict(list)
+    for r in mine:
+        by[_key_name(r, ("model", "framework", "division"))].append(r)
+    colors = _series_colors(list(by))
+    series = []
+    sizes: set[int] = set()
+    for name, rs in sorted(by.items()):
+        rs.sort(key=lambda r: r["accelerators"])
+        sizes.update(r["accelerators"] for r in rs)
+        series.append(
+            Series(
+                name,
+                colors[name],
+                tuple(
+                    Point(
+                        r["accelerators"],
+                        r["value"],
+                        r["result_id"],
+                        f"{format_number(r['value'])} min",
+                        tooltip(r) + f"\n{r.get('quality_target') or ''}",
+                    )
+                    for r in rs
+                ),
+                "line",
+            )
+        )
+    return Plot(
+        "mlperf",
+        "MLPerf Training v2.0 time to train",
+        "Accelerators (log2 scale)",
+        "Time to train (minutes) — lower is better",
+        tuple(series),
+        log2_x=True,
+        log_y=True,
+        legend_corner="tr",
+        x_ticks=tuple((float(n), str(n)) for n in sorted(sizes)),
+        rows=tuple(mine),
+    )

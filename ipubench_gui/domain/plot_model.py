@@ -1,0 +1,91 @@
+"""The Plot value: series of points in data units, with what a chart needs to say.
+
+Nothing here draws; ``charts/builders.py`` turns a Plot into pyqtgraph items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ipubench_gui.domain.chartspec import PALETTE, config_label
+from ipubench_gui.domain.format import format_number
+
+Row = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Point:
+    x: float
+    y: float
+    result_id: str = ""
+    label: str = ""  # drawn next to the point (e.g. batch size, efficiency)
+    tooltip: str = ""
+    highlight: bool = False
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str
+    color: str
+    points: tuple[Point, ...]
+    style: str = "line"  # line | scatter | bars | step
+    dashed: bool = False
+    in_legend: bool = True
+
+
+@dataclass(frozen=True)
+class Plot:
+    """Everything needed to draw one chart, in data units."""
+
+    kind: str
+    title: str
+    x_title: str
+    y_title: str
+    series: tuple[Series, ...] = ()
+    horizontal_bars: bool = False  # bars: categories down the y axis
+    categories: tuple[str, ...] = ()  # bar labels, index = y position
+    log_x: bool = False
+    log_y: bool = False
+    log2_x: bool = False  # system sizes: ticks at powers of two
+    x_ticks: tuple[tuple[float, str], ...] = ()
+    vline: float | None = None  # e.g. a latency budget
+    legend_corner: str = "br"  # tl|tr|bl|br: where this kind leaves room
+    notes: tuple[str, ...] = ()
+    rows: tuple[Row, ...] = field(default=(), compare=False)  # for footnotes
+
+    @property
+    def empty(self) -> bool:
+        return not any(s.points for s in self.series)
+
+    def point_ids(self) -> list[str]:
+        return [p.result_id for s in self.series for p in s.points if p.result_id]
+
+
+def tooltip(row: Row) -> str:
+    unit = row.get("unit") or ""
+    lines = [config_label(row), f"{format_number(row.get('value'))} {unit}".strip()]
+    if row.get("latency_ms") is not None:
+        lines.append(f"latency {format_number(row['latency_ms'])} ms")
+    for key, label in (
+        ("sdk_version", "SDK"),
+        ("precision", "precision"),
+        ("dataset", "dataset"),
+        ("mlperf_id", "MLPerf ID"),
+        ("division", "division"),
+    ):
+        if row.get(key):
+            lines.append(f"{label}: {row[key]}")
+    lines.append(f"source: {row.get('source_file', '')} — {row.get('table', '')}")
+    return "\n".join(lines)
+
+
+def _series_colors(names: Sequence[str]) -> dict[str, str]:
+    """Distinct palette colours by position for composite series names (model ·
+    platform · framework), which hashing would often give near-identical hues."""
+    return {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(sorted(set(names)))}
+
+
+def _key_name(row: Row, keys: Sequence[str]) -> str:
+    return " · ".join(str(row[k]) for k in keys if row.get(k) not in (None, ""))
