@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from ipubench_gui import __version__, paths
 from ipubench_gui.store.build import DataError
 from ipubench_gui.store.db import Database, StoreError
+from ipubench_gui.ui.compare_controller import CompareController
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.import_controller import ImportController
 from ipubench_gui.ui.main_window import MainWindow
@@ -48,12 +49,14 @@ class Session:
         self.runner = QueryRunner(db, synchronous=synchronous)
         self.window = MainWindow(self.state)
         self.controller = Controller(self.state, self.runner, self.window)
+        self.compare = CompareController(self.controller)
         self.imports = ImportController(self.controller)
 
     def start(self, restore: bool = True) -> None:
         if restore:
             self.window.restore_settings()
         self.controller.start()
+        self.compare.start()
 
     def close(self) -> None:
         self.runner.shutdown()
@@ -79,7 +82,7 @@ def run_gui(args: argparse.Namespace) -> int:
         session.window.statusBar().showMessage(status.message, 30000)
         QMessageBox.warning(session.window, "Your imported results", status.message)
     if args.view:
-        session.controller.open_view(args.view)
+        session.compare.open_view(args.view)
     if args.screenshot:
         _screenshot_when_ready(session, args.screenshot)
     elif os.environ.get("IPUBENCH_GUI_EXIT_WHEN_READY"):  # start-up benchmark

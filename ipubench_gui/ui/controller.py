@@ -8,13 +8,11 @@ from functools import partial
 
 from PySide6.QtCore import QObject, QSignalBlocker
 
-from ipubench_gui.domain import compare as compare_domain
 from ipubench_gui.domain.chartspec import ChartRows, ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.plots import Plot, build_plot, footnote
-from ipubench_gui.domain.views import View, reconcile
-from ipubench_gui.store import fetch, queries
+from ipubench_gui.store import fetch
 from ipubench_gui.ui.main_window import MainWindow
 from ipubench_gui.ui.runner import QueryRunner
 from ipubench_gui.ui.state import AppState
@@ -50,201 +48,13 @@ class Controller(QObject):
         window.export_chart_action.triggered.connect(self.open_export_dialog)
         window.copy_chart_action.triggered.disconnect()
         window.copy_chart_action.triggered.connect(self.copy_chart)
-        self.compare_rows: list[dict] = []
-        state.comparisonChanged.connect(self._on_state_comparison_changed)
-        window.add_compare_action.triggered.connect(self.add_selection_to_comparison)
-        cmp = window.comparator
-        cmp.addRequested.connect(
-            lambda rid: state.set_comparison(state.comparison.added(rid))
-        )
-        cmp.removeRequested.connect(
-            lambda rid: state.set_comparison(state.comparison.removed(rid))
-        )
-        cmp.moveRequested.connect(
-            lambda rid, step: state.set_comparison(state.comparison.moved(rid, step))
-        )
-        cmp.baselineRequested.connect(
-            lambda rid: state.set_comparison(state.comparison.with_baseline(rid))
-        )
-        cmp.exportRequested.connect(self.export_comparison)
-        cmp.focusChosen.connect(
-            lambda f: state.set_comparison(state.comparison.with_focus(f))
-        )
-        cmp.pickerRequested.connect(self.open_picker)
-        for act, slot in (
-            (window.open_view_action, self.open_view_dialog),
-            (window.save_view_action, self.save_view_dialog),
-        ):
-            act.triggered.disconnect()
-            act.triggered.connect(slot)
-        self._fill_recent()
 
     def start(self) -> None:
         # The first page does not wait for the universe: both are queued now.
         self.runner.submit("universe", fetch.universe)
         self.refresh()
-        self.runner.submit("claims", lambda db: db.run(queries.comparisons()).dicts())
-        if self.state.comparison.ids:
-            self._on_state_comparison_changed(self.state.comparison)
-
-    # -- saved views --------------------------------------------------------------
-    def current_view(self) -> View:
-        return View(self.state.filters, self.state.chart, self.state.comparison)
-
-    def save_view(self, path) -> None:
-        """Write the whole state to ``path`` (JSON); raises ExportError/OSError."""
-        import json
-
-        from ipubench_gui.store.export import write_text
-        from ipubench_gui.ui import settings_store as ss
-
-        write_text(path, json.dumps(self.current_view().to_json(), indent=2) + "\n")
-        ss.add_recent_view(str(path))
-        self._fill_recent()
-
-    def open_view(self, path) -> None:
-        """Read a view file; the state follows once the store has checked it."""
-        import json
-        from pathlib import Path
-
-        from ipubench_gui.ui import settings_store as ss
-
-        try:
-            view = View.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
-        except (OSError, ValueError) as exc:
-            self._warn("Cannot open the view", f"{path}: {exc}")
-            return
-        ss.add_recent_view(str(path))
-        self._fill_recent()
-        self.runner.submit("view", partial(_check_view, view=view))
-
-    def _apply_view(self, result) -> None:
-        view, dropped = result
-        self.state.set_filters(view.filters)
-        self.state.set_chart(view.chart)
-        self.state.set_comparison(view.comparison)
-        if view.comparison.ids:
-            self.window.compare_dock.show()
-        self.last_view_message = ""
-        if dropped:
-            self.last_view_message = (
-                "The view was opened without what no longer "
-                "exists: " + "; ".join(dropped) + "."
-            )
-            self._warn("Some of the view no longer exists", self.last_view_message)
-
-    def _warn(self, title: str, text: str) -> None:
-        from PySide6.QtWidgets import QMessageBox
-
-        self.window.statusBar().showMessage(text, 10000)
-        if self.window.isVisible() and not self.runner.synchronous:
-            QMessageBox.warning(self.window, title, text)
-
-    def open_view_dialog(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
-        path, _ = QFileDialog.getOpenFileName(
-            self.window, "Open view", "", "Views (*.json);;All files (*)"
-        )
-        if path:
-            self.open_view(path)
-
-    def save_view_dialog(self) -> None:
-        from pathlib import Path
-
-        from PySide6.QtWidgets import QFileDialog
-
-        from ipubench_gui.store.export import ExportError
-
-        path, _ = QFileDialog.getSaveFileName(
-            self.window, "Save view", str(Path.home() / "view.json"), "Views (*.json)"
-        )
-        if not path:
-            return
-        try:
-            self.save_view(Path(path))
-        except (ExportError, OSError) as exc:
-            self._warn("Cannot save the view", str(exc))
-
-    def _fill_recent(self) -> None:
-        from ipubench_gui.ui import settings_store as ss
-
-        menu = self.window.recent_menu
-        menu.clear()
-        for p in ss.recent_views():
-            menu.addAction(p, partial(self.open_view, p))
-        menu.setEnabled(bool(menu.actions()))
 
     # -- comparator -----------------------------------------------------------------
-    def add_selection_to_comparison(self) -> None:
-        c = self.state.comparison
-        for rid in self.state.selection:
-            c = c.added(rid)
-        if c == self.state.comparison and len(c.ids) >= c.MAX:
-            self.window.statusBar().showMessage(
-                f"The comparison holds at most {c.MAX} configurations.", 5000
-            )
-        self.state.set_comparison(c)
-        self.window.compare_dock.show()
-        self.window.compare_dock.raise_()
-
-    def open_picker(self) -> None:
-        from ipubench_gui.ui.widgets.picker import ResultPicker
-
-        picker = ResultPicker(self.window.model, self.window)
-        picker.picked.connect(
-            lambda rid: self.state.set_comparison(self.state.comparison.added(rid))
-        )
-        picker.show()
-        self.picker = picker
-
-    def _on_state_comparison_changed(self, c) -> None:
-        self.runner.submit("compare", partial(fetch.rows_by_ids, ids=list(c.ids)))
-
-    def export_comparison(self, kind: str) -> None:
-        from pathlib import Path
-
-        from PySide6.QtGui import QGuiApplication
-        from PySide6.QtWidgets import QFileDialog, QMessageBox
-
-        from ipubench_gui.domain import compare
-        from ipubench_gui.domain.format import to_tsv
-        from ipubench_gui.store.export import ExportError
-        from ipubench_gui.ui import settings_store as ss
-
-        rows, b = self.compare_rows, self.state.comparison.baseline_index
-        if not rows:
-            return
-        if kind == "tsv":
-            header, body = compare.to_rows(rows, b)
-            QGuiApplication.clipboard().setText(to_tsv(header, body))
-            self.window.statusBar().showMessage("Comparison copied.", 3000)
-            return
-        ext = {"csv": "csv", "md": "md", "png": "png"}[kind]
-        folder = ss.load_text(ss.LAST_EXPORT_DIR, str(Path.home()))
-        path, _ = QFileDialog.getSaveFileName(
-            self.window, "Save comparison", str(Path(folder) / f"comparison.{ext}")
-        )
-        if not path:
-            return
-        try:
-            self.save_comparison(Path(path), kind)
-        except (ExportError, OSError) as exc:
-            QMessageBox.warning(self.window, "Could not save the comparison", str(exc))
-
-    def save_comparison(self, path, kind: str):
-        """Write the current comparison as csv, md or png (no dialogs)."""
-        from ipubench_gui.domain import compare
-        from ipubench_gui.store.export import write_csv, write_text
-        from ipubench_gui.ui.compare_export import save_png
-
-        rows, b = self.compare_rows, self.state.comparison.baseline_index
-        if kind == "csv":
-            header, body = compare.to_rows(rows, b)
-            return write_csv(path, header, body)
-        if kind == "md":
-            return write_text(path, compare.to_markdown(rows, b))
-        return save_png(rows, b, path)
 
     def refresh(self) -> None:
         f, sort = self.state.filters, self.state.sort
@@ -320,8 +130,6 @@ class Controller(QObject):
 
     def _on_state_selection_changed(self, ids) -> None:
         self.window.canvas.set_selection(ids)
-        if ids:
-            self.runner.submit("counterparts", partial(_counterparts, rid=ids[0]))
         m = self.window.model
         rows = [m.row_dict(r) for r in (m.row_of(i) for i in ids) if r is not None]
         self.window.details.show_rows(rows)
@@ -341,17 +149,6 @@ class Controller(QObject):
         elif slot == "chart":
             self.chart_rows = result
             self._render_chart()
-        elif slot == "compare":
-            self.compare_rows = result
-            c = self.state.comparison
-            self.window.comparator.show_comparison(result, c.baseline_index, c.focus)
-        elif slot == "counterparts":
-            row, groups = result
-            self.window.comparator.show_counterparts(row, groups)
-        elif slot == "view":
-            self._apply_view(result)
-        elif slot == "claims":
-            self.window.comparator.show_claims(result)
 
     def _report(self, slot: str, exc: Exception) -> None:
         log.error("%s query failed: %s", slot, exc)
@@ -405,16 +202,3 @@ class Controller(QObject):
         self.window.chart_title.setText(
             f"<b>{html.escape(self.plot.title)}</b> — {what}"
         )
-
-
-def _counterparts(db, rid: str):
-    """Store job: the row and its counterparts, grouped by attribute."""
-    (row,) = fetch.rows_by_ids(db, [rid])
-    return row, compare_domain.counterparts(row, fetch.family_rows(db, row))
-
-
-def _check_view(db, view: View):
-    """Store job: the view without values or ids the store no longer has."""
-    u = fetch.universe(db)
-    known = fetch.existing_ids(db, list(view.comparison.ids))
-    return reconcile(view, u.values, known)

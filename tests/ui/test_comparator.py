@@ -92,7 +92,7 @@ def test_comparison_exports(qtbot, session, tmp_path):
     session.state.set_comparison(
         Comparison(("bowtr-536574", "bowtr-aeb672"), "bowtr-536574")
     )
-    c = session.controller
+    c = session.compare
     md = c.save_comparison(tmp_path / "c.md", "md").read_text()
     assert "like-for-like: only the system size differs" in md
     csv_text = c.save_comparison(tmp_path / "c.csv", "csv").read_text()
@@ -112,12 +112,12 @@ def test_view_round_trip_through_the_window(qtbot, session, tmp_path):
     st.set_chart(st.chart.with_(kind="scaling", log=False))
     st.set_comparison(Comparison(("bowtr-536574", "bowtr-aeb672"), "bowtr-aeb672"))
     path = tmp_path / "v.json"
-    session.controller.save_view(path)
+    session.compare.save_view(path)
     saved = (st.filters, st.chart, st.comparison)
     st.set_filters(FilterState())
     st.set_chart(st.chart.with_(kind="vendor"))
     st.set_comparison(Comparison())
-    session.controller.open_view(path)
+    session.compare.open_view(path)
     assert (st.filters, st.chart, st.comparison) == saved
     assert session.window.chart_options.kind.currentData() == "scaling"
     assert session.window.recent_menu.actions()[0].text() == str(path)
@@ -126,14 +126,14 @@ def test_view_round_trip_through_the_window(qtbot, session, tmp_path):
     data["filters"]["selected"]["framework"] = ["PopART", "Vanished"]
     data["comparison"]["ids"].append("gone-000000")
     path.write_text(json.dumps(data))
-    session.controller.open_view(path)
+    session.compare.open_view(path)
     assert st.filters.values("framework") == {"PopART"}
     assert st.comparison.ids == ("bowtr-536574", "bowtr-aeb672")
-    msg = session.controller.last_view_message
+    msg = session.compare.last_view_message
     assert "framework: Vanished" in msg and "gone-000000" in msg
     # a broken file: a message, nothing changes
     path.write_text("{not json")
-    session.controller.open_view(path)
+    session.compare.open_view(path)
     assert st.filters.values("framework") == {"PopART"}
     assert (
         "Cannot" in session.window.statusBar().currentMessage()
@@ -145,8 +145,8 @@ def test_searchable_picker_and_focus(qtbot, session):
     from ipubench_gui.domain.compare import Comparison
 
     w = session.window
-    session.controller.open_picker()
-    picker = session.controller.picker
+    session.compare.open_picker()
+    picker = session.compare.picker
     qtbot.addWidget(picker)
     qtbot.keyClicks(picker.search, "IPU-POD64 TensorFlow1 BERT"[:9])  # "IPU-POD64"
     assert 0 < picker.proxy.rowCount() < w.model.rowCount()

@@ -1,0 +1,293 @@
+"""The command-line commands that need no window (see ``cli.build_parser``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ipubench_gui.domain.filters import FilterState
+    from ipubench_gui.store.fetch import Universe
+
+
+def export_results(args: argparse.Namespace) -> int:
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.store.export import ExportError, export_results
+
+    db = open_store()
+    try:
+        n = export_results(db, args.file)
+    except ExportError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        db.close()
+    print(f"wrote {n} results to {args.file}")
+    return 0
+
+
+def _parse_filters(specs: list[str], universe: Universe) -> FilterState:
+    """``DIM=VALUE`` options -> FilterState; ValueError naming what is wrong."""
+    from ipubench_gui.domain.fields import FACETS, RANGES, field
+    from ipubench_gui.domain.filters import FilterState, NumRange
+
+    facets = {f.name for f in FACETS}
+    ranges = {f.name for f in RANGES}
+    st = FilterState()
+    for spec in specs:
+        dim, sep, value = spec.partition("=")
+        dim = dim.strip()
+        if not sep or not dim:
+            raise ValueError(f"--filter {spec!r}: expected DIM=VALUE")
+        if dim == "text":
+            st = st.with_text(f"{st.text} {value}".strip())
+        elif dim in ranges:
+            lo, dots, hi = value.partition("..")
+            try:
+                rng = (
+                    NumRange(float(lo) if lo else None, float(hi) if hi else None)
+                    if dots
+                    else NumRange(float(value), float(value))
+                )
+            except ValueError:
+                raise ValueError(
+                    f"--filter {spec!r}: {dim} takes a number or LO..HI"
+                ) from None
+            st = st.with_range(dim, rng)
+        elif dim in facets:
+            known = universe.values.get(dim, [])
+            try:
+                v = field(dim).parse(value)
+            except ValueError:
+                v = value
+            if v not in known:
+                shown = ", ".join(str(k) for k in known[:30])
+                raise ValueError(
+                    f"--filter {spec!r}: no {dim} called {value!r}; known: {shown}"
+                )
+            st = st.with_values(dim, st.values(dim) | {v})
+        else:
+            raise ValueError(
+                f"--filter {spec!r}: unknown dimension {dim!r}; use one "
+                f"of {', '.join(sorted(facets | ranges | {'text'}))}"
+            )
+    return st
+
+
+def export_chart(args: argparse.Namespace) -> int:
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never show a window
+    from ipubench_gui.app import ensure_app
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.charts.export import (
+        ExportError,
+        ExportOptions,
+        export,
+        parse_size,
+    )
+    from ipubench_gui.domain.chartspec import ChartSpec
+    from ipubench_gui.domain.plots import build_plot, footnote
+    from ipubench_gui.store import fetch
+
+    try:
+        width, height = parse_size(args.size)
+    except ValueError as exc:
+        print(f"error: --size: {exc}", file=sys.stderr)
+        return 2
+    db = open_store()
+    try:
+        universe = fetch.universe(db)
+        try:
+            state = _parse_filters(args.filter, universe)
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        spec = ChartSpec(
+            kind=args.kind,
+            color_by=args.color_by,
+            log=not args.linear,
+            budget_ms=args.budget_ms,
+            title=args.title,
+        )
+        data = fetch.chart_data(db, state, spec)
+    finally:
+        db.close()
+    plot = build_plot(spec, data, universe.values.get(spec.color_by, []))
+    if plot.empty:
+        print(
+            f"error: nothing to plot: no {args.kind} figures match {state.describe()}",
+            file=sys.stderr,
+        )
+        return 1
+    ensure_app()
+    subtitle = (
+        args.subtitle
+        if args.subtitle is not None
+        else ("" if state.is_empty() else f"Filters: {state.describe()}")
+    )
+    opts = ExportOptions(
+        width, height, args.title, subtitle, footnote(plot), args.transparent
+    )
+    try:
+        export(plot, args.out, opts)
+    except ExportError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out} ({width}x{height}, {len(plot.point_ids())} items)")
+    return 0
+
+
+def _pairs(items: list[str], what: str) -> dict[str, str]:
+    out = {}
+    for item in items:
+        k, sep, v = item.partition("=")
+        if not sep or not k.strip():
+            raise ValueError(f"{what} {item!r}: expected A=B")
+        out[k.strip()] = v.strip()
+    return out
+
+
+def export_table(args: argparse.Namespace) -> int:
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.store import fetch
+    from ipubench_gui.store.export import ExportError, export_table
+
+    db = open_store()
+    try:
+        try:
+            state = _parse_filters(args.filter, fetch.universe(db))
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        n = export_table(db, state, args.file)
+    except ExportError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        db.close()
+    print(f"wrote {n} results to {args.file}")
+    return 0
+
+
+def import_(args: argparse.Namespace) -> int:
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.store import importer
+
+    try:
+        mapping = {field: col for col, field in _pairs(args.map, "--map").items()}
+        constants = _pairs(args.set, "--set")
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.metric:
+        constants["metric"] = args.metric
+    if args.unit:
+        constants["unit"] = args.unit
+    unpivot = tuple(c.strip() for c in (args.unpivot or "").split(",") if c.strip())
+    db = open_store()
+    try:
+        status = db.user_status
+        if not args.check and (status is None or not status.writable):
+            print(
+                f"error: {status.message if status else 'no user database'}",
+                file=sys.stderr,
+            )
+            return 1
+        if status and status.message:
+            print(f"note: {status.message}", file=sys.stderr)
+        con = db.cursor()
+        if not mapping and not unpivot:
+            names, _ = importer.stage(con, args.file)
+            mapping = importer.guess(names)
+            for f, v in importer.guess_constants(con, mapping).items():
+                constants.setdefault(f, v)
+                print(f"guessed: {f} = {v!r}")
+            for f, c in sorted(mapping.items()):
+                print(f"guessed: {c!r} -> {f}")
+        spec = importer.ImportSpec(
+            args.file, mapping, constants, unpivot, args.unpivot_into, args.source_label
+        )
+        if args.check:
+            landed, skipped = importer.validate(con, spec)
+            print(
+                f"{landed} rows would land; {skipped} without a figure would be "
+                "skipped (nothing stored: --check)"
+            )
+            return 0
+        res = importer.import_file(con, spec)
+    except importer.ImportFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        db.close()
+    print(
+        f"imported {res.landed} rows as {res.label!r} (source {res.source_id}); "
+        f"skipped {res.skipped} without a figure"
+    )
+    return 0
+
+
+def compare(args: argparse.Namespace) -> int:
+    import csv
+
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.domain import compare
+    from ipubench_gui.store import fetch
+
+    ids = list(dict.fromkeys(args.ids))
+    if len(ids) < 2:
+        print("error: compare needs at least two different result ids", file=sys.stderr)
+        return 2
+    baseline = args.baseline or ids[0]
+    if baseline not in ids:
+        ids.insert(0, baseline)
+    db = open_store()
+    try:
+        rows = fetch.rows_by_ids(db, ids)
+    except fetch.UnknownIds as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        db.close()
+    b = ids.index(baseline)
+    if args.format == "markdown":
+        sys.stdout.write(compare.to_markdown(rows, b, args.only_differences))
+    else:
+        header, body = compare.to_rows(rows, b)
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(body)
+    return 0
+
+
+def counterparts(args: argparse.Namespace) -> int:
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.domain import compare
+    from ipubench_gui.domain.chartspec import config_label
+    from ipubench_gui.store import fetch
+
+    db = open_store()
+    try:
+        (row,) = fetch.rows_by_ids(db, [args.id])
+        groups = compare.counterparts(row, fetch.family_rows(db, row))
+    except fetch.UnknownIds as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        db.close()
+    print(f"{args.id}: {config_label(row)} — {compare.show(row, 'value')}")
+    if not groups:
+        print("no stored result differs from it in exactly one attribute")
+    for attr, items in groups.items():
+        print(f"\ndiffers in {compare.NAMES[attr]}:")
+        for cp in items:
+            r = cp.row
+            ratio = compare.ratio_text(r, row)
+            note = f"; {cp.note}" if cp.note else ""
+            print(
+                f"  {r['result_id']}  {compare.show(r, attr):>14}  "
+                f"{compare.show(r, 'value'):>20}  {ratio}{note}"
+            )
+    return 0

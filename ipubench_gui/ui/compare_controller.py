@@ -1,0 +1,253 @@
+"""CompareController: the comparator dock and saved views, off the GUI thread."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from PySide6.QtCore import QObject
+
+from ipubench_gui.domain import compare as compare_domain
+from ipubench_gui.domain.views import View, reconcile
+from ipubench_gui.store import fetch, queries
+from ipubench_gui.ui.controller import Controller
+
+
+class CompareController(QObject):
+    """Columns, baseline, counterparts, vendor claims, and saved views."""
+
+    def __init__(self, main: Controller):
+        super().__init__(main)
+        self.main = main
+        state, window = main.state, main.window
+        self.state, self.window, self.runner = state, window, main.runner
+        self.compare_rows: list[dict] = []
+        self.last_view_message = ""
+        self.picker = None
+        self.runner.finished.connect(self._on_runner_finished)
+        state.comparisonChanged.connect(self._on_state_comparison_changed)
+        state.selectionChanged.connect(self._on_state_selection_changed)
+        window.add_compare_action.triggered.connect(self.add_selection_to_comparison)
+        cmp = window.comparator
+        cmp.addRequested.connect(
+            lambda rid: state.set_comparison(state.comparison.added(rid))
+        )
+        cmp.removeRequested.connect(
+            lambda rid: state.set_comparison(state.comparison.removed(rid))
+        )
+        cmp.moveRequested.connect(
+            lambda rid, step: state.set_comparison(state.comparison.moved(rid, step))
+        )
+        cmp.baselineRequested.connect(
+            lambda rid: state.set_comparison(state.comparison.with_baseline(rid))
+        )
+        cmp.focusChosen.connect(
+            lambda f: state.set_comparison(state.comparison.with_focus(f))
+        )
+        cmp.exportRequested.connect(self.export_comparison)
+        cmp.pickerRequested.connect(self.open_picker)
+        for act, slot in (
+            (window.open_view_action, self.open_view_dialog),
+            (window.save_view_action, self.save_view_dialog),
+        ):
+            act.triggered.disconnect()
+            act.triggered.connect(slot)
+        self._fill_recent()
+
+    def start(self) -> None:
+        self.runner.submit("claims", lambda db: db.run(queries.comparisons()).dicts())
+        if self.state.comparison.ids:
+            self._on_state_comparison_changed(self.state.comparison)
+
+    def _on_state_selection_changed(self, ids) -> None:
+        if ids:
+            self.runner.submit("counterparts", partial(_counterparts, rid=ids[0]))
+
+    def _on_runner_finished(self, slot: str, _rid: int, result) -> None:
+        if isinstance(result, Exception) or slot not in (
+            "compare",
+            "counterparts",
+            "view",
+            "claims",
+        ):
+            return
+        if slot == "compare":
+            self.compare_rows = result
+            c = self.state.comparison
+            self.window.comparator.show_comparison(result, c.baseline_index, c.focus)
+        elif slot == "counterparts":
+            row, groups = result
+            self.window.comparator.show_counterparts(row, groups)
+        elif slot == "view":
+            self._apply_view(result)
+        else:
+            self.window.comparator.show_claims(result)
+
+    def current_view(self) -> View:
+        return View(self.state.filters, self.state.chart, self.state.comparison)
+
+    def save_view(self, path) -> None:
+        """Write the whole state to ``path`` (JSON); raises ExportError/OSError."""
+        import json
+
+        from ipubench_gui.store.export import write_text
+        from ipubench_gui.ui import settings_store as ss
+
+        write_text(path, json.dumps(self.current_view().to_json(), indent=2) + "\n")
+        ss.add_recent_view(str(path))
+        self._fill_recent()
+
+    def open_view(self, path) -> None:
+        """Read a view file; the state follows once the store has checked it."""
+        import json
+        from pathlib import Path
+
+        from ipubench_gui.ui import settings_store as ss
+
+        try:
+            view = View.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            self._warn("Cannot open the view", f"{path}: {exc}")
+            return
+        ss.add_recent_view(str(path))
+        self._fill_recent()
+        self.runner.submit("view", partial(_check_view, view=view))
+
+    def _apply_view(self, result) -> None:
+        view, dropped = result
+        self.state.set_filters(view.filters)
+        self.state.set_chart(view.chart)
+        self.state.set_comparison(view.comparison)
+        if view.comparison.ids:
+            self.window.compare_dock.show()
+        self.last_view_message = ""
+        if dropped:
+            self.last_view_message = (
+                "The view was opened without what no longer "
+                "exists: " + "; ".join(dropped) + "."
+            )
+            self._warn("Some of the view no longer exists", self.last_view_message)
+
+    def _warn(self, title: str, text: str) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        self.window.statusBar().showMessage(text, 10000)
+        if self.window.isVisible() and not self.runner.synchronous:
+            QMessageBox.warning(self.window, title, text)
+
+    def open_view_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Open view", "", "Views (*.json);;All files (*)"
+        )
+        if path:
+            self.open_view(path)
+
+    def save_view_dialog(self) -> None:
+        from pathlib import Path
+
+        from PySide6.QtWidgets import QFileDialog
+
+        from ipubench_gui.store.export import ExportError
+
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, "Save view", str(Path.home() / "view.json"), "Views (*.json)"
+        )
+        if not path:
+            return
+        try:
+            self.save_view(Path(path))
+        except (ExportError, OSError) as exc:
+            self._warn("Cannot save the view", str(exc))
+
+    def _fill_recent(self) -> None:
+        from ipubench_gui.ui import settings_store as ss
+
+        menu = self.window.recent_menu
+        menu.clear()
+        for p in ss.recent_views():
+            menu.addAction(p, partial(self.open_view, p))
+        menu.setEnabled(bool(menu.actions()))
+
+    def add_selection_to_comparison(self) -> None:
+        c = self.state.comparison
+        for rid in self.state.selection:
+            c = c.added(rid)
+        if c == self.state.comparison and len(c.ids) >= c.MAX:
+            self.window.statusBar().showMessage(
+                f"The comparison holds at most {c.MAX} configurations.", 5000
+            )
+        self.state.set_comparison(c)
+        self.window.compare_dock.show()
+        self.window.compare_dock.raise_()
+
+    def open_picker(self) -> None:
+        from ipubench_gui.ui.widgets.picker import ResultPicker
+
+        picker = ResultPicker(self.window.model, self.window)
+        picker.picked.connect(
+            lambda rid: self.state.set_comparison(self.state.comparison.added(rid))
+        )
+        picker.show()
+        self.picker = picker
+
+    def _on_state_comparison_changed(self, c) -> None:
+        self.runner.submit("compare", partial(fetch.rows_by_ids, ids=list(c.ids)))
+
+    def export_comparison(self, kind: str) -> None:
+        from pathlib import Path
+
+        from PySide6.QtGui import QGuiApplication
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+        from ipubench_gui.domain import compare
+        from ipubench_gui.domain.format import to_tsv
+        from ipubench_gui.store.export import ExportError
+        from ipubench_gui.ui import settings_store as ss
+
+        rows, b = self.compare_rows, self.state.comparison.baseline_index
+        if not rows:
+            return
+        if kind == "tsv":
+            header, body = compare.to_rows(rows, b)
+            QGuiApplication.clipboard().setText(to_tsv(header, body))
+            self.window.statusBar().showMessage("Comparison copied.", 3000)
+            return
+        ext = {"csv": "csv", "md": "md", "png": "png"}[kind]
+        folder = ss.load_text(ss.LAST_EXPORT_DIR, str(Path.home()))
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, "Save comparison", str(Path(folder) / f"comparison.{ext}")
+        )
+        if not path:
+            return
+        try:
+            self.save_comparison(Path(path), kind)
+        except (ExportError, OSError) as exc:
+            QMessageBox.warning(self.window, "Could not save the comparison", str(exc))
+
+    def save_comparison(self, path, kind: str):
+        """Write the current comparison as csv, md or png (no dialogs)."""
+        from ipubench_gui.domain import compare
+        from ipubench_gui.store.export import write_csv, write_text
+        from ipubench_gui.ui.compare_export import save_png
+
+        rows, b = self.compare_rows, self.state.comparison.baseline_index
+        if kind == "csv":
+            header, body = compare.to_rows(rows, b)
+            return write_csv(path, header, body)
+        if kind == "md":
+            return write_text(path, compare.to_markdown(rows, b))
+        return save_png(rows, b, path)
+
+
+def _counterparts(db, rid: str):
+    """Store job: the row and its counterparts, grouped by attribute."""
+    (row,) = fetch.rows_by_ids(db, [rid])
+    return row, compare_domain.counterparts(row, fetch.family_rows(db, row))
+
+
+def _check_view(db, view: View):
+    """Store job: the view without values or ids the store no longer has."""
+    u = fetch.universe(db)
+    known = fetch.existing_ids(db, list(view.comparison.ids))
+    return reconcile(view, u.values, known)
