@@ -70,7 +70,8 @@ def page(
     sort: tuple[str | None, bool],
     limit: int = TABLE_LIMIT,
 ) -> Page:
-    res = db.run(q.results(state, order_by=sort[0], descending=sort[1]), limit=limit)
+    query = q.results(state, order_by=sort[0], descending=sort[1], limit=limit)
+    res = db.run(query, limit=limit)
     n = (
         len(res.rows)
         if not res.truncated

