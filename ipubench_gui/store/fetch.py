@@ -70,7 +70,13 @@ def page(
     sort: tuple[str | None, bool],
     limit: int = TABLE_LIMIT,
 ) -> Page:
-    query = q.results(state, order_by=sort[0], descending=sort[1], limit=limit)
+    # The two-phase Top-N pays only on a large store (see queries.results).
+    query = q.results(
+        state,
+        order_by=sort[0],
+        descending=sort[1],
+        limit=limit if cube_pays(db) else None,
+    )
     res = db.run(query, limit=limit)
     n = (
         len(res.rows)
