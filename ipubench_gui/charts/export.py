@@ -22,7 +22,6 @@ from ipubench_gui.charts.theme import LIGHT
 from ipubench_gui.domain.plots import Plot
 
 FORMATS = ("png", "svg", "pdf")
-PRESETS = {"1920x1080": (1920, 1080), "3840x2160": (3840, 2160)}
 
 
 class ExportError(Exception):

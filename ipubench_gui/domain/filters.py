@@ -57,9 +57,6 @@ class FilterState:
     def is_empty(self) -> bool:
         return not self.selected and not self.ranges and not self.terms()
 
-    def active_dims(self) -> list[str]:
-        return [d for d, _ in self.selected]
-
     # -- changing (each returns a new instance) ------------------------------
     def with_values(self, dim: str, values: Iterable[Value]) -> FilterState:
         sel = dict(self.selected)

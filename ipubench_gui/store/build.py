@@ -250,38 +250,6 @@ def _csv_error(path: Path, msg: str) -> DataError:
     )
 
 
-def open_matching(path: Path, fp: str) -> duckdb.DuckDBPyConnection | None:
-    """A read-only connection to ``path`` if it was built from data with ``fp``."""
-    if not path.exists():
-        return None
-    try:
-        con = duckdb.connect(str(path), read_only=True)
-    except duckdb.Error:
-        return None
-    try:
-        row = con.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
-    except duckdb.Error:
-        row = None
-    if row and row[0] == fp:
-        return con
-    con.close()
-    return None
-
-
-def ensure_store(
-    data_dir: Path, cache_dir: Path
-) -> tuple[Path, duckdb.DuckDBPyConnection]:
-    """A read-only connection to a store built from ``data_dir``: the bundled one
-    if it matches, else a cached one (built on first use, keyed by fingerprint)."""
-    fp = fingerprint(data_dir)
-    for path in (data_dir / STORE_NAME, cache_dir / f"results-{fp[:16]}.duckdb"):
-        con = open_matching(path, fp)
-        if con is not None:
-            return path, con
-    path = build_store(data_dir, cache_dir / f"results-{fp[:16]}.duckdb")
-    return path, duckdb.connect(str(path), read_only=True)
-
-
 def attach_bundled(
     con: duckdb.DuckDBPyConnection, data_dir: Path, cache_dir: Path
 ) -> Path:

@@ -42,7 +42,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "nodes": ("nodes",),
     "division": ("division", "category"),
 }
-NUMERIC = {"value", "latency_ms", "batch_size", "accelerators", "nodes"}
 MAX_PROBLEMS = 50
 
 

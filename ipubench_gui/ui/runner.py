@@ -60,13 +60,6 @@ class QueryRunner(QObject):
             self._pool.submit(self._work, slot, rid, job)
         return rid
 
-    def cancel(self, slot: str) -> None:
-        """Make every pending request of ``slot`` stale."""
-        self.submit(slot, lambda db: None)
-
-    def latest(self, slot: str) -> int:
-        return self._latest.get(slot, 0)
-
     def is_current(self, slot: str, rid: int) -> bool:
         return self._latest.get(slot) == rid
 

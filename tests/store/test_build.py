@@ -7,7 +7,7 @@ import hashlib
 import duckdb
 import pytest
 
-from ipubench_gui.store.build import DataError, build_store, ensure_store, fingerprint
+from ipubench_gui.store.build import DataError, attach_bundled, build_store, fingerprint
 from ipubench_gui.store.db import Database
 from tests.conftest import DATA
 
@@ -148,26 +148,29 @@ def test_opening_never_modifies_the_store_or_data(store_path):
     assert fingerprint(DATA) == data_before
 
 
-def test_ensure_store_reuses_then_rebuilds_on_change(data_copy, tmp_path):
+def test_attach_bundled_reuses_then_rebuilds_on_change(data_copy, tmp_path):
     cache = tmp_path / "cache"
-    first, con = ensure_store(data_copy, cache)
-    con.close()
+    cache.mkdir()
+
+    def attach():
+        con = duckdb.connect()
+        path = attach_bundled(con, data_copy, cache)
+        n = con.execute("SELECT count(*) FROM b.results").fetchone()[0]
+        extra = con.execute(
+            "SELECT count(*) FROM b.platforms WHERE platform = 'Test Pod2'"
+        ).fetchone()[0]
+        con.close()
+        return path, n, extra
+
+    first, n, _ = attach()
     built = first.stat().st_mtime_ns
-    again, con = ensure_store(data_copy, cache)
-    assert again == first and first.stat().st_mtime_ns == built  # reused, not rebuilt
-    assert con.execute("SELECT count(*) FROM results").fetchone()[0] == 250
-    con.close()
+    again, _, _ = attach()
+    assert again == first and first.stat().st_mtime_ns == built  # reused
+    assert n == 250
     with open(data_copy / "platforms.csv", "a") as f:
         f.write("Test Pod2,Graphcore,Bow,Bow IPU,2,pod,\n")
-    second, con = ensure_store(data_copy, cache)
-    assert second != first and second.exists()
-    assert (
-        con.execute(
-            "SELECT count(*) FROM platforms WHERE platform = 'Test Pod2'"
-        ).fetchone()[0]
-        == 1
-    )
-    con.close()
+    second, _, extra = attach()
+    assert second != first and second.exists() and extra == 1  # rebuilt
 
 
 def _replace_line(path, lineno, old, new):

@@ -145,12 +145,16 @@ def test_describe_and_chips():
     assert FilterState.from_json(st.to_json()) == st
 
 
-@pytest.mark.parametrize(("order_by", "desc"), [(None, False), ("latency_ms", True),
-                                                ("model", False), ("value", True)])
+@pytest.mark.parametrize(
+    ("order_by", "desc"),
+    [(None, False), ("latency_ms", True), ("model", False), ("value", True)],
+)
 def test_limited_page_equals_the_head_of_the_full_ordering(db, order_by, desc):
     state = FilterState().with_values("task", ["inference"])
     full = db.run(q.results(state, order_by=order_by, descending=desc)).column(
-        "result_id")
-    page = db.run(q.results(state, order_by=order_by, descending=desc, limit=20),
-                  limit=20)
+        "result_id"
+    )
+    page = db.run(
+        q.results(state, order_by=order_by, descending=desc, limit=20), limit=20
+    )
     assert page.column("result_id") == full[:20] and page.truncated
