@@ -63,3 +63,20 @@ def seeds_or_skip() -> Path:
     if not (SEEDS / "000_74c88246ac92525e.txt").exists():
         pytest.skip(f"source documents not found at {SEEDS}; verification needs them")
     return SEEDS
+
+
+def run_cli(*args: str, home: Path, env: dict | None = None, drop=()):
+    """Run ``python -m ipubench_gui ARGS`` as a user would, with its own home."""
+    import subprocess
+
+    e = dict(os.environ, IPUBENCH_GUI_HOME=str(home), **(env or {}))
+    for k in drop:
+        e.pop(k, None)
+    return subprocess.run(
+        [sys.executable, "-m", "ipubench_gui", *args],
+        cwd=REPO,
+        env=e,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

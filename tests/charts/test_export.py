@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -17,7 +15,7 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import KINDS, build_plot, footnote
 from ipubench_gui.store import fetch
-from tests.conftest import REPO
+from tests.conftest import run_cli
 
 
 def _plot(db, kind):
@@ -93,16 +91,8 @@ def test_unwritable_paths_fail_cleanly(qapp, db, tmp_path):
 
 
 def _cli(*args, home, env=None):
-    e = dict(os.environ, IPUBENCH_GUI_HOME=str(home), **(env or {}))
-    e.pop("DISPLAY", None)  # the command must not need a display
-    return subprocess.run(
-        [sys.executable, "-m", "ipubench_gui", "export-chart", *args],
-        cwd=REPO,
-        env=e,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    # The command must not need a display.
+    return run_cli("export-chart", *args, home=home, env=env, drop=("DISPLAY",))
 
 
 def test_cli_writes_charts_and_refuses_bad_requests(tmp_path, _isolated_home):

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import csv
 import os
-import subprocess
-import sys
 
 import pytest
 
 from ipubench_gui.store.build import build_store
 from ipubench_gui.store.db import Database
 from ipubench_gui.store.export import export_results
-from tests.conftest import REPO
+from tests.conftest import run_cli
 
 REQUIRED = (
     "result_id, source_file, table, model, variant, platform, sdk_version, "
@@ -22,15 +20,7 @@ REQUIRED = (
 
 
 def _cli(*args, home):
-    env = dict(os.environ, IPUBENCH_GUI_HOME=str(home))
-    return subprocess.run(
-        [sys.executable, "-m", "ipubench_gui", *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_cli(*args, home=home)
 
 
 def test_export_results_writes_every_row(tmp_path, csv_rows, _isolated_home):

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 
 from ipubench_gui.domain import compare
 from ipubench_gui.domain.views import View, reconcile
 from ipubench_gui.store import fetch
-from tests.conftest import REPO, seeds_or_skip
+from tests.conftest import run_cli, seeds_or_skip
 from tests.seedtables import RESULTS_PAGE, read_tables
 
 
@@ -199,15 +195,7 @@ def test_claim_recomputed_from_recorded_values(db):
 
 
 def _cli(*args, home):
-    env = dict(os.environ, IPUBENCH_GUI_HOME=str(home))
-    return subprocess.run(
-        [sys.executable, "-m", "ipubench_gui", *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_cli(*args, home=home)
 
 
 def test_cli_compare_and_counterparts(db, _isolated_home):

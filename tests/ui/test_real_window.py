@@ -3,29 +3,19 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 from PySide6.QtGui import QImage
 
 from ipubench_gui import __version__
-from tests.conftest import REPO
+from tests.conftest import REPO, run_cli
 
 ARTIFACTS = REPO / "tests" / "artifacts"
 
 
 def _run(*args, env_extra=None, home):
-    env = dict(os.environ, IPUBENCH_GUI_HOME=str(home), **(env_extra or {}))
-    return subprocess.run(
-        [sys.executable, "-m", "ipubench_gui", *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_cli(*args, home=home, env=env_extra)
 
 
 def test_version_and_help(_isolated_home):
