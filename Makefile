@@ -17,6 +17,8 @@ run: setup
 
 test: setup
 	bash .ci/xvfb-pytest $(BIN)/python
+	# High-DPI pass: charts, export and the window at 2x scale, headless.
+	QT_SCALE_FACTOR=2 bash .ci/xvfb-pytest $(BIN)/python -q tests/charts tests/ui -m "not xvfb"
 
 bench: setup
 	$(BIN)/python tests/bench/run.py

@@ -7,8 +7,12 @@ import shutil
 import sys
 from pathlib import Path
 
-# Before any Qt import: offscreen unless a test starts its own real window.
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Before any Qt import: offscreen unless a test starts its own real window, on a
+# laptop-sized screen (the offscreen default, 800x600, is 400x300 at 2x scale).
+os.environ.setdefault(
+    "QT_QPA_PLATFORM",
+    "offscreen:configfile=" + str(Path(__file__).with_name("offscreen-screen.json")),
+)
 
 import pytest
 
