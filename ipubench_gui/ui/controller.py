@@ -163,8 +163,9 @@ class Controller(QObject):
         self.window.sources_text = (
             "<ul>"
             + "".join(
-                f"<li>{html.escape(title)} — {html.escape(date or 'date not stated')}"
-                f" <small>({html.escape(kind)}; {html.escape(file)})</small></li>"
+                f"<li>{html.escape(title)} — "
+                f"{html.escape(f'{kind} {date}' if date else 'date not stated')}"
+                f" <small>({html.escape(file)})</small></li>"
                 for file, title, date, kind in u.sources
             )
             + "</ul>"
