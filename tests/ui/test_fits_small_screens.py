@@ -1,0 +1,54 @@
+"""Every window and dialog fits a 1280x720 laptop screen at its minimum size."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+LAPTOP = (1280, 720)
+
+
+def _fits(widget) -> tuple[int, int]:
+    hint = widget.minimumSizeHint().expandedTo(widget.minimumSize())
+    assert hint.width() <= LAPTOP[0] and hint.height() <= LAPTOP[1], (
+        type(widget).__name__,
+        hint,
+    )
+    return hint.width(), hint.height()
+
+
+def test_main_window_fits(session):
+    _fits(session.window)
+    for dock in (
+        session.window.facet_dock,
+        session.window.detail_dock,
+        session.window.compare_dock,
+    ):
+        _fits(dock.widget())
+
+
+def test_dialogs_fit(qtbot, session, db):
+    from ipubench_gui.store.importer import Preview
+    from ipubench_gui.ui.widgets.export_dialog import ExportDialog
+    from ipubench_gui.ui.widgets.import_dialog import ImportDialog
+    from ipubench_gui.ui.widgets.picker import ResultPicker
+    from ipubench_gui.ui.widgets.sources_dialog import SourcesDialog
+
+    cols = [f"column {i}" for i in range(36)]  # as wide as the MLPerf file
+    pv = Preview(cols, ["VARCHAR"] * 36, [tuple("x" * 40 for _ in cols)] * 20, {})
+    for dlg in (
+        ExportDialog(session.controller.plot, "Filters: …", "Source: …"),
+        ImportDialog(Path("/tmp/wide.csv"), pv),
+        ResultPicker(session.window.model),
+        SourcesDialog(),
+    ):
+        qtbot.addWidget(dlg)
+        _fits(dlg)
+
+
+@pytest.mark.parametrize("kind", ["throughput", "vendor", "latency-throughput"])
+def test_chart_options_row_fits_the_centre(session, kind):
+    session.state.set_chart(session.state.chart.with_(kind=kind))
+    w, _ = _fits(session.window.chart_options)
+    assert w <= LAPTOP[0] - 2 * session.window.facet_dock.minimumSizeHint().width()
