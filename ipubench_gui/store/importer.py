@@ -121,11 +121,14 @@ def normalised_sql(
             return f"CAST($c_{f} AS VARCHAR)"
         return "CAST(NULL AS VARCHAR)"
 
-    suffix = _suffix(raw("value"))
-    unit = f"coalesce(nullif(trim({raw('unit')}), ''), nullif({suffix}, ''))"
-    metric = (
-        f"coalesce(nullif(lower(trim({raw('metric')})), ''), {_metric_from_unit(unit)})"
-    )
+    # A unit read from the cells ("0.58 ms") or a metric inferred from the unit
+    # only when the user gave neither: these regexes cost ~0.2 s per 1M rows.
+    unit = f"nullif(trim({raw('unit')}), '')"
+    if "unit" not in cols and "unit" not in spec.constants:
+        unit = f"coalesce({unit}, nullif({_suffix(raw('value'))}, ''))"
+    metric = f"nullif(lower(trim({raw('metric')})), '')"
+    if "metric" not in cols and "metric" not in spec.constants:
+        metric = f"coalesce({metric}, {_metric_from_unit(unit)})"
     v = raw("value")
     value = (
         f"CASE WHEN TRY_CAST({v} AS DOUBLE) IS NOT NULL THEN TRY_CAST({v} AS DOUBLE) "
