@@ -88,10 +88,12 @@ class Controller(QObject):
 
     def copy_chart(self) -> None:
         from ipubench_gui.charts.export import copy_to_clipboard
+        from ipubench_gui.ui.widgets.export_dialog import busy_cursor
 
         dlg = self.export_dialog()
         if dlg is not None:
-            copy_to_clipboard(self.plot, dlg.options())
+            with busy_cursor():
+                copy_to_clipboard(self.plot, dlg.options())
             self.window.statusBar().showMessage("Chart copied as an image.", 3000)
 
     # -- state -> jobs -----------------------------------------------------------
