@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QToolButton, QWidget
-from superqt import QRangeSlider
 
 from ipubench_gui.domain.fields import Field
 from ipubench_gui.domain.filters import NumRange
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.ranges import STEPS, SliderScale
 from ipubench_gui.ui.state import AppState
+from ipubench_gui.ui.widgets.range_slider import RangeSlider
 
 
 class RangeFilter(QWidget):
@@ -25,7 +25,7 @@ class RangeFilter(QWidget):
         self.scale = SliderScale(0, 1)
         self.title = QLabel(f"<b>{fld.header}</b>")
         self.title.setWordWrap(True)  # never force the dock wider than it is
-        self.slider = QRangeSlider(Qt.Orientation.Horizontal)
+        self.slider = RangeSlider()
         self.slider.setRange(0, STEPS)
         self.slider.setValue((0, STEPS))
         self.slider.setAccessibleName(f"{fld.label} range")
