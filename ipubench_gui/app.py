@@ -14,8 +14,9 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from ipubench_gui import __version__, paths
 from ipubench_gui.store.build import DataError
 from ipubench_gui.store.db import Database, StoreError
+from ipubench_gui.ui import settings_store
 from ipubench_gui.ui.compare_controller import CompareController
-from ipubench_gui.ui.controller import Controller
+from ipubench_gui.ui.controller import Controller, submit_initial
 from ipubench_gui.ui.import_controller import ImportController
 from ipubench_gui.ui.main_window import MainWindow
 from ipubench_gui.ui.runner import QueryRunner
@@ -43,10 +44,19 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
 class Session:
     """One open window over one store: what ``app.py`` builds and tests drive."""
 
-    def __init__(self, db: Database, synchronous: bool = False):
+    def __init__(self, db: Database, synchronous: bool = False, prefetch: bool = False):
         self.db = db
         self.state = AppState()
         self.runner = QueryRunner(db, synchronous=synchronous)
+        self._prefetched = prefetch
+        if prefetch:
+            # Restored filters and chart options are plain values: set them and
+            # queue the first queries now, so the worker runs them while this
+            # thread builds the window. The window's own restore then finds the
+            # same values (no signal, no second query).
+            self.state.set_filters(settings_store.load_filters())
+            self.state.set_chart(settings_store.load_chart())
+            submit_initial(self.runner, self.state)
         self.window = MainWindow(self.state)
         self.controller = Controller(self.state, self.runner, self.window)
         self.compare = CompareController(self.controller)
@@ -55,7 +65,7 @@ class Session:
     def start(self, restore: bool = True) -> None:
         if restore:
             self.window.restore_settings()
-        self.controller.start()
+        self.controller.start(prefetched=self._prefetched)
         self.compare.start()
 
     def close(self) -> None:
@@ -74,7 +84,7 @@ def run_gui(args: argparse.Namespace) -> int:
     except (StoreError, DataError, OSError) as exc:
         QMessageBox.critical(None, "Cannot open the results store", str(exc))
         return 1
-    session = Session(db)
+    session = Session(db, prefetch=True)
     session.start()
     session.window.show()
     status = db.user_status

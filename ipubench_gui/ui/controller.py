@@ -49,18 +49,18 @@ class Controller(QObject):
         window.copy_chart_action.triggered.disconnect()
         window.copy_chart_action.triggered.connect(self.copy_chart)
 
-    def start(self) -> None:
-        # The first page does not wait for the universe: both are queued now.
-        self.runner.submit("universe", fetch.universe)
-        self.refresh()
-
-    # -- comparator -----------------------------------------------------------------
+    def start(self, prefetched: bool = False) -> None:
+        """Ask for the first data; ``prefetched``: ``submit_initial`` already did
+        (before the window was built), so only its chart key is recorded."""
+        if prefetched:
+            self._chart_key = self.state.chart.data_key()
+            return
+        submit_initial(self.runner, self.state)
+        self._chart_key = self.state.chart.data_key()
 
     def refresh(self) -> None:
-        f, sort = self.state.filters, self.state.sort
-        self.runner.submit("page", partial(fetch.page, state=f, sort=sort))
-        self.runner.submit("facets", partial(fetch.facet_counts, state=f))
-        self._submit_chart()
+        submit_refresh(self.runner, self.state)
+        self._chart_key = self.state.chart.data_key()
 
     def _submit_chart(self) -> None:
         spec, f = self.state.chart, self.state.filters
@@ -205,3 +205,19 @@ class Controller(QObject):
         self.window.chart_title.setText(
             f"<b>{html.escape(self.plot.title)}</b> — {what}"
         )
+
+
+def submit_refresh(runner: QueryRunner, state: AppState) -> None:
+    """The jobs behind every view of the data: page, facet counts, chart."""
+    f, sort, spec = state.filters, state.sort, state.chart
+    runner.submit("page", partial(fetch.page, state=f, sort=sort))
+    runner.submit("facets", partial(fetch.facet_counts, state=f))
+    runner.submit("chart", partial(fetch.chart_data, state=f, spec=spec))
+
+
+def submit_initial(runner: QueryRunner, state: AppState) -> None:
+    """Start-up jobs: the universe and the first page, facets and chart. Callable
+    before any widget exists, so the worker queries while the window is built;
+    results are delivered through queued signals once the event loop runs."""
+    runner.submit("universe", fetch.universe)
+    submit_refresh(runner, state)
