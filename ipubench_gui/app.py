@@ -48,14 +48,17 @@ class Session:
         self.db = db
         self.state = AppState()
         self.runner = QueryRunner(db, synchronous=synchronous)
-        self._prefetched = prefetch
+        # Restored filters and chart options are plain values: set them now and,
+        # with a worker thread, queue the first queries too, so they run while
+        # this thread builds the window (results arrive through queued signals,
+        # after the controller is connected). The window's own restore then
+        # finds the same values: no signal, no second query. A synchronous
+        # runner delivers at once, so there start() submits as usual.
+        self._prefetched = prefetch and not synchronous
         if prefetch:
-            # Restored filters and chart options are plain values: set them and
-            # queue the first queries now, so the worker runs them while this
-            # thread builds the window. The window's own restore then finds the
-            # same values (no signal, no second query).
             self.state.set_filters(settings_store.load_filters())
             self.state.set_chart(settings_store.load_chart())
+        if self._prefetched:
             submit_initial(self.runner, self.state)
         self.window = MainWindow(self.state)
         self.controller = Controller(self.state, self.runner, self.window)

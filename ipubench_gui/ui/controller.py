@@ -43,6 +43,9 @@ class Controller(QObject):
         )
         window.chart_options.specEdited.connect(state.set_chart)
         window.chart_options.render(state.chart)
+        # State may already hold restored values (Session prefetch): show them.
+        with QSignalBlocker(window.search):
+            window.search.setText(state.filters.text)
         window.chart_options.export_button.clicked.connect(self.open_export_dialog)
         window.export_chart_action.triggered.disconnect()
         window.export_chart_action.triggered.connect(self.open_export_dialog)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QGuiApplication, QImage
 from pytestqt.qt_compat import qt_api
@@ -338,3 +339,45 @@ def test_a_chart_kind_with_nothing_to_draw_says_so(qtbot, session):
     assert c.empty_label.isVisible() and not c.plot.isVisible()
     combo.setCurrentIndex(combo.findData("scaling"))
     assert not c.current.empty and c.plot.isVisible()
+
+
+@pytest.mark.parametrize("threaded", [False, True], ids=["inline", "worker thread"])
+def test_restart_with_prefetch_restores_everything_the_user_sees(qtbot, db, threaded):
+    """The app's own start-up path: filters and chart restored before the window
+    exists, first queries queued early (Session(prefetch=True))."""
+    from ipubench_gui.app import Session
+
+    s1 = Session(db, synchronous=True)
+    qtbot.addWidget(s1.window)
+    s1.start()
+    s1.state.set_filters(
+        FilterState().with_values("framework", ["PopART"]).with_text("squad")
+    )
+    s1.state.set_chart(s1.state.chart.with_(kind="mlperf"))
+    s1.window.close()
+    s1.close()
+
+    s2 = Session(db, synchronous=not threaded, prefetch=True)
+    qtbot.addWidget(s2.window)
+    s2.start()
+    s2.window.show()
+    w = s2.window
+    qtbot.waitUntil(
+        lambda: (
+            s2.controller.plot is not None
+            and s2.controller.universe is not None
+            and bool(s2.controller.facet_counts)
+        ),
+        timeout=10000,
+    )
+    assert s2.state.filters.text == "squad" and w.search.text() == "squad"
+    assert w.chart_options.kind.currentData() == "mlperf"
+    assert [c.property("dim") for c in w.chips.chips] == ["framework", "text"]
+    m = w.facets.boxes["framework"].model
+    assert (
+        m.data(m.index(m.values().index("PopART"), 0), Qt.ItemDataRole.CheckStateRole)
+        == Qt.CheckState.Checked
+    )
+    assert w.model.rowCount() > 0 and s2.controller.plot is not None
+    s2.window.close()
+    s2.close()
