@@ -125,39 +125,42 @@ def _fast_exit(code: int) -> None:
 STARTUP_SLOTS = frozenset({"universe", "page", "facets", "chart"})
 
 
-def _exit_when_ready(session: Session) -> None:
-    """Quit once everything the first window shows has arrived and is painted:
-    the table page, the facet counts and values, and the chart."""
-    from PySide6.QtCore import QTimer
-
+def _when_ready(session: Session, then) -> None:
+    """Call ``then()`` once everything the first window shows has arrived and is
+    painted: the table page, the facet counts and values, and the chart."""
     seen: set[str] = set()
 
     def done(slot: str, _rid: int, _result: object) -> None:
         seen.add(slot)
         if STARTUP_SLOTS <= seen:
             session.runner.finished.disconnect(done)
-            session.window.repaint()  # paint now, synchronously
-            print(f"ready {time.time():.6f}", flush=True)  # read by tests/bench
-            QTimer.singleShot(0, QApplication.instance().quit)
+            # Layout is deferred (posted LayoutRequest and resize events): run
+            # it, then paint, so "ready" means the window as the user sees it.
+            QApplication.processEvents()
+            session.window.repaint()
+            then()
 
-    # After the controller's own handler, so the window shows the results.
+    # Connected after the controller's own handler, so the window shows them.
     session.runner.finished.connect(done)
 
 
-def _screenshot_when_ready(session: Session, path) -> None:
-    """Save the window once the first page of results is painted, then quit."""
+def _exit_when_ready(session: Session) -> None:
+    """For the start-up benchmark: print when ready, then quit."""
     from PySide6.QtCore import QTimer
 
-    def shoot(slot: str, _rid: int, _result: object) -> None:
-        if slot != "page":
-            return
-        session.runner.finished.disconnect(shoot)
+    def then() -> None:
+        print(f"ready {time.time():.6f}", flush=True)  # read by tests/bench
+        QTimer.singleShot(0, QApplication.instance().quit)
 
-        def save() -> None:
-            ok = session.window.grab().save(str(path))
-            print(f"{'saved' if ok else 'could not save'} {path}")
-            QApplication.instance().exit(0 if ok else 1)
+    _when_ready(session, then)
 
-        QTimer.singleShot(300, save)  # let layout and paint settle
 
-    session.runner.finished.connect(shoot)
+def _screenshot_when_ready(session: Session, path) -> None:
+    """Save a picture of the window once it is ready, then quit."""
+
+    def then() -> None:
+        ok = session.window.grab().save(str(path))
+        print(f"{'saved' if ok else 'could not save'} {path}")
+        QApplication.instance().exit(0 if ok else 1)
+
+    _when_ready(session, then)

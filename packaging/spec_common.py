@@ -80,6 +80,7 @@ def keep(entry) -> bool:
     dest = entry[0].replace("\\", "/")
     return not any(d in dest for d in DROP)
 
+
 # Python modules as .pyc files beside the executable rather than inside the
 # compressed archive: measured faster to start (tests/bench --only package).
 NOARCHIVE = True

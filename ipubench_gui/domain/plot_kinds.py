@@ -23,8 +23,8 @@ from ipubench_gui.domain.plot_model import (
     Point,
     Row,
     Series,
-    _key_name,
-    _series_colors,
+    key_name,
+    series_colors,
     tooltip,
 )
 
@@ -118,9 +118,9 @@ def latency_throughput_plot(
     keys = ("model", "platform", "framework")
     by: dict[str, list[Row]] = defaultdict(list)
     for r in pts:
-        by[_key_name(r, keys)].append(r)
+        by[key_name(r, keys)].append(r)
     best = best_within(pts, budget_ms) if budget_ms is not None else None
-    colors = _series_colors(list(by))
+    colors = series_colors(list(by))
     series = []
     for name, rs in sorted(by.items()):
         rs.sort(key=lambda r: (r.get("batch_size") or 0, r["latency_ms"]))
@@ -193,7 +193,7 @@ def scaling_families(rows: Sequence[Row]) -> dict[str, list[Row]]:
             and r.get("task") == "training"
             and r.get("accelerators")
         ):
-            fam[_key_name(r, keys)].append(r)
+            fam[key_name(r, keys)].append(r)
     return {
         k: sorted(v, key=lambda r: r["accelerators"])
         for k, v in fam.items()
@@ -208,7 +208,7 @@ def scaling_efficiency(row: Row, base: Row) -> float:
 
 def scaling_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plot:
     fams = scaling_families(rows)
-    colors = _series_colors(list(fams))
+    colors = series_colors(list(fams))
     series = []
     sizes: set[int] = set()
     for name, rs in sorted(fams.items()):
@@ -269,7 +269,7 @@ def progress_groups(rows: Sequence[Row]) -> dict[str, list[Row]]:
     grp: dict[str, list[Row]] = defaultdict(list)
     for r in rows:
         if r.get("metric") == "throughput" and r.get("task") == "training":
-            grp[_key_name(r, keys)].append(r)
+            grp[key_name(r, keys)].append(r)
     gen_order = {"IPU Mk2 Classic": 0, "Bow": 1}
     out = {}
     for k, rs in grp.items():
@@ -329,8 +329,8 @@ def mlperf_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plot
     ]
     by: dict[str, list[Row]] = defaultdict(list)
     for r in mine:
-        by[_key_name(r, ("model", "framework", "division"))].append(r)
-    colors = _series_colors(list(by))
+        by[key_name(r, ("model", "framework", "division"))].append(r)
+    colors = series_colors(list(by))
     series = []
     sizes: set[int] = set()
     for name, rs in sorted(by.items()):

@@ -81,11 +81,11 @@ def tooltip(row: Row) -> str:
     return "\n".join(lines)
 
 
-def _series_colors(names: Sequence[str]) -> dict[str, str]:
+def series_colors(names: Sequence[str]) -> dict[str, str]:
     """Distinct palette colours by position for composite series names (model ·
     platform · framework), which hashing would often give near-identical hues."""
     return {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(sorted(set(names)))}
 
 
-def _key_name(row: Row, keys: Sequence[str]) -> str:
+def key_name(row: Row, keys: Sequence[str]) -> str:
     return " · ".join(str(row[k]) for k in keys if row.get(k) not in (None, ""))

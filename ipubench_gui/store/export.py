@@ -69,27 +69,14 @@ def write_text(path: Path, text: str) -> Path:
 
 
 def atomic_write(path: Path, write) -> Path:
-    """Call ``write(file)`` on a temporary file beside ``path``, then rename it
-    over ``path``: readers see the old file or the new one, never half of one."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ExportError(f"cannot write {path}: folder {folder} does not exist")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", newline="", encoding="utf-8") as f:
+    """Text flavour of :func:`atomic_write_binary`: ``write(file)`` gets an open
+    UTF-8 text file."""
+
+    def save(tmp: str) -> None:
+        with open(tmp, "w", newline="", encoding="utf-8") as f:
             write(f)
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+
+    return atomic_write_binary(path, save)
 
 
 def export_results(db: Database, path: Path) -> int:
@@ -187,8 +174,9 @@ def _write_parquet(
 
 
 def atomic_write_binary(path: Path, save) -> Path:
-    """``save(tmp_name)`` writes a file by name; it is renamed over ``path`` only
-    when complete, and removed if anything fails."""
+    """``save(tmp_name)`` writes a file by name beside ``path``; it is renamed
+    over ``path`` only when complete (readers see the old file or the new one,
+    never half of one) and removed if anything fails."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():

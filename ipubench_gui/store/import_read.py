@@ -150,7 +150,7 @@ def stage(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[list[str], list[s
             "rowid + 1 AS __row, * FROM import_stage_raw"
         )
     except duckdb.Error as exc:
-        raise ImportFailed(f"{path.name}: cannot be read: {_first_line(exc)}") from None
+        raise ImportFailed(f"{path.name}: cannot be read: {first_line(exc)}") from None
     desc = con.execute("DESCRIBE import_stage").fetchall()
     names = [d[0] for d in desc if d[0] != "__row"]
     types = [d[1] for d in desc if d[0] != "__row"]
@@ -160,7 +160,7 @@ def stage(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[list[str], list[s
     return names, types
 
 
-def _first_line(exc: Exception) -> str:
+def first_line(exc: Exception) -> str:
     text = str(exc).strip().splitlines()
     return text[0][:300] if text else type(exc).__name__
 
@@ -197,7 +197,8 @@ def guess_constants(con: duckdb.DuckDBPyConnection, columns: dict[str, str]) -> 
     vals = {
         str(v[0]).lower()
         for v in con.execute(
-            f"SELECT DISTINCT CAST({_q(col)} AS VARCHAR) FROM import_stage LIMIT 20"
+            f"SELECT DISTINCT CAST({column_ident(col)} AS VARCHAR) "
+            "FROM import_stage LIMIT 20"
         ).fetchall()
     }
     if vals and vals <= set(INFERENCE_SCENARIOS):
@@ -214,11 +215,12 @@ def preview(con: duckdb.DuckDBPyConnection, path: Path, n: int = 20) -> Preview:
     return Preview(names, types, rows, guessed, guess_constants(con, guessed))
 
 
-def _q(name: str) -> str:
+def column_ident(name: str) -> str:
+    """A file's own column name, quoted for SQL (any text, so never whitelisted)."""
     return '"' + name.replace('"', '""') + '"'
 
 
-def _delimiter_hint(names: list[str]) -> str:
+def delimiter_hint(names: list[str]) -> str:
     """When a file was read as one column, ask about the delimiter it seems to use."""
     seps = (";", "|", "\t", ":", "#", "~", "^")
     if len(names) == 1 and any(s in names[0] for s in seps):

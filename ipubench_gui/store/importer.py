@@ -23,9 +23,9 @@ from ipubench_gui.store.import_read import (  # noqa: F401  (the import API)
     ImportSpec,
     Preview,
     Problem,
-    _delimiter_hint,
-    _first_line,
-    _q,
+    column_ident,
+    delimiter_hint,
+    first_line,
     guess,
     guess_constants,
     preview,
@@ -84,7 +84,7 @@ def normalised_sql(
         raise ImportFailed(
             f"{spec.path.name}: no column called "
             f"{', '.join(repr(c) for c in unknown)}; the file has "
-            f"{', '.join(repr(c) for c in names)}{_delimiter_hint(names)}"
+            f"{', '.join(repr(c) for c in names)}{delimiter_hint(names)}"
         )
     bad = [f for f in [*spec.columns, *spec.constants] if f not in FIELDS]
     if bad:
@@ -98,11 +98,14 @@ def normalised_sql(
     if spec.unpivot:
         if spec.unpivot_into not in FIELDS:
             raise ImportFailed(f"cannot unpivot into {spec.unpivot_into!r}")
-        keep = ", ".join(_q(c) for c in names if c not in spec.unpivot)
-        on = ", ".join(f"CAST({_q(c)} AS VARCHAR) AS {_q(c)}" for c in spec.unpivot)
+        keep = ", ".join(column_ident(c) for c in names if c not in spec.unpivot)
+        on = ", ".join(
+            f"CAST({column_ident(c)} AS VARCHAR) AS {column_ident(c)}"
+            for c in spec.unpivot
+        )
         src = (
             f"(UNPIVOT (SELECT __row, {keep + ', ' if keep else ''}{on} "
-            f"FROM import_stage) ON {', '.join(_q(c) for c in spec.unpivot)} "
+            f"FROM import_stage) ON {', '.join(column_ident(c) for c in spec.unpivot)} "
             f"INTO NAME __name VALUE __value)"
         )
         cols["value"] = "__value"
@@ -114,8 +117,11 @@ def normalised_sql(
             if types.get(c) == "JSON":
                 # JSON columns mixing numbers and strings arrive as JSON text
                 # ('"x"'); only those need unquoting.
-                return f"regexp_replace(CAST({_q(c)} AS VARCHAR), '^\"(.*)\"$', '\\1')"
-            return f"CAST({_q(c)} AS VARCHAR)"
+                return (
+                    f"regexp_replace(CAST({column_ident(c)} AS VARCHAR), "
+                    "'^\"(.*)\"$', '\\1')"
+                )
+            return f"CAST({column_ident(c)} AS VARCHAR)"
         if f in spec.constants:
             params[f"c_{f}"] = spec.constants[f]
             return f"CAST($c_{f} AS VARCHAR)"
@@ -163,7 +169,7 @@ def normalised_sql(
         "accelerators": accel,
         "accel_raw": raw("accelerators"),
     }
-    body = ", ".join(f"{expr} AS {_q(k)}" for k, expr in sel.items())
+    body = ", ".join(f"{expr} AS {column_ident(k)}" for k, expr in sel.items())
     return f"SELECT {body} FROM {src}", params
 
 
@@ -270,7 +276,7 @@ def validate(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> tuple[int, int
     try:
         con.execute(f"CREATE OR REPLACE TEMP TABLE import_norm AS {sql}", params)
     except duckdb.Error as exc:
-        raise ImportFailed(f"{spec.path.name}: {_first_line(exc)}") from None
+        raise ImportFailed(f"{spec.path.name}: {first_line(exc)}") from None
     column_of = {f: c for f, c in spec.columns.items()}
     probs, more = _problems(con, column_of)
     if probs:
@@ -297,7 +303,7 @@ def _no_value_message(spec: ImportSpec, names: list[str]) -> str:
         f"(the file has {', '.join(repr(n) for n in names[:12])}"
         f"{'…' if len(names) > 12 else ''})"
     )
-    return msg + _delimiter_hint(names)
+    return msg + delimiter_hint(names)
 
 
 def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResult:

@@ -49,7 +49,6 @@ class CompareController(QObject):
             (window.open_view_action, self.open_view_dialog),
             (window.save_view_action, self.save_view_dialog),
         ):
-            act.triggered.disconnect()
             act.triggered.connect(slot)
         self._fill_recent()
 

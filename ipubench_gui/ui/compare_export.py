@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import html
-import os
 from pathlib import Path
 
 from PySide6.QtGui import QColor, QImage, QPainter, QTextDocument
 
 from ipubench_gui.domain import compare
+from ipubench_gui.store.export import atomic_write_binary
 
 
 def comparison_html(rows: list[dict], baseline: int, px: int = 22) -> str:
@@ -53,11 +53,9 @@ def save_png(rows: list[dict], baseline: int, path: Path, width: int = 1920) -> 
     p.translate(20, 20)
     doc.drawContents(p)
     p.end()
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    try:
-        if not img.save(str(tmp), "PNG"):
-            raise OSError(f"could not write {path}")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
+
+    def save(tmp: str) -> None:
+        if not img.save(tmp, "PNG"):
+            raise OSError(f"Qt could not encode {path.name}")
+
+    return atomic_write_binary(path, save)

@@ -47,9 +47,7 @@ class Controller(QObject):
         with QSignalBlocker(window.search):
             window.search.setText(state.filters.text)
         window.chart_options.export_button.clicked.connect(self.open_export_dialog)
-        window.export_chart_action.triggered.disconnect()
         window.export_chart_action.triggered.connect(self.open_export_dialog)
-        window.copy_chart_action.triggered.disconnect()
         window.copy_chart_action.triggered.connect(self.copy_chart)
 
     def start(self, prefetched: bool = False) -> None:
@@ -66,9 +64,8 @@ class Controller(QObject):
         self._chart_key = self.state.chart.data_key()
 
     def _submit_chart(self) -> None:
-        spec, f = self.state.chart, self.state.filters
-        self._chart_key = spec.data_key()
-        self.runner.submit("chart", partial(fetch.chart_data, state=f, spec=spec))
+        submit_chart(self.runner, self.state)
+        self._chart_key = self.state.chart.data_key()
 
     # -- export ------------------------------------------------------------------
     def export_dialog(self):
@@ -212,10 +209,16 @@ class Controller(QObject):
 
 def submit_refresh(runner: QueryRunner, state: AppState) -> None:
     """The jobs behind every view of the data: page, facet counts, chart."""
-    f, sort, spec = state.filters, state.sort, state.chart
-    runner.submit("page", partial(fetch.page, state=f, sort=sort))
+    f = state.filters
+    runner.submit("page", partial(fetch.page, state=f, sort=state.sort))
     runner.submit("facets", partial(fetch.facet_counts, state=f))
-    runner.submit("chart", partial(fetch.chart_data, state=f, spec=spec))
+    submit_chart(runner, state)
+
+
+def submit_chart(runner: QueryRunner, state: AppState) -> None:
+    runner.submit(
+        "chart", partial(fetch.chart_data, state=state.filters, spec=state.chart)
+    )
 
 
 def submit_initial(runner: QueryRunner, state: AppState) -> None:

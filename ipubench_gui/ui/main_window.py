@@ -166,7 +166,8 @@ class MainWindow(QMainWindow):
         act = QAction(text, self)
         if shortcut is not None:
             act.setShortcut(QKeySequence(shortcut))
-        act.triggered.connect(slot)
+        if slot is not None:  # else the controller that owns it connects it
+            act.triggered.connect(slot)
         menu.addAction(act)
         return act
 
@@ -175,18 +176,16 @@ class MainWindow(QMainWindow):
         file = mb.addMenu("&File")
         self.file_menu = file
         self.open_view_action = self._action(
-            file, "&Open view…", lambda: None, QKeySequence.StandardKey.Open
+            file, "&Open view…", None, QKeySequence.StandardKey.Open
         )
         self.save_view_action = self._action(
-            file, "&Save view…", lambda: None, QKeySequence.StandardKey.Save
+            file, "&Save view…", None, QKeySequence.StandardKey.Save
         )
         self.recent_menu = file.addMenu("Recent views")
         file.addSeparator()
-        self.export_chart_action = self._action(
-            file, "&Export chart…", lambda: None, "Ctrl+E"
-        )
+        self.export_chart_action = self._action(file, "&Export chart…", None, "Ctrl+E")
         self.copy_chart_action = self._action(
-            file, "Copy chart as image", lambda: None, "Ctrl+Shift+C"
+            file, "Copy chart as image", None, "Ctrl+Shift+C"
         )
         file.addSeparator()
         self.quit_action = self._action(

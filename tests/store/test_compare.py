@@ -89,21 +89,23 @@ def test_directions_for_time_and_latency(db):
     assert compare.latency_text(high, low) == f"{1.66 / 0.58:.2f}× higher latency"
 
 
+def _bert_pod16_pod64(db) -> tuple[str, str]:
+    """BERT Large Ph1 packed, PopART, SDK 3.1, on Bow Pod16 and Bow Pod64: a pair
+    that differs only in system size."""
+    return tuple(
+        _id(
+            db,
+            model="BERT Large",
+            platform=p,
+            framework="PopART",
+            variant="Ph1 Pre-Training (SL128) - Packed",
+        )
+        for p in ("Bow Pod16", "Bow Pod64")
+    )
+
+
 def test_verdict_only_system_size_is_like_for_like(db):
-    a = _id(
-        db,
-        model="BERT Large",
-        platform="Bow Pod16",
-        framework="PopART",
-        variant="Ph1 Pre-Training (SL128) - Packed",
-    )
-    b = _id(
-        db,
-        model="BERT Large",
-        platform="Bow Pod64",
-        framework="PopART",
-        variant="Ph1 Pre-Training (SL128) - Packed",
-    )
+    a, b = _bert_pod16_pod64(db)
     ra, rb = fetch.rows_by_ids(db, [a, b])
     v = compare.verdict(rb, ra)
     assert v.like_for_like and v.compared == "accelerators"
@@ -199,20 +201,7 @@ def _cli(*args, home):
 
 
 def test_cli_compare_and_counterparts(db, _isolated_home):
-    a = _id(
-        db,
-        model="BERT Large",
-        platform="Bow Pod16",
-        framework="PopART",
-        variant="Ph1 Pre-Training (SL128) - Packed",
-    )
-    b = _id(
-        db,
-        model="BERT Large",
-        platform="Bow Pod64",
-        framework="PopART",
-        variant="Ph1 Pre-Training (SL128) - Packed",
-    )
+    a, b = _bert_pod16_pod64(db)
     p = _cli("compare", a, b, home=_isolated_home)
     assert p.returncode == 0, p.stderr
     assert (
