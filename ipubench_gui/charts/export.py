@@ -8,8 +8,6 @@ upscaled screenshot. Always light (or transparent), whatever the app theme.
 from __future__ import annotations
 
 import html
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +17,7 @@ from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
 from ipubench_gui.charts.builders import NumberAxis, draw
 from ipubench_gui.charts.theme import LIGHT
+from ipubench_gui.domain.files import atomic_write
 from ipubench_gui.domain.plots import Plot
 
 FORMATS = ("png", "svg", "pdf")
@@ -181,25 +180,8 @@ def export(plot: Plot, path: Path, opts: ExportOptions) -> Path:
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in FORMATS:
         raise ExportError(f"cannot export to {path.name}: use .png, .svg or .pdf")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ExportError(f"cannot write {path}: folder {folder} does not exist")
-    try:
-        fd, tmp_name = tempfile.mkstemp(
-            prefix=f".{path.stem}.", suffix=f".{fmt}", dir=folder
-        )
-        os.close(fd)
-    except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
-    tmp = Path(tmp_name)
-    try:
-        {"png": _png, "svg": _svg, "pdf": _pdf}[fmt](plot, tmp, opts)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
+    write = {"png": _png, "svg": _svg, "pdf": _pdf}[fmt]
+    return atomic_write(path, lambda tmp: write(plot, Path(tmp), opts), ExportError)
 
 
 def _png(plot: Plot, tmp: Path, opts: ExportOptions) -> None:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import csv
-import os
-import tempfile
 from pathlib import Path
 
 from ipubench_gui.domain.fields import RESULT_FIELDS
+from ipubench_gui.domain.files import atomic_write as atomic_write_file
 from ipubench_gui.store.db import Database, Query
 from ipubench_gui.store.schema import quote_ident
 
@@ -174,25 +173,5 @@ def _write_parquet(
 
 
 def atomic_write_binary(path: Path, save) -> Path:
-    """``save(tmp_name)`` writes a file by name beside ``path``; it is renamed
-    over ``path`` only when complete (readers see the old file or the new one,
-    never half of one) and removed if anything fails."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ExportError(f"cannot write {path}: folder {folder} does not exist")
-    try:
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=path.suffix, dir=folder
-        )
-        os.close(fd)
-    except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        save(tmp)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        Path(tmp).unlink(missing_ok=True)
-    return path
+    """``save(tmp_name)`` writes the file; see :func:`domain.files.atomic_write`."""
+    return atomic_write_file(path, save, ExportError)

@@ -42,6 +42,9 @@ def test_png_has_the_size_and_real_content(qapp, db, tmp_path, kind):
     assert px.std() > 20  # not blank
     title_band = px[: 1080 // 14, : 1920 // 3]  # top-left: the title's text
     assert (title_band < 128).mean() > 0.01
+    plain = tmp_path / "plain.txt"
+    plain.write_text("")  # a temporary file would be 0600; an export is not
+    assert out.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777
 
 
 @pytest.mark.parametrize("kind", list(KINDS))

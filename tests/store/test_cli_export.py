@@ -101,3 +101,14 @@ def test_export_replaces_an_existing_file_whole(db, tmp_path):
     assert export_results(db, out) == 250
     assert out.read_text().startswith("result_id,")
     assert [p.name for p in tmp_path.iterdir()] == ["x.csv"]  # no temporary left
+
+
+def test_exported_files_get_the_mode_of_any_new_file(db, tmp_path):
+    plain = tmp_path / "plain.txt"
+    plain.write_text("")  # what the user's umask gives a new file
+    out = tmp_path / "x.csv"
+    export_results(db, out)
+    assert out.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777
+    out.chmod(0o640)  # a file being replaced keeps its mode
+    export_results(db, out)
+    assert out.stat().st_mode & 0o777 == 0o640
