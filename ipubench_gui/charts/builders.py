@@ -64,6 +64,8 @@ class PointLabels(pg.GraphicsObject):
 
     One ``TextItem`` per label costs ~0.5 ms to create and lay out; this paints
     only the labels in view, so redraws cost the same for 10 labels or 5,000.
+    Labels are drawn in order and one that would overlap an earlier one is
+    skipped.
     """
 
     def __init__(
@@ -105,12 +107,24 @@ class PointLabels(pg.GraphicsObject):
         p.setPen(self._color)
         fm = QtGui.QFontMetricsF(self._font)
         half = (fm.ascent() - fm.descent()) / 2
+        row_h = fm.height()
+        taken: dict[int, list[QtCore.QRectF]] = {}  # drawn boxes by text row
         for x, y, text in self._points:
-            if min(y0, y1) - 1 <= y <= max(y0, y1) + 1:
-                pt = tr.map(QtCore.QPointF(x, y))
-                p.drawText(
-                    QtCore.QPointF(pt.x() + self._dx, pt.y() + half + self._dy), text
-                )
+            if not min(y0, y1) - 1 <= y <= max(y0, y1) + 1:
+                continue
+            pt = tr.map(QtCore.QPointF(x, y))
+            base = QtCore.QPointF(pt.x() + self._dx, pt.y() + half + self._dy)
+            box = QtCore.QRectF(
+                base.x(), base.y() - fm.ascent(), fm.horizontalAdvance(text), row_h
+            )
+            # A label that would overprint one already drawn is left out; its
+            # point still has its tooltip.
+            row = math.floor(box.top() / row_h)
+            near = (r for k in (row - 1, row, row + 1) for r in taken.get(k, ()))
+            if any(box.intersects(r) for r in near):
+                continue
+            taken.setdefault(row, []).append(box)
+            p.drawText(base, text)
         p.restore()
 
 

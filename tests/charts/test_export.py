@@ -158,3 +158,27 @@ def test_high_dpi_export_keeps_the_requested_pixels(tmp_path, _isolated_home):
     assert p.returncode == 0, p.stderr
     img, px = _pixels(out)
     assert (img.width(), img.height()) == (1600, 900) and px.std() > 20
+
+
+def test_point_labels_never_overprint(qapp, tmp_path):
+    import pyqtgraph as pg
+
+    from ipubench_gui.charts.builders import PointLabels
+
+    def ink(points):
+        w = pg.PlotWidget(background="w")
+        w.resize(400, 300)
+        w.hideAxis("left")
+        w.hideAxis("bottom")
+        w.addItem(PointLabels(points, "#000000", 14))
+        w.setRange(xRange=(0, 10), yRange=(0, 10), padding=0)
+        w.grab().save(str(tmp_path / "labels.png"))
+        return int((_pixels(tmp_path / "labels.png")[1] < 128).sum())
+
+    alone = ink([(2, 5, "20.75 min")])
+    assert alone > 0
+    # A second label on (almost) the same point is left out, not drawn over
+    # (overprinted, the ink is ~1.75x; anti-aliasing varies by a few pixels).
+    assert ink([(2, 5, "20.75 min"), (2, 5.05, "19.64 min")]) < 1.1 * alone
+    # Far apart, both are drawn.
+    assert ink([(2, 5, "20.75 min"), (2, 1, "19.64 min")]) > 1.5 * alone
