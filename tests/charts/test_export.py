@@ -39,7 +39,14 @@ def test_png_has_the_size_and_real_content(qapp, db, tmp_path, kind):
     )
     img, px = _pixels(out)
     assert (img.width(), img.height()) == (1920, 1080)
-    assert px.std() > 20  # not blank
+    # Real content: every drawn series shows in its own colour, not a blank canvas.
+    bgra = px.reshape(img.height(), img.width(), 4)[:, :, :3].astype(int)
+    for series in plot.series:
+        if not series.points:
+            continue
+        rgb = [int(series.color[i : i + 2], 16) for i in (1, 3, 5)]
+        near = (np.abs(bgra - rgb[::-1]).sum(axis=2) < 30).sum()
+        assert near > 50, f"{series.name} ({series.color}) not drawn"
     title_band = px[: 1080 // 14, : 1920 // 3]  # top-left: the title's text
     assert (title_band < 128).mean() > 0.01
     plain = tmp_path / "plain.txt"
