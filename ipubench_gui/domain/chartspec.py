@@ -171,3 +171,39 @@ class ChartRows:
     mine: int  # of which of this metric
     plotted: int  # of which in the unit drawn
     per_point: int = 1  # >1: each row is a median over this many rows at most
+
+
+def chart_unit(
+    counts: Sequence[tuple[str, str, int]], metric: str
+) -> tuple[str | None, int, int, int]:
+    """From filtered row counts per (metric, unit): the unit a chart of ``metric``
+    draws (its most common; on a tie the alphabetically first), and how many rows
+    there are in all, of ``metric``, and of ``metric`` in that unit."""
+    total = sum(n for _, _, n in counts)
+    mine = [(n, unit) for m, unit, n in counts if m == metric]
+    if not mine:
+        return None, total, 0, 0
+    plotted, unit = max(mine, key=lambda nu: (nu[0], [-ord(c) for c in nu[1]]))
+    return unit, total, sum(n for n, _ in mine), plotted
+
+
+def best_rows(rows: Sequence[Mapping[str, Any]], metric: str, limit: int) -> ChartRows:
+    """The bar chart's rows picked from every filtered row, already fetched: the
+    same answer as the store's Top-N query (``fetch.chart_rows``), for small
+    results where a second query would cost more than the sort."""
+    counts = Counter((r["metric"], r["unit"]) for r in rows)
+    unit, total, mine, plotted = chart_unit(
+        [(m, u, n) for (m, u), n in counts.items()], metric
+    )
+    if unit is None:
+        return ChartRows(metric, (), total, 0, 0)
+    sign = 1 if metric in LOWER_IS_BETTER else -1
+    picked = sorted(
+        (r for r in rows if r["metric"] == metric and r["unit"] == unit),
+        key=lambda r: (
+            r["value"] is None,  # NULLS LAST, as DuckDB sorts
+            sign * r["value"] if r["value"] is not None else 0.0,
+            r["result_id"],
+        ),
+    )
+    return ChartRows(metric, tuple(picked[:limit]), total, mine, plotted)

@@ -210,9 +210,11 @@ class Controller(QObject):
 def submit_refresh(runner: QueryRunner, state: AppState) -> None:
     """The jobs behind every view of the data: page, facet counts, chart."""
     f = state.filters
-    runner.submit("page", partial(fetch.page, state=f, sort=state.sort))
+    runner.submit(
+        ("page", "chart"),
+        partial(fetch.page_and_chart, state=f, sort=state.sort, spec=state.chart),
+    )
     runner.submit("facets", partial(fetch.facet_counts, state=f))
-    submit_chart(runner, state)
 
 
 def submit_chart(runner: QueryRunner, state: AppState) -> None:

@@ -4,7 +4,9 @@ Jobs run one at a time on a single worker thread, each on that thread's own
 DuckDB cursor. Every request carries an increasing id per *slot* ("results",
 "facets", ...); a newer request for a slot makes older ones stale: a queued
 stale job is skipped, a running one is interrupted, and a stale result is
-never delivered.
+never delivered. One job may answer several slots at once (``submit`` with a
+tuple of slots; the job returns a mapping slot -> result): each answer is
+delivered unless a newer request for its own slot came since.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ class QueryRunner(QObject):
 
     finished = Signal(str, int, object)
     # Internal: carries results from the worker thread; queued to the GUI thread.
-    _delivered = Signal(str, int, object)
+    _delivered = Signal(object, int, object)
 
     def __init__(
         self, db: Database, synchronous: bool = False, parent: QObject | None = None
@@ -37,7 +39,7 @@ class QueryRunner(QObject):
         self.synchronous = synchronous
         self._ids = itertools.count(1)
         self._latest: dict[str, int] = {}
-        self._running: tuple[str, int] | None = None
+        self._running: tuple[str | tuple[str, ...], int] | None = None
         self._lock = threading.Lock()
         self._pool = (
             None
@@ -46,14 +48,16 @@ class QueryRunner(QObject):
         )
         self._delivered.connect(self._on_delivered)
 
-    def submit(self, slot: str, job: Job) -> int:
-        """Queue ``job`` for ``slot``; returns the request id."""
+    def submit(self, slot: str | tuple[str, ...], job: Job) -> int:
+        """Queue ``job`` for ``slot`` (or for each of a tuple of slots, the job
+        then returning a mapping slot -> result); returns the request id."""
         rid = next(self._ids)
         with self._lock:
-            self._latest[slot] = rid
+            for s in slots_of(slot):
+                self._latest[s] = rid
             running = self._running
-        if running and running[0] == slot:
-            self.db.interrupt()  # the running job of this slot is now stale
+        if running and self._stale(running[0], running[1]):
+            self.db.interrupt()  # the running job is now stale for every slot
         if self._pool is None:
             self._deliver(slot, rid, self._call(slot, rid, job))
         else:
@@ -62,6 +66,9 @@ class QueryRunner(QObject):
 
     def is_current(self, slot: str, rid: int) -> bool:
         return self._latest.get(slot) == rid
+
+    def _stale(self, slot: str | tuple[str, ...], rid: int) -> bool:
+        return not any(self.is_current(s, rid) for s in slots_of(slot))
 
     def shutdown(self) -> None:
         with self._lock:
@@ -72,12 +79,12 @@ class QueryRunner(QObject):
             self._pool.shutdown(wait=True, cancel_futures=True)
 
     # -- worker side ---------------------------------------------------------
-    def _work(self, slot: str, rid: int, job: Job) -> None:
-        if not self.is_current(slot, rid):
+    def _work(self, slot: str | tuple[str, ...], rid: int, job: Job) -> None:
+        if self._stale(slot, rid):
             return
         self._delivered.emit(slot, rid, self._call(slot, rid, job))
 
-    def _call(self, slot: str, rid: int, job: Job) -> Any:
+    def _call(self, slot: str | tuple[str, ...], rid: int, job: Job) -> Any:
         with self._lock:
             self._running = (slot, rid)
         try:
@@ -89,9 +96,15 @@ class QueryRunner(QObject):
                 self._running = None
 
     # -- GUI side ------------------------------------------------------------
-    def _on_delivered(self, slot: str, rid: int, result: Any) -> None:
+    def _on_delivered(self, slot: str | tuple[str, ...], rid: int, result: Any) -> None:
         self._deliver(slot, rid, result)
 
-    def _deliver(self, slot: str, rid: int, result: Any) -> None:
-        if self.is_current(slot, rid):
-            self.finished.emit(slot, rid, result)
+    def _deliver(self, slot: str | tuple[str, ...], rid: int, result: Any) -> None:
+        several = not isinstance(slot, str) and not isinstance(result, Exception)
+        for s in slots_of(slot):
+            if self.is_current(s, rid):
+                self.finished.emit(s, rid, result[s] if several else result)
+
+
+def slots_of(slot: str | tuple[str, ...]) -> tuple[str, ...]:
+    return (slot,) if isinstance(slot, str) else slot

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ipubench_gui.domain.fields import FACETS, field
 from ipubench_gui.domain.filters import FilterState, NumRange
@@ -158,3 +160,45 @@ def test_limited_page_equals_the_head_of_the_full_ordering(db, order_by, desc):
         q.results(state, order_by=order_by, descending=desc, limit=20), limit=20
     )
     assert page.column("result_id") == full[:20] and page.truncated
+
+
+def _distinct(db, dim):
+    return [
+        r[0]
+        for r in db.run(
+            q.Query(f"SELECT DISTINCT {quote_ident(dim)} FROM results_v", {})
+        ).rows
+    ]
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_bar_rows_picked_in_python_equal_the_store_top_n(db, data):
+    """``best_rows`` (from the fetched page) must pick what the SQL Top-N picks."""
+    from ipubench_gui.domain.chartspec import best_rows
+    from ipubench_gui.store import fetch
+
+    state = FilterState()
+    for dim in data.draw(
+        st.lists(
+            st.sampled_from(["framework", "generation", "task", "model"]),
+            max_size=2,
+            unique=True,
+        )
+    ):
+        vals = data.draw(
+            st.lists(st.sampled_from(_distinct(db, dim)), min_size=1, max_size=3)
+        )
+        state = state.with_values(dim, vals)
+    metric = data.draw(st.sampled_from(["throughput", "latency", "time_to_train"]))
+    limit = data.draw(st.sampled_from([1, 5, 60]))
+    page = fetch.page(db, state, (None, False))
+    assert not page.result.truncated
+    mine = best_rows(page.result.dicts(), metric, limit)
+    sql = fetch.chart_rows(db, state, metric, limit)
+    assert [r["result_id"] for r in mine.rows] == [r["result_id"] for r in sql.rows]
+    assert (mine.total, mine.mine, mine.plotted) == (sql.total, sql.mine, sql.plotted)

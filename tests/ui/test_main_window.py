@@ -294,6 +294,35 @@ def test_threaded_runner_delivers_only_the_latest(qtbot, db):
     assert qt_api is not None
 
 
+def test_one_job_answers_several_slots_each_unless_superseded(qtbot, db):
+    from ipubench_gui.store.db import Query
+    from ipubench_gui.ui.runner import QueryRunner
+
+    r = QueryRunner(db)
+    got = []
+    r.finished.connect(lambda slot, rid, res: got.append((slot, rid, res)))
+    slow = Query("SELECT count(*) FROM range(100000000) t(i) WHERE i % 7 = 3", {})
+
+    def both(d):
+        return {"page": d.run(slow).rows[0][0], "chart": "old chart"}
+
+    pair = r.submit(("page", "chart"), both)
+    newer = r.submit("chart", lambda d: "new chart")  # supersedes the pair's chart
+    qtbot.waitUntil(lambda: len(got) == 2, timeout=20000)
+    qtbot.wait(100)
+    assert sorted((s, i, v) for s, i, v in got) == [
+        ("chart", newer, "new chart"),
+        ("page", pair, 14285714),  # i % 7 == 3 for i < 1e8, counted independently
+    ]
+    # A failing job reports its error to every slot it answers.
+    got.clear()
+    r.submit(("page", "chart"), lambda d: d.run(Query("SELECT * FROM nowhere", {})))
+    qtbot.waitUntil(lambda: len(got) == 2, timeout=5000)
+    assert {s for s, _, _ in got} == {"page", "chart"}
+    assert all(isinstance(v, Exception) for _, _, v in got)
+    r.shutdown()
+
+
 def test_ctrl_e_export_dialog_writes_the_chart(qtbot, session, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QDialog
 

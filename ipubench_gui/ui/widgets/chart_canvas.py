@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QToolTip, QVBoxLayout, QWidget
 
 from ipubench_gui.charts.builders import (
@@ -75,6 +75,10 @@ class ChartCanvas(QWidget):
     def apply_theme(self) -> None:
         self.theme = palette_theme(self)
         self.plot.setBackground(self.theme.background)
+        for name in ("bottom", "left"):
+            axis = self.item.getAxis(name)
+            axis.opaque_on = QColor(self.theme.background)
+            axis.picture = None
         self.legend.setLabelTextColor(self.theme.foreground)
         if self.current is not None:
             self.render(self.current, tuple(self._selection))
