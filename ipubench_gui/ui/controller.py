@@ -174,11 +174,23 @@ class Controller(QObject):
         )
         self.window.statusBar().clearMessage()
         self.window.facets.set_counts(self.facet_counts)
+        self._show_count()
         self._render_chart()  # colours follow the universe's order
 
     def _apply_page(self, p: fetch.Page) -> None:
         self.page = p
         self.window.model.set_result(p.result)
+        self._show_count()
+        self.window.show_empty(p.matching == 0, self.state.filters.describe())
+        if self.state.selection:
+            self.window.table.select_ids(self.state.selection, scroll=False)
+
+    def _show_count(self) -> None:
+        """'N of M results': M is known once the universe has arrived (the two
+        come from different jobs, in either order)."""
+        p = self.page
+        if p is None:
+            return
         total = self.universe.total if self.universe else p.matching
         shown = ""
         if p.result.truncated:
@@ -186,9 +198,6 @@ class Controller(QObject):
         self.window.count_label.setText(
             f"{format_number(p.matching)} of {format_number(total)} results{shown}"
         )
-        self.window.show_empty(p.matching == 0, self.state.filters.describe())
-        if self.state.selection:
-            self.window.table.select_ids(self.state.selection, scroll=False)
 
     def _render_chart(self) -> None:
         if self.chart_rows is None:

@@ -78,7 +78,7 @@ class ImportController(QObject):
 
     def cancel(self) -> None:
         # The import runs in one transaction: interrupting it rolls it all back.
-        self.runner.db.interrupt()
+        self.runner.cancel("import")
 
     def _busy(self, on: bool) -> None:
         if self.dialog is not None:

@@ -1,12 +1,14 @@
 """QueryRunner: the one way to run store work off the GUI thread.
 
-Jobs run one at a time on a single worker thread, each on that thread's own
-DuckDB cursor. Every request carries an increasing id per *slot* ("results",
-"facets", ...); a newer request for a slot makes older ones stale: a queued
-stale job is skipped, a running one is interrupted, and a stale result is
-never delivered. One job may answer several slots at once (``submit`` with a
-tuple of slots; the job returns a mapping slot -> result): each answer is
-delivered unless a newer request for its own slot came since.
+Jobs run on two worker threads, each job on its thread's own DuckDB cursor, so
+one long job (an import, a query over a million rows) does not hold up the
+next filter change. Every request carries an increasing id per *slot*
+("page", "facets", ...); a newer request for a slot makes older ones stale: a
+queued stale job is skipped, a running one is interrupted (its own cursor
+only), and a stale result is never delivered. One job may answer several
+slots at once (``submit`` with a tuple of slots; the job returns a mapping
+slot -> result): each answer is delivered unless a newer request for its own
+slot came since.
 """
 
 from __future__ import annotations
@@ -39,12 +41,13 @@ class QueryRunner(QObject):
         self.synchronous = synchronous
         self._ids = itertools.count(1)
         self._latest: dict[str, int] = {}
-        self._running: tuple[str | tuple[str, ...], int] | None = None
+        # request id -> (its slots, the cursor running it)
+        self._running: dict[int, tuple[tuple[str, ...], Any]] = {}
         self._lock = threading.Lock()
         self._pool = (
             None
             if synchronous
-            else ThreadPoolExecutor(max_workers=1, thread_name_prefix="ipubench-query")
+            else ThreadPoolExecutor(max_workers=2, thread_name_prefix="ipubench-query")
         )
         self._delivered.connect(self._on_delivered)
 
@@ -55,9 +58,10 @@ class QueryRunner(QObject):
         with self._lock:
             for s in slots_of(slot):
                 self._latest[s] = rid
-            running = self._running
-        if running and self._stale(running[0], running[1]):
-            self.db.interrupt()  # the running job is now stale for every slot
+            running = list(self._running.items())
+        for old, (slots, cur) in running:
+            if self._stale(slots, old):
+                cur.interrupt()  # that job is now stale for every slot it answers
         if self._pool is None:
             self._deliver(slot, rid, self._call(slot, rid, job))
         else:
@@ -69,6 +73,14 @@ class QueryRunner(QObject):
 
     def _stale(self, slot: str | tuple[str, ...], rid: int) -> bool:
         return not any(self.is_current(s, rid) for s in slots_of(slot))
+
+    def cancel(self, slot: str) -> None:
+        """Interrupt the running job of ``slot`` (its error is still delivered)."""
+        with self._lock:
+            running = list(self._running.values())
+        for slots, cur in running:
+            if slot in slots:
+                cur.interrupt()
 
     def shutdown(self) -> None:
         with self._lock:
@@ -86,14 +98,14 @@ class QueryRunner(QObject):
 
     def _call(self, slot: str | tuple[str, ...], rid: int, job: Job) -> Any:
         with self._lock:
-            self._running = (slot, rid)
+            self._running[rid] = (slots_of(slot), self.db.cursor())
         try:
             return job(self.db)
         except Exception as exc:  # delivered to the error sink, never swallowed
             return exc
         finally:
             with self._lock:
-                self._running = None
+                self._running.pop(rid, None)
 
     # -- GUI side ------------------------------------------------------------
     def _on_delivered(self, slot: str | tuple[str, ...], rid: int, result: Any) -> None:

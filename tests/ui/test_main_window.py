@@ -323,6 +323,30 @@ def test_one_job_answers_several_slots_each_unless_superseded(qtbot, db):
     r.shutdown()
 
 
+def test_a_long_job_neither_blocks_nor_is_cancelled_with_another(qtbot, db):
+    from ipubench_gui.store.db import Query
+    from ipubench_gui.ui.runner import QueryRunner
+
+    r = QueryRunner(db)
+    got = {}
+    r.finished.connect(lambda slot, rid, res: got.__setitem__(slot, res))
+    slow = Query("SELECT count(*) FROM range(3000000000) t(i) WHERE i % 7 = 3", {})
+    r.submit("import", lambda d: d.run(slow))
+    r.submit("page", lambda d: 7)
+    qtbot.waitUntil(lambda: "page" in got, timeout=5000)
+    assert got["page"] == 7 and "import" not in got  # not held up by the import
+    r.submit("other", lambda d: d.run(slow))
+    qtbot.wait(200)  # both slow jobs running, one per worker thread
+    r.cancel("import")
+    qtbot.waitUntil(lambda: "import" in got, timeout=20000)
+    assert isinstance(got["import"], Exception)  # cancelled, error delivered
+    qtbot.wait(200)
+    assert "other" not in got  # still running: cancelling one left it alone
+    r.cancel("other")
+    qtbot.waitUntil(lambda: "other" in got, timeout=20000)
+    r.shutdown()
+
+
 def test_ctrl_e_export_dialog_writes_the_chart(qtbot, session, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QDialog
 

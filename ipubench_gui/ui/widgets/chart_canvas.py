@@ -65,6 +65,8 @@ class ChartCanvas(QWidget):
         self.theme = LIGHT
         self.current: Plot | None = None
         self.drawn = Drawn()
+        self._measures: dict[object, object] = {}
+        self._measured_font = ""
         self._selection: set[str] = set()
         self._highlights: list = []
         self.plot.scene().sigMouseClicked.connect(self._on_scene_clicked)
@@ -90,10 +92,17 @@ class ChartCanvas(QWidget):
 
     def render(self, plot: Plot, selection: tuple[str, ...] = ()) -> None:
         self.current = plot
+        for it in self._highlights:
+            self.item.removeItem(it)
         self._highlights = []
         font_px = self.fontMetrics().height() * 0.8
         self.drawn = draw(
-            self.item, plot, self.theme, font_px=font_px, legend=self.legend
+            self.item,
+            plot,
+            self.theme,
+            font_px=font_px,
+            legend=self.legend,
+            previous=self.drawn,
         )
         if self.drawn.budget_line is not None:
             self.drawn.budget_line.setMovable(True)
@@ -129,24 +138,34 @@ class ChartCanvas(QWidget):
         """Room for bar labels up to 45% of the width, elided in the middle beyond
         that (pyqtgraph silently drops tick text that does not fit)."""
         left = self.item.getAxis("left")
-        fm = self.fontMetrics()
         cats = self.drawn.categories
+        font = self.font().key()
+        if font != self._measured_font or len(self._measures) > 20000:
+            self._measures.clear()
+            self._measured_font = font
         room = max(120, int(self.width() * 0.45))
-        width = min(max((fm.horizontalAdvance(t) for t in cats), default=40) + 14, room)
+        width = min(max(map(self._text_width, cats), default=40) + 14, room)
         left.setWidth(width)
         left.setStyle(tickFont=self.font())
-        left.setTicks(
-            [
-                [
-                    (
-                        float(i),
-                        fm.elidedText(t, Qt.TextElideMode.ElideMiddle, width - 14),
-                    )
-                    for i, t in enumerate(cats)
-                ],
-                [],
-            ]
-        )
+        ticks = [(float(i), self._elided(t, width - 14)) for i, t in enumerate(cats)]
+        left.setTicks([ticks, []])
+
+    # Bar labels repeat from one filter to the next: their measures are kept
+    # (for the current font) rather than asked of Qt again on every redraw.
+    def _text_width(self, text: str) -> int:
+        if text not in self._measures:
+            self._measures[text] = self.fontMetrics().horizontalAdvance(text)
+        return self._measures[text]
+
+    def _elided(self, text: str, width: int) -> str:
+        if self._text_width(text) <= width:
+            return text
+        key = (text, width)
+        if key not in self._measures:
+            self._measures[key] = self.fontMetrics().elidedText(
+                text, Qt.TextElideMode.ElideMiddle, width
+            )
+        return self._measures[key]
 
     def resizeEvent(self, e) -> None:
         super().resizeEvent(e)
