@@ -37,6 +37,8 @@ def _synthetic_store(tmp: Path, n: int) -> Path:
 def _filter_change(store: Path, label: str, runs: int) -> list[Row]:
     """In-process: toggle a facet value and wait until table, facets, chart are done."""
 
+    from PySide6.QtCore import QEventLoop
+
     from ipubench_gui.app import Session, ensure_app
     from ipubench_gui.domain.filters import FilterState
     from ipubench_gui.store.db import Database
@@ -65,16 +67,12 @@ def _filter_change(store: Path, label: str, runs: int) -> list[Row]:
         app.processEvents()
         i += 1
 
-    base = median_ms(app.processEvents, runs)
     target = "<= 16 ms" if label == "seed" else "<= 150 ms"
     rows.append(
         Row(
-            "filter change -> table+facets+chart",
+            "filter change, all work in series (CPU cost)",
             label,
             median_ms(change, runs),
-            "idle processEvents",
-            base,
-            target,
         )
     )
     s.window.close()
@@ -88,14 +86,29 @@ def _filter_change(store: Path, label: str, runs: int) -> list[Row]:
     s.runner.finished.connect(lambda slot, *_: done.append(slot))
     while "page" not in done:
         app.processEvents()
+    latencies = []
     with StallMeter() as meter:
         for k in range(runs):
             done.clear()
+            t0 = time.perf_counter()
             s.state.set_filters(states[k % len(states)])
-            t_end = time.perf_counter() + 5
-            while not {"page", "facets"} <= set(done) and time.perf_counter() < t_end:
-                app.processEvents()
+            t_end = t0 + 5
+            while (
+                not {"page", "facets", "chart"} <= set(done)
+                and time.perf_counter() < t_end
+            ):
+                app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
+            app.processEvents()  # and painted
+            latencies.append((time.perf_counter() - t0) * 1000)
     worst = meter.worst_ms
+    rows.append(
+        Row(
+            "filter change -> table+facets+chart painted (app as run)",
+            label,
+            statistics.median(latencies),
+            target=target,
+        )
+    )
     rows.append(
         Row(
             "longest GUI stall during updates (threaded)",
