@@ -3,6 +3,7 @@ guesses, the preview, and the value types every import step shares."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,16 +135,30 @@ def _check_file(path: Path) -> None:
         raise ImportFailed(f"{path.name}: the file is empty")
 
 
-def stage(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[list[str], list[str]]:
-    """Read ``path`` into TEMP TABLE import_stage (+ __row); return names and types."""
+def stage(
+    con: duckdb.DuckDBPyConnection, path: Path, only: Sequence[str] | None = None
+) -> tuple[list[str], list[str]]:
+    """Read ``path`` into TEMP TABLE import_stage (+ __row); return the names and
+    types of all the file's columns. With ``only``, just those of its columns
+    are kept: an import reads only what it maps (a 1 GB file with a wide notes
+    column need not sit in memory)."""
     _check_file(path)
     src = reader_sql(path)
+    p = {"path": str(path)}
     try:
+        desc = con.execute(f"DESCRIBE SELECT * FROM {src}", p).fetchall()
+        names = [d[0] for d in desc]
+        types = [d[1] for d in desc]
+        keep = "*"
+        if only is not None:
+            wanted = [c for c in dict.fromkeys(only) if c in names]
+            keep = ", ".join(column_ident(c) for c in wanted) or "NULL AS __none"
         # Rows keep file order (insertion order is preserved), so rowid + 1 is the
         # data row number: no window function over the whole file.
         con.execute(
-            f"CREATE OR REPLACE TEMP TABLE import_stage_raw AS SELECT * FROM {src}",
-            {"path": str(path)},
+            "CREATE OR REPLACE TEMP TABLE import_stage_raw AS "
+            f"SELECT {keep} FROM {src}",
+            p,
         )
         con.execute(
             "CREATE OR REPLACE TEMP VIEW import_stage AS SELECT "
@@ -151,9 +166,6 @@ def stage(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[list[str], list[s
         )
     except duckdb.Error as exc:
         raise ImportFailed(f"{path.name}: cannot be read: {first_line(exc)}") from None
-    desc = con.execute("DESCRIBE import_stage").fetchall()
-    names = [d[0] for d in desc if d[0] != "__row"]
-    types = [d[1] for d in desc if d[0] != "__row"]
     n = con.execute("SELECT count(*) FROM import_stage").fetchone()[0]
     if n == 0:
         raise ImportFailed(f"{path.name}: has a header but no data rows")

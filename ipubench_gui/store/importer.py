@@ -98,7 +98,8 @@ def normalised_sql(
     if spec.unpivot:
         if spec.unpivot_into not in FIELDS:
             raise ImportFailed(f"cannot unpivot into {spec.unpivot_into!r}")
-        keep = ", ".join(column_ident(c) for c in names if c not in spec.unpivot)
+        mapped = dict.fromkeys(spec.columns.values())
+        keep = ", ".join(column_ident(c) for c in mapped if c not in spec.unpivot)
         on = ", ".join(
             f"CAST({column_ident(c)} AS VARCHAR) AS {column_ident(c)}"
             for c in spec.unpivot
@@ -269,7 +270,7 @@ def _problems(con, column_of: dict[str, str]) -> tuple[list[Problem], int]:
 def validate(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> tuple[int, int]:
     """Stage and check ``spec``; return (rows to land, rows skipped for having no
     figure); raise ImportFailed listing problems. Stores nothing."""
-    names, types = stage(con, spec.path)
+    names, types = stage(con, spec.path, [*spec.columns.values(), *spec.unpivot])
     if "value" not in spec.columns and not spec.unpivot:
         raise ImportFailed(_no_value_message(spec, names))
     sql, params = normalised_sql(spec, names, dict(zip(names, types)))

@@ -424,3 +424,68 @@ def test_export_table_headers_have_units(db, tmp_path):
     assert len(rows) == db.scalar(
         "SELECT count(*) FROM results WHERE task = 'inference'"
     )
+
+
+@pytest.mark.slow
+def test_a_1gb_file_imports_within_the_memory_limit(tmp_path):
+    """1 GB of CSV (4.5M rows with a wide column the import does not map) lands
+    whole, and the process stays near DuckDB's 1 GB limit, spilling the rest."""
+    n = 4_500_000
+    big = tmp_path / "big.csv"
+    con = duckdb.connect()
+    con.execute(
+        f"""COPY (SELECT 'Model ' || (i % 40) AS model,
+            ['A100 80GB', 'Bow-2000', 'IPU-POD16', 'H100'][1 + (i % 4)::INT]
+                AS platform,
+            (1 + i % 512) AS batch_size, 100 + i AS throughput,
+            repeat('x', 190) || i AS notes
+        FROM range({n}) t(i)) TO '{big}' (HEADER)"""
+    )
+    con.close()
+    assert big.stat().st_size > 1_000_000_000
+    home = tmp_path / "home"
+    code = (
+        "import sys\n"
+        "from ipubench_gui.cli import main\n"
+        "rc = main(sys.argv[1:])\n"
+        "hwm = [ln for ln in open('/proc/self/status') if ln.startswith('VmHWM')]\n"
+        "print('peak-kb', hwm[0].split()[1])\n"
+        "sys.exit(rc)\n"
+    )
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code,
+            "import",
+            str(big),
+            "--map",
+            "model=model",
+            "--map",
+            "platform=platform",
+            "--map",
+            "batch_size=batch_size",
+            "--map",
+            "throughput=value",
+            "--metric",
+            "throughput",
+            "--unit",
+            "items/s",
+        ],
+        env=dict(os.environ, IPUBENCH_GUI_HOME=str(home)),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert p.returncode == 0, p.stderr
+    assert f"imported {n} rows" in p.stdout
+    peak_mb = int(p.stdout.split("peak-kb")[1].split()[0]) / 1024
+    assert peak_mb < 1700, f"peak {peak_mb:.0f} MB"
+    # Counted independently, in the user database file itself.
+    user = next((home / "data").glob("*.duckdb"))
+    with duckdb.connect(str(user), read_only=True) as u:
+        count, lo, hi = u.execute(
+            "SELECT count(*), min(value), max(value) FROM user_results"
+        ).fetchone()
+    assert (count, lo, hi) == (n, 100, 100 + n - 1)
