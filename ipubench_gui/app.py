@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 import time
+from concurrent.futures import Future
 
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -44,8 +45,14 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
 class Session:
     """One open window over one store: what ``app.py`` builds and tests drive."""
 
-    def __init__(self, db: Database, synchronous: bool = False, prefetch: bool = False):
-        self.db = db
+    def __init__(
+        self,
+        db: Database | Future[Database],
+        synchronous: bool = False,
+        prefetch: bool = False,
+    ):
+        """``db`` may still be opening (a Future, see ``open_store_async``): the
+        window is built meanwhile, and opening errors are raised from here."""
         self.state = AppState()
         self.runner = QueryRunner(db, synchronous=synchronous)
         # Restored filters and chart options are plain values: set them now and,
@@ -61,6 +68,7 @@ class Session:
         if self._prefetched:
             submit_initial(self.runner, self.state)
         self.window = MainWindow(self.state)
+        self.db = self.runner.db  # opened by now, or its error raised
         self.controller = Controller(self.state, self.runner, self.window)
         self.compare = CompareController(self.controller)
         self.imports = ImportController(self.controller)
@@ -75,19 +83,20 @@ class Session:
         self.runner.shutdown()
 
 
-def run_gui(args: argparse.Namespace) -> int:
+def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> int:
+    """The app's window over ``store`` (being opened; opened here if None)."""
     logging.basicConfig(
         level=logging.INFO, format="%(levelname)s %(name)s: %(message)s"
     )
     app = ensure_app()
-    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.bootstrap import open_store_async
 
     try:
-        db = open_store()
+        session = Session(store or open_store_async(), prefetch=True)
     except (StoreError, DataError, OSError) as exc:
         QMessageBox.critical(None, "Cannot open the results store", str(exc))
         return 1
-    session = Session(db, prefetch=True)
+    db = session.db
     session.start()
     session.window.show()
     status = db.user_status

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import Future
 from pathlib import Path
 
 from ipubench_gui import paths
@@ -22,6 +24,21 @@ def open_store(data_dir: Path | None = None, user: bool = True) -> Database:
         data, paths.user_dir("cache"), user_db_path() if user else None
     )
     return db
+
+
+def open_store_async(data_dir: Path | None = None) -> Future[Database]:
+    """``open_store`` on a thread of its own; the Future holds the Database or
+    the error opening raised."""
+    fut: Future[Database] = Future()
+
+    def run() -> None:
+        try:
+            fut.set_result(open_store(data_dir))
+        except BaseException as exc:  # handed to whoever waits on the Future
+            fut.set_exception(exc)
+
+    threading.Thread(target=run, name="ipubench-open", daemon=True).start()
+    return fut
 
 
 def user_db_path() -> Path:

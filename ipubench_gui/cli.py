@@ -187,9 +187,15 @@ def main(argv: list[str] | None = None) -> int:
 
         return run()
     if args.command is None:
+        # Start opening the store first: DuckDB works on another core (it
+        # releases the GIL) while this thread imports Qt and pyqtgraph and
+        # builds the window.
+        from ipubench_gui.bootstrap import open_store_async
+
+        store = open_store_async()
         from ipubench_gui.app import run_gui
 
-        return run_gui(args)
+        return run_gui(args, store)
     from ipubench_gui import commands
 
     return {

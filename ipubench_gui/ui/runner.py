@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -34,10 +34,15 @@ class QueryRunner(QObject):
     _delivered = Signal(object, int, object)
 
     def __init__(
-        self, db: Database, synchronous: bool = False, parent: QObject | None = None
+        self,
+        db: Database | Future[Database],
+        synchronous: bool = False,
+        parent: QObject | None = None,
     ):
+        """``db`` may still be opening (a Future): jobs then wait for it on the
+        worker thread, so the GUI thread builds the window meanwhile."""
         super().__init__(parent)
-        self.db = db
+        self._db = db
         self.synchronous = synchronous
         self._ids = itertools.count(1)
         self._latest: dict[str, int] = {}
@@ -50,6 +55,13 @@ class QueryRunner(QObject):
             else ThreadPoolExecutor(max_workers=2, thread_name_prefix="ipubench-query")
         )
         self._delivered.connect(self._on_delivered)
+
+    @property
+    def db(self) -> Database:
+        """The database, once open (waits for it; raises what opening raised)."""
+        if isinstance(self._db, Future):
+            self._db = self._db.result()
+        return self._db
 
     def submit(self, slot: str | tuple[str, ...], job: Job) -> int:
         """Queue ``job`` for ``slot`` (or for each of a tuple of slots, the job
@@ -87,7 +99,10 @@ class QueryRunner(QObject):
             for slot in self._latest:
                 self._latest[slot] = -1
         if self._pool is not None:
-            self.db.interrupt()
+            with self._lock:
+                running = list(self._running.values())
+            for _slots, cur in running:
+                cur.interrupt()
             self._pool.shutdown(wait=True, cancel_futures=True)
 
     # -- worker side ---------------------------------------------------------
@@ -97,10 +112,11 @@ class QueryRunner(QObject):
         self._delivered.emit(slot, rid, self._call(slot, rid, job))
 
     def _call(self, slot: str | tuple[str, ...], rid: int, job: Job) -> Any:
-        with self._lock:
-            self._running[rid] = (slots_of(slot), self.db.cursor())
         try:
-            return job(self.db)
+            db = self.db
+            with self._lock:
+                self._running[rid] = (slots_of(slot), db.cursor())
+            return job(db)
         except Exception as exc:  # delivered to the error sink, never swallowed
             return exc
         finally:

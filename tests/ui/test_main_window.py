@@ -347,6 +347,35 @@ def test_a_long_job_neither_blocks_nor_is_cancelled_with_another(qtbot, db):
     r.shutdown()
 
 
+def test_store_opened_on_a_thread_feeds_the_window(qtbot, store_path, tmp_path):
+    """The app opens the store while it builds the window: the Session takes a
+    Future, its queries wait for it off the GUI thread, and opening errors
+    surface from Session itself (run_gui shows them)."""
+    import threading
+    from concurrent.futures import Future
+
+    from ipubench_gui.app import Session
+    from ipubench_gui.store.db import Database, StoreError
+
+    fut: Future = Future()
+    threading.Timer(0.3, lambda: fut.set_result(Database.open(store_path))).start()
+    s = Session(fut)
+    s.start(restore=False)
+    done = set()
+    s.runner.finished.connect(lambda slot, *_: done.add(slot))
+    qtbot.waitUntil(lambda: {"page", "facets", "chart"} <= done, timeout=10000)
+    n = s.db.scalar("SELECT count(*) FROM results_v")
+    assert s.window.model.rowCount() == n
+    s.window.close()
+    s.close()
+    s.db.close()
+
+    bad: Future = Future()
+    bad.set_exception(StoreError(f"store not found: {tmp_path / 'none.duckdb'}"))
+    with pytest.raises(StoreError, match="store not found"):
+        Session(bad)
+
+
 def test_ctrl_e_export_dialog_writes_the_chart(qtbot, session, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QDialog
 
