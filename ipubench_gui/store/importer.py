@@ -323,16 +323,20 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             f"""
             INSERT INTO u.user_results BY NAME
             SELECT
-                1000000000 + $id * 10000000 + n.__row AS ord,
-                'usr' || $id || '-' || lpad(CAST(n.rowid + 1 AS VARCHAR), 7, '0')
-                    AS result_id,
+                1000000000 + CAST($id AS BIGINT) * 10000000000 + n.rowid + 1
+                    AS ord,
+                printf('usr%d-%07d', $id, n.rowid + 1) AS result_id,
                 $file AS source_file, $label AS "table",
                 CAST(n.__row AS INTEGER) AS "row",
                 coalesce(n.task, CASE WHEN n.latency_ms IS NOT NULL
-                    OR n.metric = 'latency' THEN 'inference' END) AS task,
+                    OR n.metric = 'latency' THEN 'inference'
+                    WHEN n.metric IN ('time_to_train', 'time_to_result')
+                    THEN 'training' END) AS task,
                 n.model, n.variant, n.platform, n.sdk_version, n.framework, n.dataset,
                 CAST(n.batch_size AS INTEGER) AS batch_size, n.precision, n.metric,
-                n.value, n.unit, n.value_raw AS value_as_printed,
+                n.value, n.unit,
+                CASE WHEN TRY_CAST(n.value_raw AS DOUBLE) IS NULL
+                    THEN n.value_raw END AS value_as_printed,
                 coalesce(n.latency_ms, CASE WHEN n.metric = 'latency'
                     AND lower(n.unit) LIKE '%ms%' THEN n.value END) AS latency_ms,
                 n.mlperf_id, n.division,

@@ -186,6 +186,20 @@ def test_wide_files_unpivot(combined, tmp_path):
         ("ResNet-50", "Bow Pod16", 19.64, 16),
         ("ResNet-50", "Bow Pod64", 6.30, 64),
     ]
+    # Time to train is a training figure, as in the seed's MLPerf table.
+    tasks = combined.cursor().execute("SELECT DISTINCT task FROM u.user_results")
+    assert tasks.fetchall() == [("training",)]
+    # Each figure has its own id and table order, also when rows are unpivoted.
+    ids, ords = (
+        combined.cursor()
+        .execute(
+            "SELECT count(DISTINCT result_id), count(DISTINCT ord) FROM results_v "
+            "WHERE source_file = $f",
+            {"f": p.name},
+        )
+        .fetchone()
+    )
+    assert (ids, ords) == (4, 4)
 
 
 def test_file_that_vanishes_leaves_nothing(combined, tmp_path):
