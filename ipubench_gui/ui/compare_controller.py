@@ -53,9 +53,22 @@ class CompareController(QObject):
         self._fill_recent()
 
     def start(self) -> None:
-        self.runner.submit("claims", lambda db: db.run(queries.comparisons()).dicts())
+        # The vendor claims fill a tab of the comparator dock: fetched when the
+        # dock first shows (it starts hidden), not during start-up.
+        self._claims_asked = False
+        if self.window.compare_dock.isVisible():
+            self._load_claims()
+        else:
+            self.window.compare_dock.visibilityChanged.connect(self._load_claims)
         if self.state.comparison.ids:
             self._on_state_comparison_changed(self.state.comparison)
+
+    def _load_claims(self, visible: bool = True) -> None:
+        if visible and not self._claims_asked:
+            self._claims_asked = True
+            self.runner.submit(
+                "claims", lambda db: db.run(queries.comparisons()).dicts()
+            )
 
     def _on_state_selection_changed(self, ids) -> None:
         if ids:

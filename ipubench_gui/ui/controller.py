@@ -27,6 +27,7 @@ class Controller(QObject):
         super().__init__(window)
         self.state, self.runner, self.window = state, runner, window
         self.universe: fetch.Universe | None = None
+        self._universe_failed = False
         self.page: fetch.Page | None = None
         self.chart_rows: ChartRows | None = None
         self.facet_counts: dict = {}
@@ -140,6 +141,9 @@ class Controller(QObject):
     def _on_runner_finished(self, slot: str, _rid: int, result) -> None:
         if isinstance(result, Exception):
             self._report(slot, result)
+            if slot == "universe":  # draw without it rather than not at all
+                self._universe_failed = True
+                self._render_chart()
             return
         if slot == "universe":
             self._apply_universe(result)
@@ -150,7 +154,10 @@ class Controller(QObject):
             self.window.facets.set_counts(result)
         elif slot == "chart":
             self.chart_rows = result
-            self._render_chart()
+            # Colours follow the universe's order: before it arrives (at start
+            # only), its own handler draws, so the chart is drawn once.
+            if self.universe is not None or self._universe_failed:
+                self._render_chart()
 
     def _report(self, slot: str, exc: Exception) -> None:
         log.error("%s query failed: %s", slot, exc)
