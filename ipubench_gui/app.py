@@ -12,7 +12,7 @@ from concurrent.futures import Future
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from ipubench_gui import __version__, paths
+from ipubench_gui import __version__, paths, trace
 from ipubench_gui.store.build import DataError
 from ipubench_gui.store.db import Database, StoreError
 from ipubench_gui.ui import settings_store
@@ -89,6 +89,7 @@ def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> 
         level=logging.INFO, format="%(levelname)s %(name)s: %(message)s"
     )
     app = ensure_app()
+    trace.mark("QApplication")
     from ipubench_gui.bootstrap import open_store_async
 
     try:
@@ -97,8 +98,13 @@ def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> 
         QMessageBox.critical(None, "Cannot open the results store", str(exc))
         return 1
     db = session.db
+    trace.mark("window built")
     session.start()
     session.window.show()
+    trace.mark("window shown")
+    if trace.ON:
+        session.runner.finished.connect(lambda slot, *_: trace.mark(f"got {slot}"))
+        _when_ready(session, lambda: trace.mark("ready (data painted)"))
     status = db.user_status
     if status is not None and status.message:
         session.window.statusBar().showMessage(status.message, 30000)

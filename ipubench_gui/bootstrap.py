@@ -6,7 +6,7 @@ import threading
 from concurrent.futures import Future
 from pathlib import Path
 
-from ipubench_gui import paths
+from ipubench_gui import paths, trace
 from ipubench_gui.store.db import Database
 from ipubench_gui.store.userdb import open_combined
 
@@ -34,6 +34,7 @@ def open_store_async(data_dir: Path | None = None) -> Future[Database]:
     def run() -> None:
         try:
             fut.set_result(open_store(data_dir))
+            trace.mark("store open")
         except BaseException as exc:  # handed to whoever waits on the Future
             fut.set_exception(exc)
 

@@ -190,11 +190,14 @@ def main(argv: list[str] | None = None) -> int:
         # Start opening the store first: DuckDB works on another core (it
         # releases the GIL) while this thread imports Qt and pyqtgraph and
         # builds the window.
+        from ipubench_gui import trace
         from ipubench_gui.bootstrap import open_store_async
 
         store = open_store_async()
+        trace.mark("store opening on a thread")
         from ipubench_gui.app import run_gui
 
+        trace.mark("app modules imported (Qt, pyqtgraph)")
         return run_gui(args, store)
     from ipubench_gui import commands
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pytest
@@ -374,6 +375,49 @@ def test_store_opened_on_a_thread_feeds_the_window(qtbot, store_path, tmp_path):
     bad.set_exception(StoreError(f"store not found: {tmp_path / 'none.duckdb'}"))
     with pytest.raises(StoreError, match="store not found"):
         Session(bad)
+
+
+def test_startup_trace_names_each_step_in_order(tmp_path):
+    """IPUBENCH_GUI_TRACE=1: where start-up time goes, as the app runs."""
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    env = dict(
+        os.environ,
+        IPUBENCH_GUI_HOME=str(tmp_path),
+        IPUBENCH_GUI_TRACE="1",
+        IPUBENCH_GUI_EXIT_WHEN_READY="1",
+        QT_QPA_PLATFORM="offscreen",
+    )
+    p = subprocess.run(
+        [sys.executable, "-m", "ipubench_gui"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr
+    steps = [
+        ln.split("ms", 1)[1].strip()
+        for ln in p.stderr.splitlines()
+        if ln.startswith("trace ")
+    ]
+    times = [
+        float(ln.split()[1]) for ln in p.stderr.splitlines() if ln.startswith("trace ")
+    ]
+    assert times == sorted(times)
+    for before, after in [
+        ("store opening on a thread", "app modules imported (Qt, pyqtgraph)"),
+        ("QApplication", "window built"),
+        ("window built", "window shown"),
+        ("got page", "ready (data painted)"),
+        ("got universe", "ready (data painted)"),
+    ]:
+        assert steps.index(before) < steps.index(after), steps
+    assert "store open" in steps
 
 
 def test_ctrl_e_export_dialog_writes_the_chart(qtbot, session, tmp_path, monkeypatch):

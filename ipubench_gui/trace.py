@@ -1,0 +1,18 @@
+"""Start-up trace: with ``IPUBENCH_GUI_TRACE=1`` each start-up step prints when
+it finished (ms since the command line was parsed) to stderr. For finding where
+start-up time goes, in the source and the frozen app alike."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+ON = bool(os.environ.get("IPUBENCH_GUI_TRACE"))
+_T0 = time.perf_counter()
+
+
+def mark(step: str) -> None:
+    if ON:
+        ms = (time.perf_counter() - _T0) * 1000
+        print(f"trace {ms:7.1f} ms  {step}", file=sys.stderr, flush=True)
