@@ -189,3 +189,51 @@ def test_point_labels_never_overprint(qapp, tmp_path):
     assert ink([(2, 5, "20.75 min"), (2, 5.05, "19.64 min")]) < 1.1 * alone
     # Far apart, both are drawn.
     assert ink([(2, 5, "20.75 min"), (2, 1, "19.64 min")]) > 1.5 * alone
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        # the same series (framework) in both: bars and legend updated in place
+        ({"framework": ["PyTorch"]}, {"framework": ["PyTorch"], "generation": ["Bow"]}),
+        # different series: a full redraw
+        ({"framework": ["PyTorch"]}, {}),
+        ({}, {"framework": ["TensorFlow2", "PopART"]}),
+    ],
+)
+def test_a_redraw_in_place_looks_like_a_fresh_draw(qapp, db, first, second):
+    """The canvas reuses series items and legend entries when the series stay
+    the same; what it shows must be exactly what a new canvas draws."""
+    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+
+    def plot_for(sel):
+        state = FilterState()
+        for dim, vals in sel.items():
+            state = state.with_values(dim, vals)
+        spec = ChartSpec()
+        return build_plot(spec, fetch.chart_data(db, state, spec))
+
+    def shown():
+        canvas = ChartCanvas()
+        canvas.resize(900, 600)
+        canvas.show()
+        qapp.processEvents()
+        return canvas
+
+    def shot(canvas):
+        qapp.processEvents()
+        img = canvas.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+        return np.frombuffer(img.constBits(), np.uint8).copy()
+
+    reused = shown()
+    reused.render(plot_for(first))
+    shot(reused)
+    reused.render(plot_for(second))
+    fresh = shown()
+    fresh.render(plot_for(second))
+    a, b = shot(reused), shot(fresh)
+    assert a.shape == b.shape
+    assert (a != b).mean() < 0.001  # the same picture
+    assert len(reused.item.items) == len(fresh.item.items)  # nothing left behind
+    reused.close()
+    fresh.close()
