@@ -31,7 +31,7 @@ class QueryRunner(QObject):
 
     finished = Signal(str, int, object)
     # Internal: carries results from the worker thread; queued to the GUI thread.
-    _delivered = Signal(object, int, object)
+    _delivered = Signal(str, int, object)
 
     def __init__(
         self,
@@ -75,7 +75,8 @@ class QueryRunner(QObject):
             if self._stale(slots, old):
                 cur.interrupt()  # that job is now stale for every slot it answers
         if self._pool is None:
-            self._deliver(slot, rid, self._call(slot, rid, job))
+            for s, answer in answers(slot, self._call(slot, rid, job)):
+                self._deliver(s, rid, answer)
         else:
             self._pool.submit(self._work, slot, rid, job)
         return rid
@@ -109,7 +110,10 @@ class QueryRunner(QObject):
     def _work(self, slot: str | tuple[str, ...], rid: int, job: Job) -> None:
         if self._stale(slot, rid):
             return
-        self._delivered.emit(slot, rid, self._call(slot, rid, job))
+        # One queued event per slot: the GUI handles (and paints) each answer
+        # in turn rather than all of them in one long stretch.
+        for s, answer in answers(slot, self._call(slot, rid, job)):
+            self._delivered.emit(s, rid, answer)
 
     def _call(self, slot: str | tuple[str, ...], rid: int, job: Job) -> Any:
         try:
@@ -124,15 +128,23 @@ class QueryRunner(QObject):
                 self._running.pop(rid, None)
 
     # -- GUI side ------------------------------------------------------------
-    def _on_delivered(self, slot: str | tuple[str, ...], rid: int, result: Any) -> None:
+    def _on_delivered(self, slot: str, rid: int, result: Any) -> None:
         self._deliver(slot, rid, result)
 
-    def _deliver(self, slot: str | tuple[str, ...], rid: int, result: Any) -> None:
-        several = not isinstance(slot, str) and not isinstance(result, Exception)
-        for s in slots_of(slot):
-            if self.is_current(s, rid):
-                self.finished.emit(s, rid, result[s] if several else result)
+    def _deliver(self, slot: str, rid: int, result: Any) -> None:
+        if self.is_current(slot, rid):
+            self.finished.emit(slot, rid, result)
 
 
 def slots_of(slot: str | tuple[str, ...]) -> tuple[str, ...]:
     return (slot,) if isinstance(slot, str) else slot
+
+
+def answers(slot: str | tuple[str, ...], result: Any) -> list[tuple[str, Any]]:
+    """(slot, answer) pairs: a several-slot job's mapping split up, and an error
+    given to each of its slots."""
+    if isinstance(slot, str):
+        return [(slot, result)]
+    if isinstance(result, Exception):
+        return [(s, result) for s in slot]
+    return [(s, result[s]) for s in slot]
