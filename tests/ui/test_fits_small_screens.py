@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from ipubench_gui.store import queries as q
+
 LAPTOP = (1280, 720)
 
 
@@ -52,3 +54,17 @@ def test_chart_options_row_fits_the_centre(session, kind):
     session.state.set_chart(session.state.chart.with_(kind=kind))
     w, _ = _fits(session.window.chart_options)
     assert w <= LAPTOP[0] - 2 * session.window.facet_dock.minimumSizeHint().width()
+
+
+def test_range_filter_headers_are_not_clipped(qtbot, session, db):
+    """Each range title shows whole at the dock's width, and the log tag marks
+    exactly the ranges spanning two decades or more (bounds from SQL)."""
+    session.window.show()
+    qtbot.waitExposed(session.window)
+    for name, rf in session.window.facets.ranges.items():
+        lo, hi = db.run(
+            q.Query(f"SELECT min({name}), max({name}) FROM results_v", {})
+        ).rows[0]
+        assert rf.log_tag.isVisible() == (lo > 0 and hi / lo >= 100), name
+        t = rf.title
+        assert t.height() >= t.heightForWidth(t.width()), (name, t.height())

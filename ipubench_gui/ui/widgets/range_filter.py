@@ -25,6 +25,14 @@ class RangeFilter(QWidget):
         self.scale = SliderScale(0, 1)
         self.title = QLabel(f"<b>{fld.header}</b>")
         self.title.setWordWrap(True)  # never force the dock wider than it is
+        # A tag of its own rather than more title text: a title wrapped onto a
+        # second line after start-up was clipped by the dock's layout.
+        self.log_tag = QLabel("log")
+        self.log_tag.setEnabled(False)  # greyed: a note, not a control
+        self.log_tag.setToolTip(
+            "Logarithmic scale: the values span two decades or more"
+        )
+        self.log_tag.hide()
         self.slider = RangeSlider()
         self.slider.setRange(0, STEPS)
         self.slider.setValue((0, STEPS))
@@ -41,7 +49,8 @@ class RangeFilter(QWidget):
 
         g = QGridLayout(self)
         g.setContentsMargins(4, 4, 4, 4)
-        g.addWidget(self.title, 0, 0, 1, 3)
+        g.addWidget(self.title, 0, 0, 1, 2)
+        g.addWidget(self.log_tag, 0, 2)
         g.addWidget(self.clear_button, 0, 3)
         g.addWidget(self.slider, 1, 0, 1, 4)
         g.addWidget(self.lo_box, 2, 0, 1, 2)
@@ -60,8 +69,7 @@ class RangeFilter(QWidget):
             return
         self.setEnabled(True)
         self.scale = SliderScale(float(lo), float(hi))
-        log = " · log scale" if self.scale.log else ""
-        self.title.setText(f"<b>{self.field.header}</b>{log}")
+        self.log_tag.setVisible(self.scale.log)
         self.slider.setToolTip(
             f"{format_number(lo)} to {format_number(hi)}"
             + (", logarithmic" if self.scale.log else "")
