@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 
 ON = bool(os.environ.get("IPUBENCH_GUI_TRACE"))
 _T0 = time.perf_counter()
+_LOCK = threading.Lock()  # marks come from the opening thread too: whole lines
 
 
 def mark(step: str) -> None:
     if ON:
         ms = (time.perf_counter() - _T0) * 1000
-        print(f"trace {ms:7.1f} ms  {step}", file=sys.stderr, flush=True)
+        with _LOCK:
+            sys.stderr.write(f"trace {ms:7.1f} ms  {step}\n")
+            sys.stderr.flush()
