@@ -70,10 +70,8 @@ class QueryRunner(QObject):
         with self._lock:
             for s in slots_of(slot):
                 self._latest[s] = rid
-            running = list(self._running.items())
-        for old, (slots, cur) in running:
-            if self._stale(slots, old):
-                cur.interrupt()  # that job is now stale for every slot it answers
+        # A running job that is now stale for every slot it answers stops.
+        self._interrupt(lambda old, slots: self._stale(slots, old))
         if self._pool is None:
             for s, answer in answers(slot, self._call(slot, rid, job)):
                 self._deliver(s, rid, answer)
@@ -89,29 +87,29 @@ class QueryRunner(QObject):
 
     def cancel(self, slot: str) -> None:
         """Interrupt the running job of ``slot`` (its error is still delivered)."""
-        with self._lock:
-            running = list(self._running.values())
-        for slots, cur in running:
-            if slot in slots:
-                cur.interrupt()
+        self._interrupt(lambda _rid, slots: slot in slots)
 
     def shutdown(self) -> None:
         with self._lock:
             for slot in self._latest:
                 self._latest[slot] = -1
         if self._pool is not None:
-            with self._lock:
-                running = list(self._running.values())
-            for _slots, cur in running:
-                cur.interrupt()
+            self._interrupt(lambda _rid, _slots: True)
             self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def _interrupt(self, which: Callable[[int, tuple[str, ...]], bool]) -> None:
+        """Interrupt the cursor of each running job ``which(rid, slots)`` picks."""
+        with self._lock:
+            running = list(self._running.items())
+        for rid, (slots, cur) in running:
+            if which(rid, slots):
+                cur.interrupt()
 
     # -- worker side ---------------------------------------------------------
     def _work(self, slot: str | tuple[str, ...], rid: int, job: Job) -> None:
         if self._stale(slot, rid):
             return
-        # One queued event per slot: the GUI handles (and paints) each answer
-        # in turn rather than all of them in one long stretch.
+        # One queued event per answer, as for a single-slot job.
         for s, answer in answers(slot, self._call(slot, rid, job)):
             self._delivered.emit(s, rid, answer)
 
