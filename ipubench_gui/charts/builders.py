@@ -54,7 +54,9 @@ class NumberAxis(pg.AxisItem):
         so the grid's translucent pens can first be made opaque over ``opaque_on``
         (the canvas background): the raster engine blends a translucent line
         10-40x slower than it fills an opaque one, which made the grid the
-        largest cost of a chart redraw (tests/bench: filter change)."""
+        largest cost of a chart redraw (tests/bench: filter change).
+        ``self.picture`` holds the specs here; pyqtgraph sets it to None
+        whenever the axis changes, as it does for its QPicture."""
         if self.picture is None:
             p.save()
             if self.style["tickFont"]:
@@ -226,7 +228,7 @@ def draw(
         y_mode="log10" if plot.log_y else "linear",
         categories=list(plot.categories),
         shape=_shape(plot),
-        style_key=(id(theme), font_px, line_scale),
+        style_key=(theme, font_px, line_scale),
     )
     reuse = (
         previous is not None
