@@ -33,8 +33,9 @@ def open_store_async(data_dir: Path | None = None) -> Future[Database]:
 
     def run() -> None:
         try:
-            fut.set_result(open_store(data_dir))
+            db = open_store(data_dir)
             trace.mark("store open")
+            fut.set_result(db)
         except BaseException as exc:  # handed to whoever waits on the Future
             fut.set_exception(exc)
 
