@@ -173,3 +173,17 @@ def test_compare_model_passes_modeltester(qtmodeltester, session):
         Comparison(("bowtr-536574", "bowtr-aeb672"), "bowtr-536574")
     )
     qtmodeltester.check(session.window.comparator.model)
+
+
+def test_vendor_claims_load_when_the_compare_dock_first_shows(qtbot, session, db):
+    """Not fetched at start-up (the dock starts hidden); filled on first show with
+    every recorded comparison, counted independently."""
+    w = session.window
+    w.show()
+    qtbot.waitExposed(w)
+    assert not w.compare_dock.isVisible()
+    assert w.comparator.claims.topLevelItemCount() == 0
+    w.compare_dock.show()
+    n = db.scalar("SELECT count(*) FROM comparisons")
+    qtbot.waitUntil(lambda: w.comparator.claims.topLevelItemCount() == n)
+    assert n == 15  # the IPU-vs-GPU headline comparisons of 001 and 002
