@@ -38,6 +38,27 @@ PALETTE: tuple[str, ...] = (
 )
 
 
+# Dimensions a bar chart can be coloured and grouped by (chart options, CLI).
+COLOR_CHOICES: tuple[str, ...] = (
+    "framework",
+    "platform",
+    "generation",
+    "sdk_version",
+    "precision",
+    "model",
+    "dataset",
+    "source_file",
+)
+GROUP_CHOICES: tuple[str | None, ...] = (
+    None,
+    "model",
+    "platform",
+    "framework",
+    "generation",
+    "dataset",
+)
+
+
 @dataclass(frozen=True)
 class ChartSpec:
     """What the canvas draws. Data fields change the rows; style fields do not."""

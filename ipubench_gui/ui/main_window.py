@@ -29,16 +29,6 @@ from ipubench_gui.ui.widgets.empty_state import EmptyState
 from ipubench_gui.ui.widgets.facet_panel import FacetPanel
 from ipubench_gui.ui.widgets.results_view import ResultsView
 
-COLOR_CHOICES = (
-    "framework",
-    "platform",
-    "generation",
-    "sdk_version",
-    "precision",
-    "model",
-    "dataset",
-    "source_file",
-)
 SEARCH_DEBOUNCE_MS = 250
 
 

@@ -13,21 +13,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.chartspec import COLOR_CHOICES, GROUP_CHOICES, ChartSpec
 from ipubench_gui.domain.fields import FACETS
 from ipubench_gui.domain.plots import KINDS
 
-COLOR_CHOICES = (
-    "framework",
-    "platform",
-    "generation",
-    "sdk_version",
-    "precision",
-    "model",
-    "dataset",
-    "source_file",
-)
-GROUP_CHOICES = (None, "model", "platform", "framework", "generation", "dataset")
 # Which options each kind uses.
 USES = {
     "throughput": {"color_by", "group_by"},
