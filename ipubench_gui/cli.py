@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from ipubench_gui import __version__
+from ipubench_gui.domain.chartspec import COLOR_CHOICES
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -82,8 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     ch.add_argument(
         "--color-by",
         default="framework",
+        choices=COLOR_CHOICES,
         metavar="DIM",
-        help="colour bars by this dimension (throughput kind)",
+        help=f"colour bars by this dimension (throughput kind): "
+        f"{', '.join(COLOR_CHOICES)}",
     )
     ch.add_argument(
         "--budget-ms",

@@ -126,6 +126,16 @@ def test_cli_writes_charts_and_refuses_bad_requests(tmp_path, _isolated_home):
     assert p.returncode != 0 and "invalid choice: 'pie'" in p.stderr
     p = _cli(
         "--kind",
+        "throughput",
+        "--color-by",
+        "colour",
+        "--out",
+        str(out),
+        home=_isolated_home,
+    )
+    assert p.returncode == 2 and "invalid choice: 'colour'" in p.stderr
+    p = _cli(
+        "--kind",
         "mlperf",
         "--filter",
         "framework=PyTorch",
