@@ -11,20 +11,33 @@ if TYPE_CHECKING:
     from ipubench_gui.store.fetch import Universe
 
 
-def export_results(args: argparse.Namespace) -> int:
-    from ipubench_gui.bootstrap import open_store
-    from ipubench_gui.store.export import ExportError, export_results
+def _error(message: object, code: int) -> int:
+    """Say what is wrong on stderr; the exit code to return."""
+    print(f"error: {message}", file=sys.stderr)
+    return code
 
-    db = open_store()
+
+def _write_results(db, write, path) -> int:
+    """Run ``write()`` (it returns how many rows it wrote to ``path``), say so
+    or why not, and close ``db`` either way."""
+    from ipubench_gui.store.export import ExportError
+
     try:
-        n = export_results(db, args.file)
+        n = write()
     except ExportError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return _error(exc, 1)
     finally:
         db.close()
-    print(f"wrote {n} results to {args.file}")
+    print(f"wrote {n} results to {path}")
     return 0
+
+
+def export_results(args: argparse.Namespace) -> int:
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.store.export import export_results
+
+    db = open_store()
+    return _write_results(db, lambda: export_results(db, args.file), args.file)
 
 
 def _parse_filters(specs: list[str], universe: Universe) -> FilterState:
@@ -94,16 +107,14 @@ def export_chart(args: argparse.Namespace) -> int:
     try:
         width, height = parse_size(args.size)
     except ValueError as exc:
-        print(f"error: --size: {exc}", file=sys.stderr)
-        return 2
+        return _error(f"--size: {exc}", 2)
     db = open_store()
     try:
         universe = fetch.universe(db)
         try:
             state = _parse_filters(args.filter, universe)
         except ValueError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
+            return _error(exc, 2)
         spec = ChartSpec(
             kind=args.kind,
             color_by=args.color_by,
@@ -116,11 +127,9 @@ def export_chart(args: argparse.Namespace) -> int:
         db.close()
     plot = build_plot(spec, data, universe.values.get(spec.color_by, []))
     if plot.empty:
-        print(
-            f"error: nothing to plot: no {args.kind} figures match {state.describe()}",
-            file=sys.stderr,
+        return _error(
+            f"nothing to plot: no {args.kind} figures match {state.describe()}", 1
         )
-        return 1
     ensure_app()
     subtitle = (
         args.subtitle
@@ -133,8 +142,7 @@ def export_chart(args: argparse.Namespace) -> int:
     try:
         export(plot, args.out, opts)
     except ExportError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return _error(exc, 1)
     print(f"wrote {args.out} ({width}x{height}, {len(plot.point_ids())} items)")
     return 0
 
@@ -152,23 +160,15 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
 def export_table(args: argparse.Namespace) -> int:
     from ipubench_gui.bootstrap import open_store
     from ipubench_gui.store import fetch
-    from ipubench_gui.store.export import ExportError, export_table
+    from ipubench_gui.store.export import export_table
 
     db = open_store()
     try:
-        try:
-            state = _parse_filters(args.filter, fetch.universe(db))
-        except ValueError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        n = export_table(db, state, args.file)
-    except ExportError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    finally:
+        state = _parse_filters(args.filter, fetch.universe(db))
+    except ValueError as exc:
         db.close()
-    print(f"wrote {n} results to {args.file}")
-    return 0
+        return _error(exc, 2)
+    return _write_results(db, lambda: export_table(db, state, args.file), args.file)
 
 
 def import_(args: argparse.Namespace) -> int:
@@ -179,8 +179,7 @@ def import_(args: argparse.Namespace) -> int:
         mapping = {field: col for col, field in _pairs(args.map, "--map").items()}
         constants = _pairs(args.set, "--set")
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _error(exc, 2)
     if args.metric:
         constants["metric"] = args.metric
     if args.unit:
@@ -190,11 +189,7 @@ def import_(args: argparse.Namespace) -> int:
     try:
         status = db.user_status
         if not args.check and (status is None or not status.writable):
-            print(
-                f"error: {status.message if status else 'no user database'}",
-                file=sys.stderr,
-            )
-            return 1
+            return _error(status.message if status else "no user database", 1)
         if status and status.message:
             print(f"note: {status.message}", file=sys.stderr)
         con = db.cursor()
@@ -218,8 +213,7 @@ def import_(args: argparse.Namespace) -> int:
             return 0
         res = importer.import_file(con, spec)
     except importer.ImportFailed as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return _error(exc, 1)
     finally:
         db.close()
     print(
@@ -238,8 +232,7 @@ def compare(args: argparse.Namespace) -> int:
 
     ids = list(dict.fromkeys(args.ids))
     if len(ids) < 2:
-        print("error: compare needs at least two different result ids", file=sys.stderr)
-        return 2
+        return _error("compare needs at least two different result ids", 2)
     baseline = args.baseline or ids[0]
     if baseline not in ids:
         ids.insert(0, baseline)
@@ -247,8 +240,7 @@ def compare(args: argparse.Namespace) -> int:
     try:
         rows = fetch.rows_by_ids(db, ids)
     except fetch.UnknownIds as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return _error(exc, 1)
     finally:
         db.close()
     b = ids.index(baseline)
@@ -273,8 +265,7 @@ def counterparts(args: argparse.Namespace) -> int:
         (row,) = fetch.rows_by_ids(db, [args.id])
         groups = compare.counterparts(row, fetch.family_rows(db, row))
     except fetch.UnknownIds as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return _error(exc, 1)
     finally:
         db.close()
     print(f"{args.id}: {config_label(row)} — {compare.show(row, 'value')}")
