@@ -24,6 +24,7 @@ from ipubench_gui.domain.plot_model import (
     Row,
     Series,
     key_name,
+    line_series,
     series_colors,
     tooltip,
 )
@@ -115,32 +116,20 @@ def latency_throughput_plot(
         and r.get("task") == "inference"
         and r.get("latency_ms") is not None
     ]
-    keys = ("model", "platform", "framework")
-    by: dict[str, list[Row]] = defaultdict(list)
-    for r in pts:
-        by[key_name(r, keys)].append(r)
     best = best_within(pts, budget_ms) if budget_ms is not None else None
-    colors = series_colors(list(by))
-    series = []
-    for name, rs in sorted(by.items()):
-        rs.sort(key=lambda r: (r.get("batch_size") or 0, r["latency_ms"]))
-        series.append(
-            Series(
-                name,
-                colors[name],
-                tuple(
-                    Point(
-                        r["latency_ms"],
-                        r["value"],
-                        r["result_id"],
-                        f"bs {r['batch_size']}" if r.get("batch_size") else "",
-                        tooltip(r),
-                        highlight=best is not None and r is best,
-                    )
-                    for r in rs
-                ),
-            )
-        )
+    series = line_series(
+        pts,
+        ("model", "platform", "framework"),
+        lambda r: (r.get("batch_size") or 0, r["latency_ms"]),
+        lambda r: Point(
+            r["latency_ms"],
+            r["value"],
+            r["result_id"],
+            f"bs {r['batch_size']}" if r.get("batch_size") else "",
+            tooltip(r),
+            highlight=best is not None and r is best,
+        ),
+    )
     front = pareto_front([(r["latency_ms"], r["value"]) for r in pts])
     if front:
         series.append(
@@ -327,32 +316,19 @@ def mlperf_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plot
     mine = [
         r for r in rows if r.get("mlperf_id") and r.get("metric") == "time_to_train"
     ]
-    by: dict[str, list[Row]] = defaultdict(list)
-    for r in mine:
-        by[key_name(r, ("model", "framework", "division"))].append(r)
-    colors = series_colors(list(by))
-    series = []
-    sizes: set[int] = set()
-    for name, rs in sorted(by.items()):
-        rs.sort(key=lambda r: r["accelerators"])
-        sizes.update(r["accelerators"] for r in rs)
-        series.append(
-            Series(
-                name,
-                colors[name],
-                tuple(
-                    Point(
-                        r["accelerators"],
-                        r["value"],
-                        r["result_id"],
-                        f"{format_number(r['value'])} min",
-                        tooltip(r) + f"\n{r.get('quality_target') or ''}",
-                    )
-                    for r in rs
-                ),
-                "line",
-            )
-        )
+    series = line_series(
+        mine,
+        ("model", "framework", "division"),
+        lambda r: r["accelerators"],
+        lambda r: Point(
+            r["accelerators"],
+            r["value"],
+            r["result_id"],
+            f"{format_number(r['value'])} min",
+            tooltip(r) + f"\n{r.get('quality_target') or ''}",
+        ),
+    )
+    sizes = {r["accelerators"] for r in mine}
     return Plot(
         "mlperf",
         "MLPerf Training v2.0 time to train",

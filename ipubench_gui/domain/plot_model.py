@@ -5,7 +5,8 @@ Nothing here draws; ``charts/builders.py`` turns a Plot into pyqtgraph items.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,3 +90,21 @@ def series_colors(names: Sequence[str]) -> dict[str, str]:
 
 def key_name(row: Row, keys: Sequence[str]) -> str:
     return " · ".join(str(row[k]) for k in keys if row.get(k) not in (None, ""))
+
+
+def line_series(
+    rows: Sequence[Row],
+    keys: Sequence[str],
+    order: Callable[[Row], Any],
+    point: Callable[[Row], Point],
+) -> list[Series]:
+    """One line per ``keys`` combination (named by ``key_name``), its points in
+    ``order``, each with a distinct palette colour; lines in name order."""
+    groups: dict[str, list[Row]] = defaultdict(list)
+    for r in rows:
+        groups[key_name(r, keys)].append(r)
+    colors = series_colors(list(groups))
+    return [
+        Series(name, colors[name], tuple(point(r) for r in sorted(rs, key=order)))
+        for name, rs in sorted(groups.items())
+    ]
