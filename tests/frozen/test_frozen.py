@@ -27,6 +27,17 @@ def _snapshot(root: Path) -> dict[str, str]:
     }
 
 
+def _run(app: Path, *args: str, env: dict) -> subprocess.CompletedProcess:
+    """The installed executable with ``args`` and only ``env`` (no Python)."""
+    return subprocess.run(
+        [str(app / "ipubench-gui"), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
 @pytest.fixture(scope="module")
 def built_app(tmp_path_factory) -> Path:
     pytest.importorskip("PyInstaller")
@@ -55,13 +66,7 @@ def test_frozen_self_test_without_python_or_network(built_app, tmp_path):
         "LANG": "C.UTF-8",
         "QT_QPA_PLATFORM": "offscreen",
     }  # no Python, no venv, nothing else
-    p = subprocess.run(
-        [str(built_app / "ipubench-gui"), "--self-test"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    p = _run(built_app, "--self-test", env=env)
     assert p.returncode == 0, p.stdout + p.stderr
     assert p.stdout.startswith("self-test ok: 250 results")
     # The install folder is never written (it may be read-only); user state
@@ -72,27 +77,16 @@ def test_frozen_self_test_without_python_or_network(built_app, tmp_path):
 
 def test_frozen_command_line_works(built_app, tmp_path):
     env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
-    p = subprocess.run(
-        [
-            str(built_app / "ipubench-gui"),
-            "export-chart",
-            "--kind",
-            "mlperf",
-            "--out",
-            str(tmp_path / "m.png"),
-        ],
+    p = _run(
+        built_app,
+        "export-chart",
+        "--kind",
+        "mlperf",
+        "--out",
+        str(tmp_path / "m.png"),
         env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
     )
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "m.png").stat().st_size > 10_000
-    p = subprocess.run(
-        [str(built_app / "ipubench-gui"), "--version"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    p = _run(built_app, "--version", env=env)
     assert p.stdout.startswith("ipubench-gui ")

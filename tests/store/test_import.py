@@ -19,7 +19,7 @@ from ipubench_gui.store import importer
 from ipubench_gui.store.export import export_table
 from ipubench_gui.store.importer import ImportFailed, ImportSpec
 from ipubench_gui.store.userdb import open_combined
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA, REPO, write_csv
 
 EXTERNAL = REPO.parent / "shared" / "external" / "summary_results.json"
 
@@ -311,13 +311,11 @@ def test_malformed_csvs_never_crash_or_half_import(combined, tmp_path, rows):
 
 # -- faults --
 def test_killed_mid_import_leaves_all_or_nothing(tmp_path, store_path):
-    big = tmp_path / "big.csv"
-    con = duckdb.connect()
-    con.execute(
-        f"COPY (SELECT 'M' || (i % 97) AS model, 'P' AS platform, "
-        f"i + 1 AS throughput FROM range(1500000) t(i)) TO '{big}' (HEADER)"
+    big = write_csv(
+        tmp_path / "big.csv",
+        "SELECT 'M' || (i % 97) AS model, 'P' AS platform, "
+        "i + 1 AS throughput FROM range(1500000) t(i)",
     )
-    con.close()
     user = tmp_path / "user.duckdb"
     code = (
         "import sys; from pathlib import Path\n"
@@ -445,17 +443,15 @@ def test_a_1gb_file_imports_within_the_memory_limit(tmp_path):
     """1 GB of CSV (4.5M rows with a wide column the import does not map) lands
     whole, and the process stays near DuckDB's 1 GB limit, spilling the rest."""
     n = 4_500_000
-    big = tmp_path / "big.csv"
-    con = duckdb.connect()
-    con.execute(
-        f"""COPY (SELECT 'Model ' || (i % 40) AS model,
+    big = write_csv(
+        tmp_path / "big.csv",
+        f"""SELECT 'Model ' || (i % 40) AS model,
             ['A100 80GB', 'Bow-2000', 'IPU-POD16', 'H100'][1 + (i % 4)::INT]
                 AS platform,
             (1 + i % 512) AS batch_size, 100 + i AS throughput,
             repeat('x', 190) || i AS notes
-        FROM range({n}) t(i)) TO '{big}' (HEADER)"""
+        FROM range({n}) t(i)""",
     )
-    con.close()
     assert big.stat().st_size > 1_000_000_000
     home = tmp_path / "home"
     code = (

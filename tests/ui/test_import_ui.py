@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import os
 
-import duckdb
 import pytest
 from PySide6.QtCore import Qt
 
 from ipubench_gui.domain.filters import FilterState
-from tests.conftest import DATA
+from tests.conftest import DATA, write_csv
 
 
 @pytest.fixture
@@ -89,13 +88,11 @@ def test_bad_file_shows_problems_and_stores_nothing(qtbot, combined_session, tmp
 
 def test_cancel_a_large_import_keeps_nothing(qtbot, combined_session, tmp_path):
     make, db = combined_session
-    big = tmp_path / "big.csv"
-    con = duckdb.connect()
-    con.execute(
-        f"COPY (SELECT 'M' || (i % 50) AS model, 'P' AS platform, i + 1 AS "
-        f"throughput FROM range(2000000) t(i)) TO '{big}' (HEADER)"
+    big = write_csv(
+        tmp_path / "big.csv",
+        "SELECT 'M' || (i % 50) AS model, 'P' AS platform, i + 1 AS "
+        "throughput FROM range(2000000) t(i)",
     )
-    con.close()
     s = make(synchronous=False)
     with qtbot.waitSignal(
         s.runner.finished,
