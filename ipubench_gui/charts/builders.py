@@ -45,6 +45,7 @@ class NumberAxis(pg.AxisItem):
         # grid lines, each a translucent full-height line (~30 us apiece).
         self.setStyle(maxTickLevel=1)
         self.opaque_on: QtGui.QColor | None = None  # on screen: the background
+        self.styled: tuple = ()  # (colour, font px) last applied by _axes
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph API)
         return [format_compact(from_view(v * scale, self.mode)) for v in values]
@@ -400,14 +401,13 @@ def _axes(
     # the axis title's rich text (~0.3 ms apiece).
     styled = (theme.foreground, font_px)
     for name in ("left", "bottom"):
-        ax = pi.getAxis(name)
-        if getattr(ax, "styled", None) != styled:
+        ax: NumberAxis = pi.getAxis(name)  # both plot items draw() serves use it
+        if ax.styled != styled:
             ax.setPen(theme.foreground)
             ax.setTextPen(theme.foreground)
             ax.setStyle(tickFont=_px_font(font_px))
             ax.styled = styled
-        if isinstance(ax, NumberAxis):
-            ax.mode = out.y_mode if name == "left" else out.x_mode
+        ax.mode = out.y_mode if name == "left" else out.x_mode
         ax.setTicks(None)
     style = {
         "color": pg.mkColor(theme.foreground).name(),  # as pyqtgraph stores it
