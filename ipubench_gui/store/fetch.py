@@ -49,13 +49,12 @@ def universe(db: Database) -> Universe:
     for vs in vals.values():
         vs.sort(key=lambda v: (v is None, v if isinstance(v, (int, float)) else str(v)))
     names = [f.name for f in RANGES]
-    row = db.run(q.bounds(names)).rows[0]
+    total, *row = db.run(q.bounds(names)).rows[0]
     bounds = {
         n: (row[2 * i], row[2 * i + 1])
         for i, n in enumerate(names)
         if row[2 * i] is not None
     }
-    total = db.run(q.count(FilterState())).rows[0][0]
     src = db.run(
         Query(
             "SELECT source_file, title, CAST(date AS VARCHAR), date_kind "

@@ -127,11 +127,15 @@ def test_sorting_is_numeric_and_puts_blanks_last(db):
 
 
 def test_bounds_and_distinct_values(db, rows):
-    lo, hi = db.run(q.bounds(["batch_size"])).rows[0]
+    n, lo, hi = db.run(q.bounds(["batch_size"])).rows[0]
     sizes = [r["batch_size"] for r in rows if r["batch_size"] is not None]
-    assert (lo, hi) == (min(sizes), max(sizes))
-    res = db.run(q.distinct_values(["framework"]))
-    assert {v for _, v in res.rows} == {r["framework"] for r in rows}
+    assert (n, lo, hi) == (len(rows), min(sizes), max(sizes))
+    res = db.run(q.distinct_values(["framework", "dataset", "batch_size"]))
+    for dim in ("framework", "dataset", "batch_size"):
+        got = [v for f, v in res.rows if f == dim]
+        want = {None if r[dim] is None else str(r[dim]) for r in rows}
+        assert sorted(got, key=str) == sorted(want, key=str)  # each once, NULL too
+    assert None in {r["dataset"] for r in rows}  # the seed has a blank dataset
 
 
 def test_describe_and_chips():
