@@ -7,6 +7,7 @@ to bar items or our label item.
 
 from __future__ import annotations
 
+import html
 import math
 from dataclasses import dataclass, field
 
@@ -123,8 +124,10 @@ class PointLabels(pg.GraphicsObject):
         font_px: float,
         dx: float = 4,
         dy: float = 0,
+        halo: str | None = None,
     ):
         super().__init__()
+        self._halo = None if halo is None else pg.mkColor(halo)
         self._points = [
             (x, y, t)
             for x, y, t in points
@@ -172,6 +175,11 @@ class PointLabels(pg.GraphicsObject):
             if any(box.intersects(r) for r in near):
                 continue
             taken.setdefault(row, []).append(box)
+            if self._halo is not None:
+                p.setPen(self._halo)
+                for ox, oy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    p.drawText(base + QtCore.QPointF(ox, oy), text)
+                p.setPen(self._color)
             p.drawText(base, text)
         p.restore()
 
@@ -216,9 +224,19 @@ def draw(
     line_scale: float = 1.0,
     legend: pg.LegendItem | None = None,
     previous: Drawn | None = None,
+    legend_rows: int = MAX_LEGEND,
+    legend_width: float | None = None,
+    interactive: bool = True,
 ) -> Drawn:
     """Draw ``plot`` into ``pi``; returns what the canvas needs for hit-testing.
     ``font_px`` and ``line_scale`` grow with export size.
+
+    The legend lists at most ``legend_rows`` series (then "+ N more"), each name
+    elided to ``legend_width`` pixels if given. A legend made with
+    ``offset=None`` is placed by its owner (a layout cell beside the plot);
+    otherwise it sits inside the plot, in the corner the kind leaves empty.
+    Not ``interactive`` (an exported picture): nothing says "hover", and
+    labels get a halo of the background colour, to stay legible over lines.
 
     With ``previous`` (what the last call drew into ``pi``) and the same series
     as then, the series items and legend entries are updated in place rather
@@ -340,27 +358,40 @@ def draw(
         xs_all += [v for v in xs if math.isfinite(v)]
         ys_all += [v for v in ys if math.isfinite(v)]
     if legend is not None and not reuse:
-        m = 10
-        legend.setOffset(
-            {"tl": (m, m), "tr": (-m, m), "bl": (m, -m), "br": (-m, -m)}[
-                plot.legend_corner
-            ]
-        )
-        bg = pg.mkColor(theme.background or "#FFFFFF")
-        bg.setAlpha(215)
-        legend.setBrush(pg.mkBrush(bg))
-        legend.setLabelTextColor(theme.foreground)
-        legend.setLabelTextSize(f"{round(font_px * 0.92)}px")
-        for item, name in legend_entries[:MAX_LEGEND]:
-            legend.addItem(item, name)
-        if len(legend_entries) > MAX_LEGEND:
-            more = len(legend_entries) - MAX_LEGEND
-            legend.addItem(
-                pg.PlotDataItem(pen=None), f"+ {more} more — hover a point for its name"
+        if legend.opts["offset"] is not None:  # inside the plot
+            m = 10
+            legend.setOffset(
+                {"tl": (m, m), "tr": (-m, m), "bl": (m, -m), "br": (-m, -m)}[
+                    plot.legend_corner
+                ]
             )
+            bg = pg.mkColor(theme.background or "#FFFFFF")
+            bg.setAlpha(215)
+            legend.setBrush(pg.mkBrush(bg))
+        legend.setLabelTextColor(theme.foreground)
+        text_px = round(font_px * 0.92)
+        legend.setLabelTextSize(f"{text_px}px")
+        if len(legend_entries) > legend_rows:  # the last row says how many more
+            shown = legend_entries[: max(1, legend_rows - 1)]
+        else:
+            shown = legend_entries
+        fm = QtGui.QFontMetricsF(_px_font(text_px))
+        for item, name in shown:
+            if legend_width is not None:
+                name = fm.elidedText(
+                    name, QtCore.Qt.TextElideMode.ElideMiddle, legend_width
+                )
+            legend.addItem(item, html.escape(name))
+        if len(legend_entries) > len(shown):
+            more = len(legend_entries) - len(shown)
+            hint = " — hover a point for its name" if interactive else " not listed"
+            legend.addItem(pg.PlotDataItem(pen=None), f"+ {more} more{hint}")
     if labels:
         dy = 0 if plot.horizontal_bars else -0.9 * font_px
-        out.extras.append(PointLabels(labels, theme.foreground, font_px * 0.92, dy=dy))
+        halo = None if interactive else theme.background
+        out.extras.append(
+            PointLabels(labels, theme.foreground, font_px * 0.92, dy=dy, halo=halo)
+        )
         pi.addItem(out.extras[-1])
     if plot.vline is not None and plot.vline > 0:
         out.budget_line = pg.InfiniteLine(

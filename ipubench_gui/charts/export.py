@@ -18,6 +18,7 @@ from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 from ipubench_gui.charts.builders import NumberAxis, draw
 from ipubench_gui.charts.theme import LIGHT
 from ipubench_gui.domain.files import atomic_write
+from ipubench_gui.domain.plot_model import first_bars
 from ipubench_gui.domain.plots import Plot
 
 FORMATS = ("png", "svg", "pdf")
@@ -71,6 +72,7 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
         html.escape(title),
         row=0,
         col=0,
+        colspan=2,
         size=f"{fp * 1.55:.0f}px",
         bold=True,
         color=theme.foreground,
@@ -84,23 +86,63 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
     )
     pi.setMenuEnabled(False)
     pi.hideButtons()
-    legend = pi.addLegend()
-    drawn = draw(pi, plot, theme, font_px=fp, line_scale=opts.line_scale, legend=legend)
     foot = opts.footnote
     if plot.notes:
         foot = "; ".join(plot.notes) + (". " + foot if foot else "")
     if plot.horizontal_bars:
-        subtitle = _fit_bars(pi, drawn.categories, opts, subtitle)
+        # As many bars as fit legibly; the legend names only the series drawn,
+        # in the bottom corner that sorted bars leave empty.
+        fit = max(3, int(opts.height * 0.72 / (fp * 1.5)))
+        if len(plot.categories) > fit:
+            extra = f"The first {fit} of {len(plot.categories)} bars shown."
+            subtitle = f"{subtitle}  ·  {extra}" if subtitle else extra
+        plot = first_bars(plot, fit)
+        legend = pi.addLegend()
+        draw(
+            pi,
+            plot,
+            theme,
+            font_px=fp,
+            line_scale=opts.line_scale,
+            legend=legend,
+            interactive=False,
+        )
+        _label_bars(pi, list(plot.categories), opts)
+    else:
+        # Lines and points can run anywhere: their legend gets a column of its
+        # own beside the plot, never over the data.
+        legend = pg.LegendItem(offset=None, verSpacing=-fp * 0.25)
+        w.addItem(legend, row=2, col=1)
+        w.ci.layout.setColumnStretchFactor(0, 1)
+        w.ci.layout.setColumnAlignment(1, QtCore.Qt.AlignmentFlag.AlignTop)
+        draw(
+            pi,
+            plot,
+            theme,
+            font_px=fp,
+            line_scale=opts.line_scale,
+            legend=legend,
+            legend_rows=max(3, int(opts.height * 0.7 / (fp * 1.45))),
+            legend_width=opts.width * 0.3,
+            interactive=False,
+        )
     w.addLabel(
         html.escape(subtitle),
         row=1,
         col=0,
+        colspan=2,
         size=f"{fp * 0.95:.0f}px",
         color=theme.muted if not subtitle else "#555555",
         justify="left",
     )
     footer = w.addLabel(
-        "", row=3, col=0, size=f"{fp * 0.62:.0f}px", color="#555555", justify="left"
+        "",
+        row=3,
+        col=0,
+        colspan=2,
+        size=f"{fp * 0.62:.0f}px",
+        color="#555555",
+        justify="left",
     )
     footer.item.setTextWidth(opts.width - 3 * fp)
     footer.setText(html.escape(foot), size=f"{fp * 0.62:.0f}px", color="#555555")
@@ -110,10 +152,8 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
     return w
 
 
-def _fit_bars(
-    pi: pg.PlotItem, cats: list[str], opts: ExportOptions, subtitle: str
-) -> str:
-    """Show as many bars as fit legibly; say how many when not all do."""
+def _label_bars(pi: pg.PlotItem, cats: list[str], opts: ExportOptions) -> None:
+    """Each bar's name beside it, elided in the middle to at most 42% of the width."""
     fp = opts.font_px
     metrics = QtGui.QFontMetricsF(_font(fp))
     room = opts.width * 0.42
@@ -136,14 +176,7 @@ def _fit_bars(
             [],
         ]
     )
-    plot_h = opts.height * 0.72
-    fit = max(3, int(plot_h / (fp * 1.5)))
-    n = len(cats)
-    pi.setYRange(-0.6, min(n, fit) - 0.4, padding=0)
-    if n > fit:
-        extra = f"The top {fit} of {n} shown."
-        return f"{subtitle}  ·  {extra}" if subtitle else extra
-    return subtitle
+    pi.setYRange(-0.6, len(cats) - 0.4, padding=0)
 
 
 def _font(px: float) -> QtGui.QFont:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ipubench_gui.domain.chartspec import PALETTE, config_label
@@ -62,6 +62,20 @@ class Plot:
 
     def point_ids(self) -> list[str]:
         return [p.result_id for s in self.series for p in s.points if p.result_id]
+
+
+def first_bars(plot: Plot, n: int) -> Plot:
+    """``plot`` with only its first ``n`` bar categories (and what is drawn on
+    them); series left with nothing are dropped, so a legend names only what
+    shows. Not a bar chart, or no more than ``n`` bars: ``plot`` itself."""
+    if not plot.horizontal_bars or len(plot.categories) <= n:
+        return plot
+    series = tuple(
+        replace(s, points=kept)
+        for s in plot.series
+        if (kept := tuple(p for p in s.points if p.y < n - 0.5))
+    )
+    return replace(plot, series=series, categories=plot.categories[:n])
 
 
 def tooltip(row: Row) -> str:
