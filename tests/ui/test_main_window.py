@@ -6,7 +6,7 @@ import os
 from collections import Counter
 
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtGui import QGuiApplication, QImage
 from pytestqt.qt_compat import qt_api
 
@@ -131,6 +131,17 @@ def test_search_box_is_debounced_and_escape_clears(qtbot, session, db, csv_rows)
     assert len(table_ids(session)) == 250
 
 
+class _EventLog(QObject):
+    def __init__(self, kind, log):
+        super().__init__()
+        self.kind, self.log = kind, log
+
+    def eventFilter(self, obj, e):  # noqa: N802 (Qt API)
+        if e.type() == self.kind:
+            self.log.append(e.size() if hasattr(e, "size") else e)
+        return False
+
+
 def test_chips_and_clear_all(qtbot, session, db):
     click_facet_value(qtbot, session, "task", "inference")
     click_facet_value(qtbot, session, "framework", "PyTorch")
@@ -142,6 +153,28 @@ def test_chips_and_clear_all(qtbot, session, db):
     assert session.state.filters == FilterState()
     assert len(table_ids(session)) == 250
     assert session.window.chips.chips == []
+
+
+def test_chips_coming_and_going_move_nothing_below(qtbot, session):
+    """Not even for a moment: a resize of the chart and table would also
+    repaint the whole centre of the window on every filter change."""
+    w = session.window
+    resized: list = []
+    watch = _EventLog(QEvent.Type.Resize, resized)
+    w.stack.installEventFilter(watch)
+    for f in (
+        FilterState().with_values("task", ["inference"]),
+        FilterState().with_values("task", ["inference"]).with_text("bert"),
+        FilterState(),
+        FilterState().with_values("framework", ["PyTorch"]),
+    ):
+        session.state.set_filters(f)
+        QGuiApplication.processEvents()  # layout runs deferred
+    w.stack.removeEventFilter(watch)
+    assert resized == []
+    assert [c.property("dim") for c in w.chips.chips] == ["framework"]
+    chip = w.chips.chips[0]
+    assert chip.isVisible() and chip.geometry().bottom() < w.chips.height()
 
 
 def test_empty_result_offers_clear(qtbot, session):

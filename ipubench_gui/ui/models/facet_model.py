@@ -33,11 +33,15 @@ class FacetModel(QAbstractListModel):
         self._resort()
 
     def set_counts(self, counts: dict[object, int], checked: frozenset) -> None:
+        if counts == self._counts and checked == self._checked:
+            return  # e.g. the facet just filtered on: its counts ignore itself
         self._counts = counts
         self._checked = checked
         self._resort()
 
     def set_checked(self, checked: frozenset) -> None:
+        if checked == self._checked:
+            return  # a filter change elsewhere: nothing to redraw here
         self._checked = checked
         self._resort()
 

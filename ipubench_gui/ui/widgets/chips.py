@@ -20,6 +20,14 @@ class ChipBar(QWidget):
         self.clear_all.setToolTip("Clear every filter (Ctrl+Shift+Backspace)")
         self.clear_all.clicked.connect(lambda: state.set_filters(FilterState()))
         self.chips: list[QToolButton] = []
+        # As tall with chips as without (a chip's "✕" may come from a taller
+        # fallback font), so applying a filter never shifts the chart and table
+        # below, which would also repaint the whole centre of the window.
+        sample = QToolButton(text="Filter  ✕")
+        self.setFixedHeight(
+            max(sample.sizeHint().height(), self.clear_all.sizeHint().height())
+        )
+        sample.deleteLater()
         state.filtersChanged.connect(self.render)
         self.render(state.filters)
 
