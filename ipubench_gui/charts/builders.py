@@ -248,7 +248,7 @@ def draw(
         y_mode="log10" if plot.log_y else "linear",
         categories=list(plot.categories),
         shape=_shape(plot),
-        style_key=(theme, font_px, line_scale),
+        style_key=(theme, font_px, line_scale, legend_rows),
     )
     reuse = (
         previous is not None

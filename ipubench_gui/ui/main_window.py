@@ -203,6 +203,12 @@ class MainWindow(QMainWindow):
         view.addAction(self.detail_dock.toggleViewAction())
         view.addAction(self.compare_dock.toggleViewAction())
         view.addSeparator()
+        self.legend_action = self._action(view, "Chart &legend", None, "Ctrl+L")
+        self.legend_action.setCheckable(True)
+        self.legend_action.setChecked(True)
+        # toggled, not triggered: restoring the setting shows or hides it too
+        self.legend_action.toggled.connect(self.canvas.set_legend_visible)
+        view.addSeparator()
         self.reset_layout_action = self._action(
             view, "&Reset layout", self.reset_layout
         )
@@ -258,6 +264,7 @@ class MainWindow(QMainWindow):
         ss.save_bytes(ss.TABLE_HEADER, self.table.horizontalHeader().saveState())
         ss.save_filters(self.state.filters)
         ss.save_chart(self.state.chart)
+        ss.save_text(ss.CHART_LEGEND, "1" if self.legend_action.isChecked() else "0")
 
     def restore_settings(self) -> None:
         for key, restore in (
@@ -269,6 +276,7 @@ class MainWindow(QMainWindow):
             data = ss.load_bytes(key)
             if isinstance(data, QByteArray):
                 restore(data)
+        self.legend_action.setChecked(ss.load_text(ss.CHART_LEGEND, "1") != "0")
         self.state.set_chart(ss.load_chart())
         self.state.set_filters(ss.load_filters())
 

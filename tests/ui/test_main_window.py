@@ -286,6 +286,9 @@ def test_settings_round_trip_across_a_restart(qtbot, db):
     combo.setCurrentIndex(combo.findData("platform"))
     order1 = s1.window.table.visible_columns()
     size1 = s1.window.size()
+    s1.window.legend_action.trigger()
+    assert not s1.window.legend_action.isChecked()
+    assert not s1.window.canvas.legend.isVisible()
     s1.window.close()
     s1.close()
 
@@ -299,6 +302,9 @@ def test_settings_round_trip_across_a_restart(qtbot, db):
     assert s2.window.table.isColumnHidden(5)
     assert s2.window.size() == size1
     assert s2.state.chart.color_by == "platform"
+    assert not s2.window.canvas.legend.isVisible()  # still hidden after a restart
+    s2.window.legend_action.trigger()
+    assert s2.window.canvas.legend.isVisible()
     s2.window.reset_layout()
     assert not s2.window.table.isColumnHidden(5)
     s2.window.close()
@@ -541,3 +547,29 @@ def test_restart_with_prefetch_restores_everything_the_user_sees(qtbot, db, thre
     assert w.model.rowCount() > 0 and s2.controller.plot is not None
     s2.window.close()
     s2.close()
+
+
+def test_the_legend_never_covers_more_than_half_the_chart(qtbot, session):
+    """The seed's latency chart has 26 series; in the window the legend lists
+    what fits in under half the plot's height and counts the rest."""
+    kind = "latency-throughput"
+    session.state.set_chart(session.state.chart.with_(kind=kind))
+    canvas = session.window.canvas
+    plot = canvas.current
+    named = [s for s in plot.series if s.points and s.in_legend]
+    assert len(named) > 20
+    legend, vb = canvas.legend, canvas.item.getViewBox()
+    assert legend.isVisible()
+    w = session.window  # Ctrl+L hides it and shows it again
+    qtbot.keyClick(w, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
+    assert not legend.isVisible() and not w.legend_action.isChecked()
+    session.state.set_filters(FilterState().with_values("framework", ["PopART"]))
+    assert canvas.current is not plot and not legend.isVisible()  # redrawn, hidden
+    session.state.set_filters(FilterState())
+    qtbot.keyClick(w, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
+    assert legend.isVisible()
+    assert legend.sceneBoundingRect().height() <= 0.5 * vb.sceneBoundingRect().height()
+    labels = [label.item.toPlainText() for _, label in legend.items]
+    more = len(named) - (len(labels) - 1)
+    assert labels[-1] == f"+ {more} more — hover a point for its name"
+    assert labels[:-1] == [s.name for s in named[: len(labels) - 1]]

@@ -47,8 +47,8 @@ class ChartCanvas(QWidget):
         self.plot.setAccessibleName("Chart")
         self.item = self.plot.getPlotItem()
         # Inside the plot, in the corner each kind leaves empty (Plot.legend_corner),
-        # capped in length; a legend column would force the plot taller than the
-        # widget. Clicking an entry hides its series.
+        # at most half the plot's height (a legend column would take width the
+        # chart needs); it can be dragged aside or hidden (View > Chart legend).
         self.legend = self.item.addLegend(offset=(-10, -10))
         self.caption = QLabel()
         self.caption.setWordWrap(True)
@@ -103,6 +103,7 @@ class ChartCanvas(QWidget):
             font_px=font_px,
             legend=self.legend,
             previous=self.drawn,
+            legend_rows=self.legend_rows_that_fit(),
         )
         if self.drawn.budget_line is not None:
             self.drawn.budget_line.setMovable(True)
@@ -133,6 +134,14 @@ class ChartCanvas(QWidget):
         row = self.fontMetrics().height() * 1.5
         height = self.plot.height() - 3 * self.fontMetrics().height()
         return max(5, int(height / row))
+
+    def legend_rows_that_fit(self) -> int:
+        """Legend entries in under half the plot's height (then "+ N more")."""
+        row = max(22.0, self.fontMetrics().height() * 1.45)
+        return max(3, int(self.plot.height() * 0.4 / row))
+
+    def set_legend_visible(self, visible: bool) -> None:
+        self.legend.setVisible(visible)
 
     def _layout_categories(self) -> None:
         """Room for bar labels up to 45% of the width, elided in the middle beyond
