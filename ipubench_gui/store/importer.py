@@ -223,6 +223,13 @@ PROBLEM_CHECKS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+# What makes two imported rows the same figure.
+FIGURE_COLUMNS = (
+    "model, variant, platform, sdk_version, framework, dataset, precision, metric, "
+    "unit, value, latency_ms, batch_size, accelerators, mlperf_id, task"
+)
+
+
 def _problems(con, column_of: dict[str, str]) -> tuple[list[Problem], int]:
     # Cell text inside quotes in messages; a temp macro is per connection.
     con.execute(
@@ -235,6 +242,18 @@ def _problems(con, column_of: dict[str, str]) -> tuple[list[Problem], int]:
         "blank_bs": _blank("batch_raw"),
         "blank_acc": _blank("accel_raw"),
     }
+    # Usually there is no problem at all: one scan says so (13 ms per 1M rows,
+    # against 50 ms for the nine checks that name each problem), and equal
+    # hashes of the figure columns say whether any row may repeat another
+    # (110 ms, against 150 ms grouping by all fifteen). Only then the details.
+    conds = " OR ".join(f"({c.format(**subs)})" for _, c, _ in PROBLEM_CHECKS)
+    flagged, maybe_repeated = con.execute(
+        f"SELECT (SELECT count(*) FROM import_norm WHERE {conds}), "
+        f"(SELECT count(*) FROM (SELECT 1 FROM import_norm WHERE value IS NOT NULL "
+        f"GROUP BY hash({FIGURE_COLUMNS}) HAVING count(*) > 1))"
+    ).fetchone()
+    if not flagged and not maybe_repeated:
+        return [], 0
     parts = []
     for col, cond, reason in PROBLEM_CHECKS:
         parts.append(
@@ -247,9 +266,7 @@ def _problems(con, column_of: dict[str, str]) -> tuple[list[Problem], int]:
     dup_sql = (
         "SELECT unnest(rows[2:]) AS __row, 'row', 'repeats row ' || rows[1] || "
         "' exactly' FROM (SELECT list(__row ORDER BY __row) AS rows FROM import_norm "
-        "WHERE value IS NOT NULL GROUP BY model, variant, platform, sdk_version, "
-        "framework, dataset, precision, metric, unit, value, latency_ms, batch_size, "
-        "accelerators, mlperf_id, task HAVING count(*) > 1)"
+        f"WHERE value IS NOT NULL GROUP BY {FIGURE_COLUMNS} HAVING count(*) > 1)"
     )
     # Once into a table, then the first few and the count from it.
     con.execute(
@@ -325,7 +342,7 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             SELECT
                 1000000000 + CAST($id AS BIGINT) * 10000000000 + n.rowid + 1
                     AS ord,
-                printf('usr%d-%07d', $id, n.rowid + 1) AS result_id,
+                {result_id_sql("$id", "n.rowid + 1")} AS result_id,
                 $file AS source_file, $label AS "table",
                 CAST(n.__row AS INTEGER) AS "row",
                 coalesce(n.task, CASE WHEN n.latency_ms IS NOT NULL
@@ -377,6 +394,17 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
         con.execute("DROP TABLE IF EXISTS import_stage_raw")
         con.execute("DROP TABLE IF EXISTS import_problems")
     return ImportResult(sid, landed, skipped, label)
+
+
+def result_id_sql(source: str, n: str) -> str:
+    """SQL for an imported figure's id, ``usr<source>-<n, 7+ digits>``: the same
+    text as printf('usr%d-%07d') at half its cost (50 against 100 ms per 1M
+    figures, measured), and still one id per figure past 9,999,999."""
+    digits = f"CAST({n} AS VARCHAR)"
+    return (
+        f"'usr' || {source} || '-' || "
+        f"lpad({digits}, CAST(greatest(7, length({digits})) AS INTEGER), '0')"
+    )
 
 
 def list_sources(con: duckdb.DuckDBPyConnection) -> list[tuple]:

@@ -499,3 +499,17 @@ def test_a_1gb_file_imports_within_the_memory_limit(tmp_path):
             "SELECT count(*), min(value), max(value) FROM user_results"
         ).fetchone()
     assert (count, lo, hi) == (n, 100, 100 + n - 1)
+
+
+def test_imported_ids_read_like_printf_and_stay_unique_past_seven_digits():
+    ns = [1, 42, 9_999_999, 10_000_000, 12_345_678]
+    got = (
+        duckdb.connect()
+        .execute(
+            f"SELECT {importer.result_id_sql('$sid', 'n')} "
+            "FROM unnest($ns) t(n) ORDER BY n",
+            {"sid": 3, "ns": ns},
+        )
+        .fetchall()
+    )
+    assert [g for (g,) in got] == [f"usr3-{n:07d}" for n in ns]
