@@ -98,16 +98,7 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
             subtitle = f"{subtitle}  ·  {extra}" if subtitle else extra
         plot = first_bars(plot, fit)
         legend = pi.addLegend()
-        draw(
-            pi,
-            plot,
-            theme,
-            font_px=fp,
-            line_scale=opts.line_scale,
-            legend=legend,
-            interactive=False,
-        )
-        _label_bars(pi, list(plot.categories), opts)
+        room: dict = {}
     else:
         # Lines and points can run anywhere: their legend gets a column of its
         # own beside the plot, never over the data.
@@ -115,17 +106,22 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
         w.addItem(legend, row=2, col=1)
         w.ci.layout.setColumnStretchFactor(0, 1)
         w.ci.layout.setColumnAlignment(1, QtCore.Qt.AlignmentFlag.AlignTop)
-        draw(
-            pi,
-            plot,
-            theme,
-            font_px=fp,
-            line_scale=opts.line_scale,
-            legend=legend,
-            legend_rows=max(3, int(opts.height * 0.7 / (fp * 1.45))),
-            legend_width=opts.width * 0.3,
-            interactive=False,
-        )
+        room = {
+            "legend_rows": max(3, int(opts.height * 0.7 / (fp * 1.45))),
+            "legend_width": opts.width * 0.3,
+        }
+    draw(
+        pi,
+        plot,
+        theme,
+        font_px=fp,
+        line_scale=opts.line_scale,
+        legend=legend,
+        interactive=False,
+        **room,
+    )
+    if plot.horizontal_bars:
+        _label_bars(pi, list(plot.categories), opts)
     w.addLabel(
         html.escape(subtitle),
         row=1,

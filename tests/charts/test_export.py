@@ -179,20 +179,30 @@ def test_high_dpi_export_keeps_the_requested_pixels(tmp_path, _isolated_home):
     assert (img.width(), img.height()) == (1600, 900) and px.std() > 20
 
 
-def test_point_labels_never_overprint(qapp, tmp_path):
+def _picture(path, *items, line=None):
+    """A 400x300 white plot over 0..10 x 0..10 with ``items`` (and a thick black
+    horizontal ``line`` at that y), saved to ``path``; its (image, pixels)."""
     import pyqtgraph as pg
 
+    w = pg.PlotWidget(background="w")
+    w.resize(400, 300)
+    w.hideAxis("left")
+    w.hideAxis("bottom")
+    if line is not None:
+        w.plot([0, 10], [line, line], pen=pg.mkPen("#000000", width=6))
+    for it in items:
+        w.addItem(it)
+    w.setRange(xRange=(0, 10), yRange=(0, 10), padding=0)
+    w.grab().save(str(path))
+    return _pixels(path)
+
+
+def test_point_labels_never_overprint(qapp, tmp_path):
     from ipubench_gui.charts.builders import PointLabels
 
     def ink(points):
-        w = pg.PlotWidget(background="w")
-        w.resize(400, 300)
-        w.hideAxis("left")
-        w.hideAxis("bottom")
-        w.addItem(PointLabels(points, "#000000", 14))
-        w.setRange(xRange=(0, 10), yRange=(0, 10), padding=0)
-        w.grab().save(str(tmp_path / "labels.png"))
-        return int((_pixels(tmp_path / "labels.png")[1] < 128).sum())
+        _, px = _picture(tmp_path / "labels.png", PointLabels(points, "#000000", 14))
+        return int((px < 128).sum())
 
     alone = ink([(2, 5, "20.75 min")])
     assert alone > 0
@@ -308,20 +318,11 @@ def test_bar_legends_stay_in_the_empty_corner_and_names_stay_text(qapp, db):
 
 
 def test_exported_labels_get_a_halo_over_lines(qapp, tmp_path):
-    import pyqtgraph as pg
-
     from ipubench_gui.charts.builders import PointLabels
 
     def ink(halo):
-        w = pg.PlotWidget(background="w")
-        w.resize(400, 300)
-        w.hideAxis("left")
-        w.hideAxis("bottom")
-        w.plot([0, 10], [5, 5], pen=pg.mkPen("#000000", width=6))
-        w.addItem(PointLabels([(2, 5, "123%")], "#000000", 18, halo=halo))
-        w.setRange(xRange=(0, 10), yRange=(0, 10), padding=0)
-        w.grab().save(str(tmp_path / "halo.png"))
-        img, px = _pixels(tmp_path / "halo.png")
+        label = PointLabels([(2, 5, "123%")], "#000000", 18, halo=halo)
+        img, px = _picture(tmp_path / "halo.png", label, line=5)
         x0 = img.width() // 5  # the label's box: from its point, rightwards
         band = px[img.height() // 2 - 12 : img.height() // 2 + 12, x0 * 4 : x0 * 8]
         return int((band < 128).sum())
