@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMainWindow,
+    QMenu,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -203,6 +204,9 @@ class MainWindow(QMainWindow):
         view.addAction(self.detail_dock.toggleViewAction())
         view.addAction(self.compare_dock.toggleViewAction())
         view.addSeparator()
+        self.reset_zoom_action = self._action(
+            view, "Reset chart &zoom", self.canvas.reset_view, "Ctrl+0"
+        )
         self.legend_action = self._action(view, "Chart &legend", None, "Ctrl+L")
         self.legend_action.setCheckable(True)
         self.legend_action.setChecked(True)
@@ -212,6 +216,15 @@ class MainWindow(QMainWindow):
         self.reset_layout_action = self._action(
             view, "&Reset layout", self.reset_layout
         )
+        # Right-click on the chart: its own actions, with their shortcuts shown.
+        self.chart_menu = QMenu(self)
+        self.chart_menu.addAction(self.reset_zoom_action)
+        self.chart_menu.addSeparator()
+        self.chart_menu.addAction(self.export_chart_action)
+        self.chart_menu.addAction(self.copy_chart_action)
+        self.chart_menu.addSeparator()
+        self.chart_menu.addAction(self.legend_action)
+        self.canvas.contextMenuRequested.connect(self.chart_menu.popup)
         helpm = mb.addMenu("&Help")
         self.about_action = self._action(
             helpm, "&About IPU Benchmark Explorer", self.show_about

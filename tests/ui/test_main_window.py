@@ -573,3 +573,48 @@ def test_the_legend_never_covers_more_than_half_the_chart(qtbot, session):
     more = len(named) - (len(labels) - 1)
     assert labels[-1] == f"+ {more} more — hover a point for its name"
     assert labels[:-1] == [s.name for s in named[: len(labels) - 1]]
+
+
+# A popup menu asks the window system to raise it and grab the keyboard, which
+# the offscreen platform cannot do (and says so).
+@pytest.mark.qt_log_ignore("does not support (raise|grabbing)", extend=True)
+def test_right_click_on_the_chart_offers_the_charts_actions(qtbot, session):
+    """Not pyqtgraph's menus (whose plot options would re-transform data the
+    chart has already mapped): the window's chart actions, with shortcuts."""
+    from PySide6.QtGui import QContextMenuEvent
+
+    w = session.window
+    view = w.canvas.plot
+    assert view.getPlotItem().getViewBox().menu is None
+    pos = view.viewport().rect().center()
+    QGuiApplication.sendEvent(
+        view.viewport(),
+        QContextMenuEvent(
+            QContextMenuEvent.Reason.Mouse, pos, view.viewport().mapToGlobal(pos)
+        ),
+    )
+    qtbot.waitUntil(w.chart_menu.isVisible)
+    acts = [a for a in w.chart_menu.actions() if not a.isSeparator()]
+    assert [a.shortcut().toString() for a in acts] == [
+        "Ctrl+0",
+        "Ctrl+E",
+        "Ctrl+Shift+C",
+        "Ctrl+L",
+    ]
+    assert all(a.isEnabled() for a in acts)
+    w.chart_menu.close()
+
+
+def test_ctrl_0_puts_the_chart_back_after_zooming(qtbot, session):
+    session.state.set_chart(session.state.chart.with_(kind="latency-throughput"))
+    vb = session.window.canvas.item.getViewBox()
+    QGuiApplication.processEvents()
+    before = vb.viewRange()
+    vb.scaleBy((0.25, 0.25))  # what a wheel zoom does
+    QGuiApplication.processEvents()
+    assert vb.viewRange() != before
+    qtbot.keyClick(session.window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    QGuiApplication.processEvents()
+    after = vb.viewRange()
+    for (a0, a1), (b0, b1) in zip(after, before):
+        assert abs(a0 - b0) < 1e-6 and abs(a1 - b1) < 1e-6

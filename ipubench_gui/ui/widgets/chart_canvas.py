@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QToolTip, QVBoxLayout, QWidget
 
@@ -38,13 +38,23 @@ class ChartCanvas(QWidget):
 
     itemClicked = Signal(str)
     budgetChanged = Signal(float)
+    contextMenuRequested = Signal(QPoint)  # global position
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        # Not pyqtgraph's own menus: their plot options (log, FFT, dy/dx, alpha)
+        # would transform data this canvas has already mapped, and their export
+        # duplicates ours. The window offers the chart's actions instead
+        # (contextMenuRequested); skipping those menus also saves start-up time.
         self.plot = pg.PlotWidget(
-            axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")}
+            enableMenu=False,
+            axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")},
         )
         self.plot.setAccessibleName("Chart")
+        self.plot.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.plot.customContextMenuRequested.connect(
+            lambda p: self.contextMenuRequested.emit(self.plot.mapToGlobal(p))
+        )
         self.item = self.plot.getPlotItem()
         # Inside the plot, in the corner each kind leaves empty (Plot.legend_corner),
         # at most half the plot's height (a legend column would take width the
@@ -121,6 +131,11 @@ class ChartCanvas(QWidget):
         self.empty_label.setVisible(plot.empty)
         self.plot.setVisible(not plot.empty)
         self.set_selection(selection)
+
+    def reset_view(self) -> None:
+        """Back to the chart's own ranges after panning or zooming."""
+        if self.current is not None:
+            self.render(self.current, tuple(self._selection))
 
     def item_ids(self) -> list[str]:
         """Ids of what is drawn: bars top to bottom, else points in series order."""
