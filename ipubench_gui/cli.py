@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex = sub.add_parser(
         "export-results", help="write every stored result as CSV (not a filtered view)"
     )
-    ex.add_argument("file", type=Path, help="output CSV path")
+    _add_output(ex, "output CSV path")
 
     from ipubench_gui.domain.plots import KINDS
 
@@ -63,13 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         "means either value); DIM=LO..HI for batch_size, throughput, "
         "latency_ms; text=WORDS to search",
     )
-    ch.add_argument(
-        "--out",
-        required=True,
-        type=Path,
-        metavar="FILE",
-        help="output file: .png, .svg or .pdf",
-    )
+    _add_output(ch, "output file: .png, .svg or .pdf")
     ch.add_argument(
         "--size",
         default="1920x1080",
@@ -101,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     et = sub.add_parser(
         "export-table", help="write the filtered results as CSV, Parquet or Excel"
     )
-    et.add_argument("file", type=Path, help="output: .csv, .parquet or .xlsx")
+    _add_output(et, "output: .csv, .parquet or .xlsx")
     et.add_argument(
         "--filter",
         action="append",
@@ -183,8 +177,27 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _add_output(sub: argparse.ArgumentParser, what: str) -> None:
+    """Every export takes its output file alike: ``FILE`` or ``--out FILE``."""
+    sub.add_argument("file", nargs="?", type=Path, metavar="FILE", help=what)
+    sub.add_argument("--out", type=Path, metavar="FILE", help="the same, as an option")
+    sub.set_defaults(output_of=sub)
+
+
+def _resolve_output(args: argparse.Namespace) -> None:
+    sub = getattr(args, "output_of", None)
+    if sub is None:
+        return
+    if args.file is not None and args.out is not None and args.file != args.out:
+        sub.error(f"two output files given: {args.file} and --out {args.out}")
+    args.file = args.out = args.file or args.out
+    if args.file is None:
+        sub.error("where to write? give the output FILE (or --out FILE)")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _resolve_output(args)
     if args.self_test:
         from ipubench_gui.selftest import run
 

@@ -112,3 +112,28 @@ def test_exported_files_get_the_mode_of_any_new_file(db, tmp_path):
     out.chmod(0o640)  # a file being replaced keeps its mode
     export_results(db, out)
     assert out.stat().st_mode & 0o777 == 0o640
+
+
+@pytest.mark.parametrize("cmd", ["export-results", "export-table", "export-chart"])
+def test_every_export_takes_its_output_file_alike(cmd, capsys):
+    from pathlib import Path
+
+    from ipubench_gui import cli
+
+    extra = ["--kind", "mlperf"] if cmd == "export-chart" else []
+
+    def parsed(*words):
+        args = cli.build_parser().parse_args([cmd, *words, *extra])
+        cli._resolve_output(args)
+        return args
+
+    for form in (["out.csv"], ["--out", "out.csv"], ["out.csv", "--out", "out.csv"]):
+        args = parsed(*form)
+        assert args.file == args.out == Path("out.csv")
+    for form, says in (
+        ([], "give the output FILE"),
+        (["a.csv", "--out", "b.csv"], "two output files given: a.csv and --out b.csv"),
+    ):
+        with pytest.raises(SystemExit) as stop:
+            parsed(*form)
+        assert stop.value.code == 2 and says in capsys.readouterr().err
