@@ -210,10 +210,20 @@ class Drawn:
 
 
 def _shape(plot: Plot) -> tuple:
-    """What decides the set of series items and legend entries."""
+    """What decides the set of series items and legend entries (and their order)."""
     return tuple(
         (s.name, s.style, s.dashed, s.in_legend) for s in plot.series if s.points
-    )
+    ) + tuple(_legend_order(plot))
+
+
+def _legend_order(plot: Plot) -> list[str]:
+    """Series names as the legend lists them. For bars, in the order their
+    first bar appears from the top, so that when the legend is cut short
+    ("+ N more") it names the colours of the bars in view."""
+    named = [s for s in plot.series if s.points and s.in_legend]
+    if plot.horizontal_bars:
+        named.sort(key=lambda s: min(p.y for p in s.points))
+    return [s.name for s in named]
 
 
 def draw(
@@ -372,6 +382,8 @@ def draw(
         legend.setLabelTextColor(theme.foreground)
         text_px = round(font_px * 0.92)
         legend.setLabelTextSize(f"{text_px}px")
+        rank = {name: i for i, name in enumerate(_legend_order(plot))}
+        legend_entries.sort(key=lambda e: rank[e[1]])
         if len(legend_entries) > legend_rows:  # the last row says how many more
             shown = legend_entries[: max(1, legend_rows - 1)]
         else:

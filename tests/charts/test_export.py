@@ -311,8 +311,9 @@ def test_bar_legends_stay_in_the_empty_corner_and_names_stay_text(qapp, db):
     # Only the bars that fit are drawn, and the legend names just their series.
     shown = len(pi.getAxis("left")._tickLevels[0])
     assert 3 <= shown < len(plot.categories)
-    drawn = [s.name for s in plot.series if any(p.y < shown for p in s.points)]
-    assert _legend_rows(legend) == drawn and odd in drawn
+    drawn = [s for s in plot.series if any(p.y < shown for p in s.points)]
+    drawn = [s.name for s in sorted(drawn, key=lambda s: min(p.y for p in s.points))]
+    assert _legend_rows(legend) == drawn and odd in drawn  # first bar first
     assert len(drawn) < len([s for s in plot.series if s.points])
     w.close()
 
@@ -329,3 +330,24 @@ def test_exported_labels_get_a_halo_over_lines(qapp, tmp_path):
 
     # Around each glyph the halo clears the line: less ink where the label is.
     assert ink("#FFFFFF") < 0.9 * ink(None)
+
+
+def test_a_short_bar_legend_names_the_bars_in_view_first(qapp, db):
+    """Cut short ("+ N more"), a bar chart's legend lists series in the order
+    their first bar appears, so the colours on screen are the ones named."""
+    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+
+    plot = _plot(db, "throughput")
+    first_bar = {s.name: min(p.y for p in s.points) for s in plot.series if s.points}
+    by_first_bar = sorted(first_bar, key=first_bar.get)
+    assert by_first_bar != sorted(first_bar)  # not just alphabetical
+    canvas = ChartCanvas()
+    canvas.resize(700, 320)
+    canvas.show()
+    canvas.render(plot)
+    rows = _legend_rows(canvas.legend)
+    assert 2 <= len(rows) - 1 < len(first_bar)  # cut short
+    assert rows[:-1] == by_first_bar[: len(rows) - 1]
+    top = next(s.name for s in plot.series if any(p.y == 0 for p in s.points))
+    assert rows[0] == top
+    canvas.close()
