@@ -209,11 +209,11 @@ class Drawn:
     style_key: tuple = ()
 
 
-def _shape(plot: Plot) -> tuple:
+def _shape(plot: Plot, legend_order: list[str]) -> tuple:
     """What decides the set of series items and legend entries (and their order)."""
     return tuple(
         (s.name, s.style, s.dashed, s.in_legend) for s in plot.series if s.points
-    ) + tuple(_legend_order(plot))
+    ) + tuple(legend_order)
 
 
 def _legend_order(plot: Plot) -> list[str]:
@@ -253,11 +253,12 @@ def draw(
     as then, the series items and legend entries are updated in place rather
     than rebuilt: clearing and re-adding them was half the cost of a redraw
     after a filter change (tests/bench)."""
+    order = _legend_order(plot)
     out = Drawn(
         x_mode="log2" if plot.log2_x else "log10" if plot.log_x else "linear",
         y_mode="log10" if plot.log_y else "linear",
         categories=list(plot.categories),
-        shape=_shape(plot),
+        shape=_shape(plot, order),
         style_key=(theme, font_px, line_scale, legend_rows),
     )
     reuse = (
@@ -382,7 +383,7 @@ def draw(
         legend.setLabelTextColor(theme.foreground)
         text_px = round(font_px * 0.92)
         legend.setLabelTextSize(f"{text_px}px")
-        rank = {name: i for i, name in enumerate(_legend_order(plot))}
+        rank = {name: i for i, name in enumerate(order)}
         legend_entries.sort(key=lambda e: rank[e[1]])
         if len(legend_entries) > legend_rows:  # the last row says how many more
             shown = legend_entries[: max(1, legend_rows - 1)]

@@ -23,6 +23,7 @@ from ipubench_gui.domain.plot_model import (
     Point,
     Row,
     Series,
+    bar_series,
     key_name,
     line_series,
     series_colors,
@@ -54,10 +55,7 @@ def bars_plot(
         groups[g].append(
             Point(r["value"], i, r["result_id"], format_number(r["value"]), tooltip(r))
         )
-    series = tuple(
-        Series(g, stable_color(g, order), tuple(pts), "bars")
-        for g, pts in sorted(groups.items())
-    )
+    series = bar_series(groups, lambda g: stable_color(g, order))
     notes = []
     if data.total > data.mine:
         notes.append(f"{data.total - data.mine} rows of other metrics not plotted")
@@ -294,10 +292,7 @@ def progress_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Pl
                     f"{base['sdk_version']} figure",
                 )
             )
-    series = tuple(
-        Series(g, stable_color(g, order), tuple(p), "bars")
-        for g, p in sorted(by_gen.items())
-    )
+    series = bar_series(by_gen, lambda g: stable_color(g, order))
     return Plot(
         "progress",
         "Generation / SDK progress",

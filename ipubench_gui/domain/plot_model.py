@@ -106,6 +106,16 @@ def key_name(row: Row, keys: Sequence[str]) -> str:
     return " · ".join(str(row[k]) for k in keys if row.get(k) not in (None, ""))
 
 
+def bar_series(
+    groups: Mapping[str, Sequence[Point]], color: Callable[[str], str]
+) -> tuple[Series, ...]:
+    """One bar series per group, coloured by ``color(name)``, in name order."""
+    return tuple(
+        Series(name, color(name), tuple(pts), "bars")
+        for name, pts in sorted(groups.items())
+    )
+
+
 def line_series(
     rows: Sequence[Row],
     keys: Sequence[str],

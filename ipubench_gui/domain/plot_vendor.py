@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ipubench_gui.domain.chartspec import METRIC_LABELS
 from ipubench_gui.domain.format import format_number
-from ipubench_gui.domain.plot_model import Plot, Point, Row, Series
+from ipubench_gui.domain.plot_model import Plot, Point, Row, bar_series
 
 
 # -- 6. vendor comparisons --
@@ -73,10 +73,7 @@ def vendor_plot(comparisons: Sequence[Row]) -> Plot:
         "time to train": "#009E73",
         "time to result": "#CC79A7",
     }
-    series = tuple(
-        Series(k, palette.get(k, "#999999"), tuple(p), "bars")
-        for k, p in sorted(by_kind.items())
-    )
+    series = bar_series(by_kind, lambda k: palette.get(k, "#999999"))
     return Plot(
         "vendor",
         "The vendor's IPU-vs-GPU headline claims",
