@@ -90,3 +90,17 @@ def test_frozen_command_line_works(built_app, tmp_path):
     assert (tmp_path / "m.png").stat().st_size > 10_000
     p = _run(built_app, "--version", env=env)
     assert p.stdout.startswith("ipubench-gui ")
+
+
+def test_frozen_app_imports_pyqtgraph_through_the_lazy_hook(built_app, tmp_path):
+    # pg_import wraps the loader of pyqtgraph.Qt; frozen, that loader is
+    # PyInstaller's, so check the hook took effect there too (its trace line).
+    env = {
+        "HOME": str(tmp_path),
+        "PATH": "/usr/bin:/bin",
+        "QT_QPA_PLATFORM": "offscreen",
+        "IPUBENCH_GUI_TRACE": "1",
+    }
+    p = _run(built_app, "--self-test", env=env)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "lazy Qt mirrors: QtCore, QtGui, QtWidgets" in p.stderr, p.stderr
