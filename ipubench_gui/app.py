@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
+from functools import partial
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -102,19 +106,26 @@ def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> 
     session.start()
     session.window.show()
     trace.mark("window shown")
+    # What to do once the first window is painted with its data, in order.
+    when_ready = [_resume_gc]
     if trace.ON:
         session.runner.finished.connect(lambda slot, *_: trace.mark(f"got {slot}"))
-        _when_ready(session, lambda: trace.mark("ready (data painted)"))
+        when_ready.append(lambda: trace.mark("ready (data painted)"))
+    if args.view:
+        session.compare.open_view(args.view)
+    if args.screenshot:
+        when_ready.append(partial(_screenshot, session, args.screenshot))
+    elif os.environ.get("IPUBENCH_GUI_EXIT_WHEN_READY"):  # start-up benchmark
+        when_ready.append(_print_ready_and_quit)
+    _when_ready(session, *when_ready)
+    # Collection resumes even if some start-up query never answers.
+    QTimer.singleShot(10_000, _resume_gc)
+    # After the above are connected: this dialog's own event loop delivers the
+    # start-up results.
     status = db.user_status
     if status is not None and status.message:
         session.window.statusBar().showMessage(status.message, 30000)
         QMessageBox.warning(session.window, "Your imported results", status.message)
-    if args.view:
-        session.compare.open_view(args.view)
-    if args.screenshot:
-        _screenshot_when_ready(session, args.screenshot)
-    elif os.environ.get("IPUBENCH_GUI_EXIT_WHEN_READY"):  # start-up benchmark
-        _exit_when_ready(session)
     code = app.exec()
     session.close()
     db.close()
@@ -140,9 +151,9 @@ def _fast_exit(code: int) -> None:
 STARTUP_SLOTS = frozenset({"universe", "page", "facets", "chart"})
 
 
-def _when_ready(session: Session, then) -> None:
-    """Call ``then()`` once everything the first window shows has arrived and is
-    painted: the table page, the facet counts and values, and the chart."""
+def _when_ready(session: Session, *thens: Callable[[], object]) -> None:
+    """Call each of ``thens`` once everything the first window shows has arrived
+    and is painted: the table page, the facet counts and values, and the chart."""
     seen: set[str] = set()
 
     def done(slot: str, _rid: int, _result: object) -> None:
@@ -153,29 +164,35 @@ def _when_ready(session: Session, then) -> None:
             # it, then paint, so "ready" means the window as the user sees it.
             QApplication.processEvents()
             session.window.repaint()
-            then()
+            for then in thens:
+                then()
 
     # Connected after the controller's own handler, so the window shows them.
     session.runner.finished.connect(done)
 
 
-def _exit_when_ready(session: Session) -> None:
+def _resume_gc() -> None:
+    """Resume the cyclic garbage collector that ``cli.main`` paused for start-up.
+
+    What start-up built (modules, the window, its models) lives as long as the
+    app, so it first goes to the permanent generation (``gc.freeze``): later
+    full collections, which can land in the middle of a filter change, no
+    longer walk it.
+    """
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+        trace.mark(f"GC resumed, {gc.get_freeze_count()} start-up objects frozen")
+
+
+def _print_ready_and_quit() -> None:
     """For the start-up benchmark: print when ready, then quit."""
-    from PySide6.QtCore import QTimer
-
-    def then() -> None:
-        print(f"ready {time.time():.6f}", flush=True)  # read by tests/bench
-        QTimer.singleShot(0, QApplication.instance().quit)
-
-    _when_ready(session, then)
+    print(f"ready {time.time():.6f}", flush=True)  # read by tests/bench
+    QTimer.singleShot(0, QApplication.instance().quit)
 
 
-def _screenshot_when_ready(session: Session, path) -> None:
-    """Save a picture of the window once it is ready, then quit."""
-
-    def then() -> None:
-        ok = session.window.grab().save(str(path))
-        print(f"{'saved' if ok else 'could not save'} {path}")
-        QApplication.instance().exit(0 if ok else 1)
-
-    _when_ready(session, then)
+def _screenshot(session: Session, path) -> None:
+    """Save a picture of the ready window, then quit."""
+    ok = session.window.grab().save(str(path))
+    print(f"{'saved' if ok else 'could not save'} {path}")
+    QApplication.instance().exit(0 if ok else 1)

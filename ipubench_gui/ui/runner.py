@@ -21,6 +21,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from ipubench_gui import trace
 from ipubench_gui.store.db import Database
 
 Job = Callable[[Database], Any]
@@ -109,8 +110,10 @@ class QueryRunner(QObject):
     def _work(self, slot: str | tuple[str, ...], rid: int, job: Job) -> None:
         if self._stale(slot, rid):
             return
+        result = self._call(slot, rid, job)
+        trace.mark(f"worker finished {slot}")
         # One queued event per answer, as for a single-slot job.
-        for s, answer in answers(slot, self._call(slot, rid, job)):
+        for s, answer in answers(slot, result):
             self._delivered.emit(s, rid, answer)
 
     def _call(self, slot: str | tuple[str, ...], rid: int, job: Job) -> Any:

@@ -422,6 +422,7 @@ def test_startup_trace_names_each_step_in_order(tmp_path):
     import subprocess
     import sys
 
+    from ipubench_gui.app import STARTUP_SLOTS
     from tests.conftest import REPO
 
     env = dict(
@@ -455,9 +456,21 @@ def test_startup_trace_names_each_step_in_order(tmp_path):
         ("window built", "window shown"),
         ("got page", "ready (data painted)"),
         ("got universe", "ready (data painted)"),
+        ("worker finished universe", "got universe"),
+        (
+            "pyqtgraph.Qt imported; lazy Qt mirrors: QtCore, QtGui, QtWidgets",
+            "app modules imported (Qt, pyqtgraph)",
+        ),
     ]:
         assert steps.index(before) < steps.index(after), steps
     assert "store open" in steps
+    # Garbage collection was paused for start-up (cli.main) and resumes once
+    # everything the window shows has arrived, with start-up's objects frozen.
+    resumed = [i for i, s in enumerate(steps) if s.startswith("GC resumed, ")]
+    assert len(resumed) == 1, steps
+    assert resumed[0] > max(steps.index(f"got {slot}") for slot in STARTUP_SLOTS)
+    frozen = int(steps[resumed[0]].split()[2])
+    assert frozen > 10_000, steps[resumed[0]]
 
 
 def test_ctrl_e_export_dialog_writes_the_chart(qtbot, session, tmp_path, monkeypatch):
