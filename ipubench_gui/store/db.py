@@ -72,6 +72,10 @@ class Database:
         self._lock = threading.Lock()
         self._cursors: list[duckdb.DuckDBPyConnection] = []
         self.cube_pays: bool | None = None  # see store.fetch.cube_pays
+        # store.fetch.snapshot: the rows in memory, False when too many to hold,
+        # None when not loaded yet (or dropped by data_changed).
+        self.snapshot = None
+        self.cache_lock = threading.Lock()
         self.user_status = None  # store.userdb.UserStatus when a user db is attached
 
     @classmethod
@@ -111,6 +115,11 @@ class Database:
     def scalar(self, sql: str, params: dict[str, Any] | None = None) -> Any:
         row = self.cursor().execute(sql, params or {}).fetchone()
         return None if row is None else row[0]
+
+    def data_changed(self) -> None:
+        """Forget what was derived from the rows; call after writing them."""
+        with self.cache_lock:
+            self.snapshot = None
 
     def interrupt(self) -> None:
         """Cancel whatever query is running on any cursor of this database."""

@@ -20,6 +20,8 @@ from ipubench_gui.domain.fields import FACETS, RANGES, field
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.store import queries as q
 from ipubench_gui.store.db import Database, Query, QueryResult
+from ipubench_gui.store.snapshot import MAX_ROWS as SNAPSHOT_MAX_ROWS
+from ipubench_gui.store.snapshot import Snapshot
 
 TABLE_LIMIT = 5000
 
@@ -65,12 +67,31 @@ def universe(db: Database) -> Universe:
     return Universe(vals, bounds, total, tuple(src))
 
 
+def snapshot(db: Database) -> Snapshot | None:
+    """The store's rows in memory when it is small (see ``store.snapshot``),
+    else None. Loaded once per database, and again after ``db.data_changed()``."""
+    with db.cache_lock:
+        if db.snapshot is None:
+            rows = db.scalar("SELECT count(*) FROM results_v")
+            db.snapshot = Snapshot.load(db) if rows <= SNAPSHOT_MAX_ROWS else False
+        return db.snapshot or None
+
+
+def in_memory(db: Database) -> bool:
+    """Whether ``db``'s rows are held in memory already (never loads them)."""
+    return bool(db.snapshot)
+
+
 def page(
     db: Database,
     state: FilterState,
     sort: tuple[str | None, bool],
     limit: int = TABLE_LIMIT,
 ) -> Page:
+    snap = snapshot(db)
+    if snap is not None:
+        res, matching = snap.page(state, q.result_columns(), *sort, limit=limit)
+        return Page(res, matching)
     # The two-phase Top-N pays only on a large store (see queries.results).
     query = q.results(
         state,
@@ -96,6 +117,9 @@ def cube_pays(db: Database) -> bool:
 
 
 def facet_counts(db: Database, state: FilterState) -> dict[str, dict[object, int]]:
+    snap = snapshot(db)
+    if snap is not None:
+        return snap.facet_counts(state)
     out: dict[str, dict[object, int]] = {f.name: {} for f in FACETS}
     # Large stores: one grouped scan per facet, on the cube when it can answer.
     # Small ones: a single pass (see queries.facet_counts_one_pass).

@@ -223,14 +223,26 @@ class Controller(QObject):
         )
 
 
-def submit_refresh(runner: QueryRunner, state: AppState) -> None:
-    """The jobs behind every view of the data: page, facet counts, chart."""
+def submit_refresh(
+    runner: QueryRunner, state: AppState, inline: bool | None = None
+) -> None:
+    """The jobs behind every view of the data: page, facet counts, chart.
+
+    A store held in memory answers them in about a millisecond: by default
+    they then run on this thread (``inline``), so table, facets and chart
+    change together in one paint, where a worker's answers would arrive after
+    a first paint of the chips.
+    """
     f = state.filters
+    if inline is None:
+        db = runner.opened
+        inline = db is not None and fetch.in_memory(db)
     runner.submit(
         ("page", "chart"),
         partial(fetch.page_and_chart, state=f, sort=state.sort, spec=state.chart),
+        inline=inline,
     )
-    runner.submit("facets", partial(fetch.facet_counts, state=f))
+    runner.submit("facets", partial(fetch.facet_counts, state=f), inline=inline)
 
 
 def submit_chart(runner: QueryRunner, state: AppState) -> None:
@@ -244,4 +256,4 @@ def submit_initial(runner: QueryRunner, state: AppState) -> None:
     before any widget exists, so the worker queries while the window is built;
     results are delivered through queued signals once the event loop runs."""
     runner.submit("universe", fetch.universe)
-    submit_refresh(runner, state)
+    submit_refresh(runner, state, inline=False)  # nothing listens yet

@@ -187,7 +187,10 @@ def _check(db, spec: importer.ImportSpec):
 
 
 def _import(db, spec: importer.ImportSpec):
-    return importer.import_file(db.cursor(), spec)
+    try:
+        return importer.import_file(db.cursor(), spec)
+    finally:
+        db.data_changed()
 
 
 def _list(db):
@@ -195,12 +198,18 @@ def _list(db):
 
 
 def _rename(db, sid: int, label: str):
-    importer.rename_source(db.cursor(), sid, label)
+    try:
+        importer.rename_source(db.cursor(), sid, label)
+    finally:
+        db.data_changed()
     return importer.list_sources(db.cursor())
 
 
 def _remove(db, sid: int):
-    importer.remove_source(db.cursor(), sid)
+    try:
+        importer.remove_source(db.cursor(), sid)
+    finally:
+        db.data_changed()
     return importer.list_sources(db.cursor())
 
 

@@ -64,16 +64,30 @@ class QueryRunner(QObject):
             self._db = self._db.result()
         return self._db
 
-    def submit(self, slot: str | tuple[str, ...], job: Job) -> int:
+    @property
+    def opened(self) -> Database | None:
+        """The database if it is open by now; never waits."""
+        if isinstance(self._db, Future):
+            if not self._db.done() or self._db.exception() is not None:
+                return None
+        return self.db
+
+    def submit(
+        self, slot: str | tuple[str, ...], job: Job, inline: bool = False
+    ) -> int:
         """Queue ``job`` for ``slot`` (or for each of a tuple of slots, the job
-        then returning a mapping slot -> result); returns the request id."""
+        then returning a mapping slot -> result); returns the request id.
+
+        ``inline``: run it now, on this thread, and deliver before returning;
+        for jobs known to take a millisecond or two (see ``fetch.in_memory``).
+        """
         rid = next(self._ids)
         with self._lock:
             for s in slots_of(slot):
                 self._latest[s] = rid
         # A running job that is now stale for every slot it answers stops.
         self._interrupt(lambda old, slots: self._stale(slots, old))
-        if self._pool is None:
+        if self._pool is None or inline:
             for s, answer in answers(slot, self._call(slot, rid, job)):
                 self._deliver(s, rid, answer)
         else:

@@ -119,3 +119,40 @@ def test_cancel_a_large_import_keeps_nothing(qtbot, combined_session, tmp_path):
     else:  # finished before the click landed: then all of it is there
         assert db.scalar("SELECT count(*) FROM u.user_results") == 2_000_000
     s.close()
+
+
+def test_renaming_and_removing_a_source_update_the_table(
+    qtbot, combined_session, tmp_path
+):
+    # The seed is held in memory (store.snapshot): each write must drop that
+    # copy, or the table would keep showing the rows as they were.
+    from ipubench_gui.store.importer import ImportSpec
+
+    make, db = combined_session
+    s = make()
+    f = tmp_path / "mine.csv"
+    f.write_text("model,platform,value\nResNet-50,A100 80GB,2500\n")
+    spec = ImportSpec(
+        f,
+        {"model": "model", "platform": "platform", "value": "value"},
+        {"metric": "throughput", "unit": "images/s"},
+        label="Lab A100",
+    )
+    s.imports.start_import(spec)
+    assert s.window.count_label.text() == "251 of 251 results"
+    sid = s.imports.last_result.source_id
+    s.state.set_filters(FilterState().with_values("source_file", ["mine.csv"]))
+    m = s.window.model
+    title = [f.name for f in m.fields].index("table")
+    assert [m.raw(r, title) for r in range(m.rowCount())] == ["Lab A100"]
+
+    s.imports.show_sources()
+    s.imports.sources_dialog.renameRequested.emit(sid, "Lab B")
+    assert [m.raw(r, title) for r in range(m.rowCount())] == ["Lab B"]
+
+    s.imports.sources_dialog.removeRequested.emit(sid)
+    assert m.rowCount() == 0
+    s.state.set_filters(FilterState())
+    assert s.window.count_label.text() == "250 of 250 results"
+    s.imports.sources_dialog.close()
+    s.close()

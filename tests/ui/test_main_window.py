@@ -177,6 +177,29 @@ def test_chips_coming_and_going_move_nothing_below(qtbot, session):
     assert chip.isVisible() and chip.geometry().bottom() < w.chips.height()
 
 
+def test_threaded_app_applies_a_filter_at_once_when_the_store_is_in_memory(qtbot, db):
+    """With worker threads, a small store's answers still come before
+    set_filters returns: table, counts and chart change in the same paint."""
+    from ipubench_gui.app import Session, ensure_app
+
+    ensure_app()
+    s = Session(db)  # worker threads, as the app runs
+    qtbot.addWidget(s.window)
+    s.start(restore=False)
+    s.window.show()
+    qtbot.waitUntil(lambda: s.window.model.rowCount() == 250, timeout=10_000)
+    qtbot.waitUntil(lambda: s.controller.universe is not None, timeout=10_000)
+    assert s.runner.opened is db
+    want = sql_ids(db, "framework = 'PyTorch'")
+    s.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
+    # No event loop has run since: everything below arrived inline.
+    assert table_ids(s) == want
+    assert s.window.count_label.text() == f"{len(want)} of 250 results"
+    counts = s.window.facets.boxes["framework"].model
+    assert counts.count("PyTorch") == len(want)
+    s.close()
+
+
 def test_empty_result_offers_clear(qtbot, session):
     session.state.set_filters(FilterState().with_text("no such model anywhere"))
     w = session.window

@@ -1,0 +1,147 @@
+"""The in-memory answers (store.snapshot) against the SQL path, answer for answer.
+
+Small stores are filtered and counted in memory; larger ones by DuckDB. Both
+must give the same page (rows, order, truncation, count) and the same facet
+counts for any filter state and sort, so each case asks the same Database
+twice: once with its snapshot, once with it switched off.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ipubench_gui.domain.fields import FACETS, RANGES, TABLE_COLUMNS
+from ipubench_gui.domain.filters import FilterState, NumRange
+from ipubench_gui.store import fetch
+from ipubench_gui.store.db import Database
+
+
+@contextmanager
+def _sql_only(db: Database):
+    """The SQL path: the snapshot marked as too large, as for a big store."""
+    with db.cache_lock:
+        saved, db.snapshot = db.snapshot, False
+    try:
+        yield
+    finally:
+        with db.cache_lock:
+            db.snapshot = saved
+
+
+@pytest.fixture(scope="module")
+def synthetic_db(tmp_path_factory):
+    """3,000 rows resampled from the seed (its vocabulary, blanks and skew)."""
+    from ipubench_gui.store.build import build_store
+    from tests.bench.synthetic import make_data
+
+    tmp = tmp_path_factory.mktemp("syn")
+    d = Database.open(build_store(make_data(tmp / "data", 3000), tmp / "s.duckdb"))
+    yield d
+    d.close()
+
+
+def _states(db: Database):
+    """Filter states over the store's own values: selections (blank included),
+    ranges within and beyond its bounds, and text terms in any case."""
+    u = fetch.universe(db)
+    words = sorted(
+        {
+            w
+            for f in ("model", "variant", "dataset")
+            for v in u.values[f]
+            if v
+            for w in str(v).replace("-", " ").split()
+        }
+    )
+
+    @st.composite
+    def states(draw):
+        state = FilterState()
+        for dim in draw(
+            st.lists(st.sampled_from([f.name for f in FACETS]), max_size=3, unique=True)
+        ):
+            values = st.sampled_from(u.values[dim])
+            state = state.with_values(
+                dim, draw(st.lists(values, min_size=1, max_size=3))
+            )
+        for dim in draw(
+            st.lists(st.sampled_from([f.name for f in RANGES]), max_size=2, unique=True)
+        ):
+            lo, hi = u.bounds[dim]
+            a = draw(st.one_of(st.none(), st.floats(lo * 0.5, hi * 1.5)))
+            b = draw(st.one_of(st.none(), st.floats(lo * 0.5, hi * 1.5)))
+            state = state.with_range(dim, NumRange(a, b))
+        terms = draw(st.lists(st.sampled_from(words), max_size=2))
+        case = draw(st.sampled_from([str.lower, str.upper, str]))
+        cut = [t[: draw(st.integers(1, 6))] for t in terms]
+        return state.with_text(" ".join(case(t) for t in cut))
+
+    return states()
+
+
+SORTS = st.tuples(
+    st.one_of(st.none(), st.sampled_from([f.name for f in TABLE_COLUMNS])),
+    st.booleans(),
+)
+
+
+def _check_same_answers(db: Database, state, sort, limit) -> None:
+    assert fetch.snapshot(db) is not None  # a small store: held in memory
+    mine = fetch.page(db, state, sort, limit=limit)
+    counts = fetch.facet_counts(db, state)
+    with _sql_only(db):
+        assert fetch.snapshot(db) is None
+        sql = fetch.page(db, state, sort, limit=limit)
+        sql_counts = fetch.facet_counts(db, state)
+    assert mine.matching == sql.matching
+    assert mine.result.columns == sql.result.columns
+    assert mine.result.truncated == sql.result.truncated
+    assert mine.result.rows == sql.result.rows  # same rows, same order
+    assert counts == sql_counts
+
+
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_seed_store_answers_alike_in_memory_and_in_sql(db, data):
+    state = data.draw(_states(db))
+    _check_same_answers(
+        db, state, data.draw(SORTS), data.draw(st.sampled_from([5000, 40, 1]))
+    )
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_larger_store_answers_alike_in_memory_and_in_sql(synthetic_db, data):
+    state = data.draw(_states(synthetic_db))
+    _check_same_answers(
+        synthetic_db, state, data.draw(SORTS), data.draw(st.sampled_from([5000, 100]))
+    )
+
+
+def test_a_value_the_store_lacks_matches_nothing_in_both(db):
+    state = FilterState().with_values("framework", ["No such framework"])
+    _check_same_answers(db, state, (None, False), 5000)
+    assert fetch.page(db, state, (None, False)).matching == 0
+
+
+def test_stores_above_the_limit_are_not_held(db, monkeypatch):
+    from ipubench_gui.store import snapshot
+
+    db.data_changed()
+    monkeypatch.setattr(fetch, "SNAPSHOT_MAX_ROWS", 249)  # the seed has 250
+    assert fetch.snapshot(db) is None and not fetch.in_memory(db)
+    db.data_changed()
+    monkeypatch.setattr(fetch, "SNAPSHOT_MAX_ROWS", snapshot.MAX_ROWS)
+    assert fetch.snapshot(db) is not None and fetch.in_memory(db)
