@@ -16,6 +16,7 @@ that, DuckDB's scans win and the copy would cost memory.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 import numpy as np
 
@@ -50,6 +51,7 @@ class Snapshot:
             self.index[f.name] = idx
             self.levels[f.name] = list(idx)
         self.numbers = {f.name: self._floats(f.name) for f in RANGES}
+        self._orders: dict[tuple[str, bool], np.ndarray] = {}
 
     def _floats(self, column: str) -> np.ndarray:
         i = self._col[column]
@@ -113,17 +115,30 @@ class Snapshot:
         limit: int,
     ) -> tuple[QueryResult, int]:
         """The rows ``queries.results`` returns (at most ``limit``) and the count."""
-        hits = np.flatnonzero(self.mask(state))
-        rows = [self.rows[i] for i in hits]
+        keep = self.mask(state)
         if order_by:
-            c, rid = self._col[order_by], self._col["result_id"]
-            rows.sort(key=lambda r: r[rid])
-            present = [r for r in rows if r[c] is not None]
-            present.sort(key=lambda r: r[c], reverse=descending)  # stable
-            rows = present + [r for r in rows if r[c] is None]  # NULLS LAST
+            order = self._order(order_by, descending)
+            hits = order[keep[order]]
+        else:
+            hits = np.flatnonzero(keep)  # rows are in ``ord`` order already
         picks = [self._col[c] for c in columns]
-        out = tuple(tuple(r[i] for i in picks) for r in rows[:limit])
-        return QueryResult(tuple(columns), out, len(rows) > limit), len(rows)
+        pick = itemgetter(*picks) if len(picks) > 1 else lambda r: (r[picks[0]],)
+        out = tuple(pick(self.rows[i]) for i in hits[:limit])
+        return QueryResult(tuple(columns), out, len(hits) > limit), len(hits)
+
+    def _order(self, column: str, descending: bool) -> np.ndarray:
+        """Row numbers in ``ORDER BY column [DESC] NULLS LAST, result_id`` order,
+        worked out once per column and direction."""
+        key = (column, descending)
+        if key not in self._orders:
+            c, rid = self._col[column], self._col["result_id"]
+            rows = self.rows
+            by_id = sorted(range(len(rows)), key=lambda i: rows[i][rid])
+            present = [i for i in by_id if rows[i][c] is not None]
+            present.sort(key=lambda i: rows[i][c], reverse=descending)  # stable
+            blank = [i for i in by_id if rows[i][c] is None]  # NULLS LAST
+            self._orders[key] = np.array(present + blank, dtype=np.intp)
+        return self._orders[key]
 
     def facet_counts(self, state: FilterState) -> dict[str, dict[object, int]]:
         """Per facet, the rows per value with every filter but its own applied."""

@@ -130,6 +130,13 @@ def test_larger_store_answers_alike_in_memory_and_in_sql(synthetic_db, data):
     )
 
 
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("column", [f.name for f in TABLE_COLUMNS])
+def test_every_sort_orders_alike_blanks_last(db, column, descending):
+    # Every column, both ways, over all rows: ties, blanks and mixed cases.
+    _check_same_answers(db, FilterState(), (column, descending), 5000)
+
+
 def test_a_value_the_store_lacks_matches_nothing_in_both(db):
     state = FilterState().with_values("framework", ["No such framework"])
     _check_same_answers(db, state, (None, False), 5000)
