@@ -104,30 +104,18 @@ def _check_same_answers(db: Database, state, sort, limit) -> None:
     assert counts == sql_counts
 
 
+@pytest.mark.parametrize("store", ["db", "synthetic_db"])  # 250 and 3,000 rows
 @settings(
-    max_examples=120,
+    max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
-def test_seed_store_answers_alike_in_memory_and_in_sql(db, data):
+def test_answers_alike_in_memory_and_in_sql(request, store, data):
+    db = request.getfixturevalue(store)
     state = data.draw(_states(db))
-    _check_same_answers(
-        db, state, data.draw(SORTS), data.draw(st.sampled_from([5000, 40, 1]))
-    )
-
-
-@settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
-@given(data=st.data())
-def test_larger_store_answers_alike_in_memory_and_in_sql(synthetic_db, data):
-    state = data.draw(_states(synthetic_db))
-    _check_same_answers(
-        synthetic_db, state, data.draw(SORTS), data.draw(st.sampled_from([5000, 100]))
-    )
+    limit = data.draw(st.sampled_from([5000, 100, 1]))
+    _check_same_answers(db, state, data.draw(SORTS), limit)
 
 
 @pytest.mark.parametrize("descending", [False, True])
