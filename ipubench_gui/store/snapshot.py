@@ -75,7 +75,11 @@ class Snapshot:
 
     # -- filtering -------------------------------------------------------------
     def _selected(self, dim: str, values: frozenset) -> np.ndarray:
-        idx = self.index[dim]
+        idx = self.index.get(dim)
+        if idx is None:  # a selection on another column (a saved view's)
+            i = self._col[dim]
+            found = (r[i] in values for r in self.rows)
+            return np.fromiter(found, dtype=bool, count=len(self.rows))
         wanted = [idx[v] for v in values if v in idx]
         if not wanted:
             return np.zeros(len(self.rows), dtype=bool)

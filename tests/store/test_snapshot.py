@@ -131,6 +131,18 @@ def test_a_value_the_store_lacks_matches_nothing_in_both(db):
     assert fetch.page(db, state, (None, False)).matching == 0
 
 
+def test_selections_and_ranges_on_other_columns_filter_alike(db):
+    # A saved view may name any column of the results, not only the panels'.
+    state = (
+        FilterState()
+        .with_values("unit", ["items/s", "min", None])
+        .with_values("batch_size", [4, 16])
+        .with_range("value", NumRange(100, None))
+    )
+    _check_same_answers(db, state, ("unit", False), 5000)
+    assert fetch.page(db, state, (None, False)).matching > 0
+
+
 def test_stores_above_the_limit_are_not_held(db, monkeypatch):
     from ipubench_gui.store import snapshot
 
