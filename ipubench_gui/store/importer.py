@@ -6,6 +6,10 @@ thousands separators and trailing units ("1,260,000", "0.58 ms"), "23h 43m"
 becomes minutes. Every row that cannot be read is reported with its row,
 column and reason, and then nothing is stored. Rows without a figure are
 skipped and counted. What lands, lands in one transaction.
+
+``import_file``, ``rename_source`` and ``remove_source`` write rows: a caller
+holding the ``Database`` calls its ``data_changed()`` afterwards, so answers
+kept in memory (``store.snapshot``) are rebuilt.
 """
 
 from __future__ import annotations
