@@ -92,9 +92,10 @@ def test_frozen_command_line_works(built_app, tmp_path):
     assert p.stdout.startswith("ipubench-gui ")
 
 
-def test_frozen_app_imports_pyqtgraph_through_the_lazy_hook(built_app, tmp_path):
-    # pg_import wraps the loader of pyqtgraph.Qt; frozen, that loader is
-    # PyInstaller's, so check the hook took effect there too (its trace line).
+def test_frozen_app_imports_qt_through_the_start_up_hooks(built_app, tmp_path):
+    # pg_import wraps the loader of pyqtgraph.Qt (frozen, PyInstaller's) and
+    # pyside_import patches PySide6's own support module: check both took
+    # effect in the frozen app too (their trace lines).
     env = {
         "HOME": str(tmp_path),
         "PATH": "/usr/bin:/bin",
@@ -104,3 +105,4 @@ def test_frozen_app_imports_pyqtgraph_through_the_lazy_hook(built_app, tmp_path)
     p = _run(built_app, "--self-test", env=env)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "lazy Qt mirrors: QtCore, QtGui, QtWidgets" in p.stderr, p.stderr
+    assert "PySide6 imported; per-module source scan replaced" in p.stderr

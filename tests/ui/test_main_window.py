@@ -484,6 +484,10 @@ def test_startup_trace_names_each_step_in_order(tmp_path):
             "pyqtgraph.Qt imported; lazy Qt mirrors: QtCore, QtGui, QtWidgets",
             "app modules imported (Qt, pyqtgraph)",
         ),
+        (
+            "PySide6 imported; per-module source scan replaced",
+            "pyqtgraph.Qt imported; lazy Qt mirrors: QtCore, QtGui, QtWidgets",
+        ),
     ]:
         assert steps.index(before) < steps.index(after), steps
     assert "store open" in steps
