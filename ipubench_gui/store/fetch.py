@@ -166,6 +166,13 @@ def chart_data(db: Database, state: FilterState, spec: ChartSpec) -> ChartRows:
     return ChartRows(metric, tuple(res), n, n, n, per_point=per)
 
 
+def chart_from_page(db: Database, state: FilterState, spec: ChartSpec) -> bool:
+    """Whether :func:`page_and_chart` picks ``spec``'s chart from the page's
+    rows, with no query of its own (asked of a store held in memory only)."""
+    snap = db.snapshot
+    return bool(snap) and spec.kind == "throughput" and snap.count(state) <= TABLE_LIMIT
+
+
 def page_and_chart(
     db: Database, state: FilterState, sort: tuple[str | None, bool], spec: ChartSpec
 ) -> dict[str, object]:

@@ -103,6 +103,9 @@ class Snapshot:
             keep &= np.fromiter(found, dtype=bool, count=len(self.hay))
         return keep
 
+    def count(self, state: FilterState) -> int:
+        return int(np.count_nonzero(self.mask(state)))
+
     def mask(self, state: FilterState) -> np.ndarray:
         keep = self._others(state)
         for dim, vals in state.selected:

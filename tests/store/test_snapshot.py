@@ -143,6 +143,23 @@ def test_selections_and_ranges_on_other_columns_filter_alike(db):
     assert fetch.page(db, state, (None, False)).matching > 0
 
 
+@pytest.mark.parametrize("kind", ["throughput", "scaling", "mlperf"])
+def test_chart_from_page_says_when_page_and_chart_needs_no_query(db, kind):
+    from ipubench_gui.domain.chartspec import ChartSpec
+
+    spec = ChartSpec(kind=kind)
+    state = FilterState().with_values("framework", ["PyTorch"])
+    asked = []
+    real_run = db.run
+    db.run = lambda *a, **k: asked.append(a) or real_run(*a, **k)
+    try:
+        fetch.page_and_chart(db, state, (None, False), spec)
+    finally:
+        del db.run
+    assert fetch.chart_from_page(db, state, spec) == (not asked)
+    assert fetch.chart_from_page(db, state, spec) == (kind == "throughput")
+
+
 def test_stores_above_the_limit_are_not_held(db, monkeypatch):
     from ipubench_gui.store import snapshot
 

@@ -200,6 +200,30 @@ def test_threaded_app_applies_a_filter_at_once_when_the_store_is_in_memory(qtbot
     s.close()
 
 
+def test_a_chart_with_its_own_queries_follows_from_a_worker(qtbot, db):
+    """A kind whose chart needs SQL (here MLPerf) gets the table and counts at
+    once, from memory, and its chart from a worker thread moments later."""
+    from ipubench_gui.app import Session, ensure_app
+
+    ensure_app()
+    s = Session(db)
+    qtbot.addWidget(s.window)
+    s.start(restore=False)
+    s.window.show()
+    s.state.set_chart(s.state.chart.with_(kind="mlperf"))
+    qtbot.waitUntil(lambda: s.controller.chart_rows is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: s.controller.universe is not None, timeout=10_000)
+    before = s.controller.chart_rows
+    want = sql_ids(db, "framework = 'PopART'")
+    s.state.set_filters(FilterState().with_values("framework", ["PopART"]))
+    assert table_ids(s) == want  # inline
+    assert s.controller.chart_rows is before  # not yet: a worker draws it
+    qtbot.waitUntil(lambda: s.controller.chart_rows is not before, timeout=10_000)
+    trained = sql_ids(db, "framework = 'PopART' AND metric = 'time_to_train'")
+    assert {r["result_id"] for r in s.controller.chart_rows.rows} == trained
+    s.close()
+
+
 def test_empty_result_offers_clear(qtbot, session):
     session.state.set_filters(FilterState().with_text("no such model anywhere"))
     w = session.window
