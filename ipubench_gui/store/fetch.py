@@ -20,6 +20,7 @@ from ipubench_gui.domain.fields import FACETS, RANGES, field
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.store import queries as q
 from ipubench_gui.store.db import Database, Query, QueryResult
+from ipubench_gui.store.snapshot import INLINE_MAX_ROWS as SNAPSHOT_INLINE_MAX_ROWS
 from ipubench_gui.store.snapshot import MAX_ROWS as SNAPSHOT_MAX_ROWS
 from ipubench_gui.store.snapshot import Snapshot
 
@@ -73,13 +74,18 @@ def snapshot(db: Database) -> Snapshot | None:
     with db.cache_lock:
         if db.snapshot is None:
             rows = db.scalar("SELECT count(*) FROM results_v")
-            db.snapshot = Snapshot.load(db) if rows <= SNAPSHOT_MAX_ROWS else False
+            snap = Snapshot.load(db) if rows <= SNAPSHOT_MAX_ROWS else False
+            if snap:
+                snap.projected(q.result_columns())  # the table's, made here
+            db.snapshot = snap
         return db.snapshot or None
 
 
-def in_memory(db: Database) -> bool:
-    """Whether ``db``'s rows are held in memory already (never loads them)."""
-    return bool(db.snapshot)
+def answers_at_once(db: Database) -> bool:
+    """Whether ``db``'s rows are held in memory already (never loads them) and
+    few enough (``snapshot.INLINE_MAX_ROWS``) that a filter's table and counts
+    take a millisecond or two, little enough for the GUI thread."""
+    return bool(db.snapshot) and len(db.snapshot) <= SNAPSHOT_INLINE_MAX_ROWS
 
 
 def page(

@@ -228,17 +228,17 @@ def submit_refresh(
 ) -> None:
     """The jobs behind every view of the data: page, facet counts, chart.
 
-    A store held in memory answers the page and the counts in a millisecond or
-    two: by default they then run on this thread (``inline``), so they change
-    together in one paint, where a worker's answers would arrive after a first
-    paint of the chips. So does a bar chart picked from the page's rows; a
-    chart that needs its own queries (other kinds, or more rows than a page)
-    still runs on a worker: at 20,000 rows those take up to ~45 ms.
+    A small store held in memory answers the page and the counts in a
+    millisecond or two: by default they then run on this thread (``inline``,
+    see ``fetch.answers_at_once``), so they change together in one paint,
+    where a worker's answers would arrive after a first paint of the chips.
+    So does a bar chart picked from the page's rows; a chart that needs its
+    own queries (other kinds, or more rows than a page) still runs on a worker.
     """
     f = state.filters
     db = runner.opened
     if inline is None:
-        inline = db is not None and fetch.in_memory(db)
+        inline = db is not None and fetch.answers_at_once(db)
     both = partial(fetch.page_and_chart, state=f, sort=state.sort, spec=state.chart)
     if inline and not fetch.chart_from_page(db, f, state.chart):
         page = partial(fetch.page, state=f, sort=state.sort)

@@ -79,7 +79,7 @@ class QueryRunner(QObject):
         then returning a mapping slot -> result); returns the request id.
 
         ``inline``: run it now, on this thread, and deliver before returning;
-        for jobs known to take a millisecond or two (see ``fetch.in_memory``).
+        for jobs known to take a millisecond or two (see ``fetch.answers_at_once``).
         """
         rid = next(self._ids)
         with self._lock:

@@ -165,7 +165,14 @@ def test_stores_above_the_limit_are_not_held(db, monkeypatch):
 
     db.data_changed()
     monkeypatch.setattr(fetch, "SNAPSHOT_MAX_ROWS", 249)  # the seed has 250
-    assert fetch.snapshot(db) is None and not fetch.in_memory(db)
+    assert fetch.snapshot(db) is None and not fetch.answers_at_once(db)
     db.data_changed()
     monkeypatch.setattr(fetch, "SNAPSHOT_MAX_ROWS", snapshot.MAX_ROWS)
-    assert fetch.snapshot(db) is not None and fetch.in_memory(db)
+    assert fetch.snapshot(db) is not None and fetch.answers_at_once(db)
+
+
+def test_only_small_stores_are_answered_on_the_calling_thread(db, monkeypatch):
+    assert fetch.snapshot(db) is not None and fetch.answers_at_once(db)
+    monkeypatch.setattr(fetch, "SNAPSHOT_INLINE_MAX_ROWS", 249)  # the seed has 250
+    assert fetch.snapshot(db) is not None  # still held, answered on a worker
+    assert not fetch.answers_at_once(db)
