@@ -13,6 +13,16 @@ COUNT_ROLE = Qt.ItemDataRole.UserRole + 2
 
 _Index = QModelIndex | QPersistentModelIndex
 
+# As plain values: data() and flags() run for every painted row, and each
+# Qt.X.Y spelled there is a Python-level enum lookup (| builds a new flag).
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_CHECK = int(Qt.ItemDataRole.CheckStateRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_VALUE, _COUNT = int(VALUE_ROLE), int(COUNT_ROLE)
+_CHECKED, _UNCHECKED = Qt.CheckState.Checked, Qt.CheckState.Unchecked
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
 
 class FacetModel(QAbstractListModel):
     """Every known value of a facet (zero counts greyed, not hidden).
@@ -78,30 +88,28 @@ class FacetModel(QAbstractListModel):
             return None
         v = self._order[index.row()]
         n = self._counts.get(v, 0)
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             text = (
                 "(blank)"
                 if v is None
                 else (format_number(v) if isinstance(v, int) else str(v))
             )
             return f"{text}  ({format_number(n)})"
-        if role == Qt.ItemDataRole.CheckStateRole:
-            return (
-                Qt.CheckState.Checked if v in self._checked else Qt.CheckState.Unchecked
-            )
-        if role == Qt.ItemDataRole.ForegroundRole and n == 0:
+        if role == _CHECK:
+            return _CHECKED if v in self._checked else _UNCHECKED
+        if role == _FOREGROUND and n == 0:
             return QApplication.palette().color(
                 QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text
             )
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TOOLTIP:
             return (
                 f"{n} result(s) with the other filters applied"
                 if n
                 else "no result matches this with the other filters"
             )
-        if role == VALUE_ROLE:
+        if role == _VALUE:
             return v
-        if role == COUNT_ROLE:
+        if role == _COUNT:
             return n
         return None
 
@@ -111,4 +119,4 @@ class FacetModel(QAbstractListModel):
         # Not ItemIsUserCheckable: the check box is drawn from CheckStateRole, but
         # toggling goes through AppState (the panel handles clicks and keys), so
         # the model never changes itself and cannot drift from the filter.
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _FLAGS

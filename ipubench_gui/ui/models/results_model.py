@@ -13,6 +13,15 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 2
 
 _Index = QModelIndex | QPersistentModelIndex
 
+# Roles and alignments as plain ints: data() runs for every painted cell, and
+# each Qt.ItemDataRole.X spelled there is a Python-level enum lookup.
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_RAW, _ID = int(RAW_ROLE), int(ID_ROLE)
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+
 
 class ResultsModel(QAbstractTableModel):
     """Rows of a QueryResult; display text formatted, raw values by RAW_ROLE."""
@@ -65,21 +74,16 @@ class ResultsModel(QAbstractTableModel):
         if not index.isValid():
             return None
         r, c = index.row(), index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             return format_cell(self.raw(r, c))
-        if role == RAW_ROLE:
+        if role == _ALIGN:
+            return _RIGHT if self.fields[c].numeric else _LEFT
+        if role == _RAW:
             v = self.raw(r, c)
             return v.item() if hasattr(v, "item") else v
-        if role == ID_ROLE:
+        if role == _ID:
             return self.result_id(r)
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            h = (
-                Qt.AlignmentFlag.AlignRight
-                if self.fields[c].numeric
-                else Qt.AlignmentFlag.AlignLeft
-            )
-            return int(h | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TOOLTIP:
             v = self.raw(r, c)
             head = f"{self.fields[c].label}: {v!r}" if isinstance(v, float) else ""
             lines = provenance_lines(self.row_dict(r))
