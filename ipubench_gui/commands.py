@@ -211,7 +211,8 @@ def import_(args: argparse.Namespace) -> int:
                 "skipped (nothing stored: --check)"
             )
             return 0
-        res = importer.import_file(con, spec)
+        with db.writing() as con:
+            res = importer.import_file(con, spec)
     except importer.ImportFailed as exc:
         return _error(exc, 1)
     finally:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,8 +118,17 @@ class Database:
         row = self.cursor().execute(sql, params or {}).fetchone()
         return None if row is None else row[0]
 
+    @contextmanager
+    def writing(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """This thread's cursor, to write rows with; afterwards, failed or not,
+        what was derived from the rows is forgotten (``data_changed``)."""
+        try:
+            yield self.cursor()
+        finally:
+            self.data_changed()
+
     def data_changed(self) -> None:
-        """Forget what was derived from the rows; call after writing them."""
+        """Forget what was derived from the rows (the in-memory copy)."""
         with self.cache_lock:
             self.snapshot = None
 

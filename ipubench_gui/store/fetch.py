@@ -172,11 +172,21 @@ def chart_data(db: Database, state: FilterState, spec: ChartSpec) -> ChartRows:
     return ChartRows(metric, tuple(res), n, n, n, per_point=per)
 
 
+def _bars_from_page(spec: ChartSpec, matching: int) -> bool:
+    """The rule :func:`page_and_chart` follows: a bar chart is picked from the
+    page's rows when the page holds every filtered row."""
+    return spec.kind == "throughput" and matching <= TABLE_LIMIT
+
+
 def chart_from_page(db: Database, state: FilterState, spec: ChartSpec) -> bool:
     """Whether :func:`page_and_chart` picks ``spec``'s chart from the page's
     rows, with no query of its own (asked of a store held in memory only)."""
     snap = db.snapshot
-    return bool(snap) and spec.kind == "throughput" and snap.count(state) <= TABLE_LIMIT
+    if not snap:
+        return False
+    # When every row fits a page, this filter's rows do too: no need to count.
+    matching = len(snap) if len(snap) <= TABLE_LIMIT else snap.count(state)
+    return _bars_from_page(spec, matching)
 
 
 def page_and_chart(
@@ -187,7 +197,7 @@ def page_and_chart(
     row, a bar chart is picked from it in Python (``best_rows``): at the seed's
     scale that is ~0.2 ms against ~4 ms for the chart's own two queries."""
     p = page(db, state, sort)
-    if spec.kind == "throughput" and not p.result.truncated:
+    if _bars_from_page(spec, p.matching):
         metric = chart_metric(spec, state.values("metric"))
         chart = best_rows(p.result.dicts(), metric, spec.max_bars)
     else:

@@ -8,8 +8,8 @@ column and reason, and then nothing is stored. Rows without a figure are
 skipped and counted. What lands, lands in one transaction.
 
 ``import_file``, ``rename_source`` and ``remove_source`` write rows: a caller
-holding the ``Database`` calls its ``data_changed()`` afterwards, so answers
-kept in memory (``store.snapshot``) are rebuilt.
+holding the ``Database`` gives them the cursor of ``db.writing()``, so answers
+kept in memory (``store.snapshot``) are rebuilt afterwards.
 """
 
 from __future__ import annotations

@@ -239,12 +239,12 @@ def submit_refresh(
     db = runner.opened
     if inline is None:
         inline = db is not None and fetch.answers_at_once(db)
-    both = partial(fetch.page_and_chart, state=f, sort=state.sort, spec=state.chart)
     if inline and not fetch.chart_from_page(db, f, state.chart):
         page = partial(fetch.page, state=f, sort=state.sort)
         runner.submit("page", page, inline=True)
-        submit_chart(runner, state)
+        submit_chart(runner, state)  # its own queries: on a worker
     else:
+        both = partial(fetch.page_and_chart, state=f, sort=state.sort, spec=state.chart)
         runner.submit(("page", "chart"), both, inline=inline)
     runner.submit("facets", partial(fetch.facet_counts, state=f), inline=inline)
 

@@ -187,10 +187,8 @@ def _check(db, spec: importer.ImportSpec):
 
 
 def _import(db, spec: importer.ImportSpec):
-    try:
-        return importer.import_file(db.cursor(), spec)
-    finally:
-        db.data_changed()
+    with db.writing() as cur:
+        return importer.import_file(cur, spec)
 
 
 def _list(db):
@@ -198,19 +196,15 @@ def _list(db):
 
 
 def _rename(db, sid: int, label: str):
-    try:
-        importer.rename_source(db.cursor(), sid, label)
-    finally:
-        db.data_changed()
-    return importer.list_sources(db.cursor())
+    with db.writing() as cur:
+        importer.rename_source(cur, sid, label)
+    return _list(db)
 
 
 def _remove(db, sid: int):
-    try:
-        importer.remove_source(db.cursor(), sid)
-    finally:
-        db.data_changed()
-    return importer.list_sources(db.cursor())
+    with db.writing() as cur:
+        importer.remove_source(cur, sid)
+    return _list(db)
 
 
 def _export(db, state, path: Path):
