@@ -1,0 +1,325 @@
+"""Read an MLPerf Training results tree (a round, or one submitter's folder) into
+scored results, one per SUBMITTER/results/SYSTEM/BENCHMARK folder.
+
+Layout as in MLCommons' ``training_results_vX.Y`` repositories; scoring in
+``store/mlperf_log.py`` (the result summarizer's rule, cited there). Nothing
+here writes anywhere: callers decide what lands.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ipubench_gui.store.mlperf_log import LogError, read_log, read_scaling, score_runs
+
+_ROUND_DIR = re.compile(r"training_results_v(\d+\.\d+)$")
+_SHORT_ROUND_DIR = re.compile(r"v(\d+\.\d+)$")
+
+#: The MLPerf availability categories the system files' ``status`` names.
+CATEGORIES = {
+    "available": "Available on-premise",
+    "onprem": "Available on-premise",
+    "available on-premise": "Available on-premise",
+    "cloud": "Available in cloud",
+    "preview": "Preview",
+    "research": "Research, Development, or Internal",
+}
+
+# Smallest useful accelerator family names (until the canonical entity tables
+# name them): first pattern that matches the system file's accelerator model.
+_ACCELERATOR_TYPES = (
+    (r"\bH100", "H100"),
+    (r"\bA100", "A100"),
+    (r"\bA30\b", "A30"),
+    (r"\bA40\b", "A40"),
+    (r"RTX A5000", "RTX A5000"),
+    (r"Bow IPU", "Bow IPU"),
+    (r"\bGC200\b|\bIPU\b", "IPU GC200"),
+    (r"Gaudi ?2", "Gaudi2"),
+    (r"Gaudi", "Gaudi"),
+    (r"Ascend", "Ascend 910"),
+    (r"TPU[- ]?v?4", "TPU v4"),
+    (r"TPU[- ]?v?3", "TPU v3"),
+)
+
+
+class TreeError(ValueError):
+    """The folder is not an MLPerf Training results tree (message names it)."""
+
+
+class Cancelled(Exception):
+    """The caller asked the scan to stop."""
+
+
+def accelerator_type(model: str, system_name: str = "") -> str:
+    """Accelerator family of a system file's ``accelerator_model_name``."""
+    for pattern, name in _ACCELERATOR_TYPES:
+        if re.search(pattern, model, re.IGNORECASE):
+            return name
+    if model.strip().upper() == "TPU":  # Google's v1.x files: the generation is
+        for pattern, name in _ACCELERATOR_TYPES:  # in the system name
+            if "TPU" in name and re.search(pattern, system_name, re.IGNORECASE):
+                return name
+    return "CPU only" if model.strip().upper() in {"N/A", "NA", ""} else model
+
+
+@dataclass(frozen=True)
+class Result:
+    """One scored (or unscorable) result and where it came from."""
+
+    round: str
+    submitter: str  # folder name
+    system_id: str  # folder under results/
+    benchmark: str  # folder name
+    path: str  # SUBMITTER/results/SYSTEM/BENCHMARK, relative to the round
+    division: str | None = None
+    availability: str | None = None  # the system file's status, as printed
+    category: str | None = None
+    system_name: str | None = None
+    accelerator_model: str | None = None
+    accelerator_type: str | None = None
+    accelerators: int | None = None
+    nodes: int | None = None
+    host_cpu: str | None = None
+    host_cpus: int | None = None
+    framework: str | None = None
+    minutes: float | None = None
+    runs_found: int = 0
+    runs_required: int | None = None
+    runs_used: int = 0
+    runs_dropped: int = 0
+    scaling_factor: float = 1.0
+    status: str = "scored"  # scored | no score | logs missing | unreadable
+    note: str = ""
+    problems: tuple[str, ...] = field(default=())  # stop an import unless accepted
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.round, self.submitter, self.system_id, self.benchmark)
+
+
+def round_of(folder: Path) -> str | None:
+    """The round named by ``training_results_vX.Y`` at or above ``folder``
+    (or a ``vX.Y`` folder inside one named ``training``), else None."""
+    for p in (folder, *folder.parents):
+        m = _ROUND_DIR.match(p.name)
+        if m:
+            return m[1]
+        m = _SHORT_ROUND_DIR.match(p.name)
+        if m and p.parent.name == "training":
+            return m[1]
+    return None
+
+
+def _is_org(folder: Path) -> bool:
+    # result_summarizer.py _is_organization_folder: results/ and systems/
+    return (folder / "results").is_dir() and (folder / "systems").is_dir()
+
+
+def _round_root(folder: Path) -> tuple[Path, list[Path]]:
+    """(the folder paths are relative to, the submitter folders to read)."""
+    if not folder.is_dir():
+        raise TreeError(f"{folder}: not a folder")
+    if _is_org(folder):
+        return folder.parent, [folder]
+    orgs = sorted(p for p in folder.iterdir() if p.is_dir() and _is_org(p))
+    if not orgs:
+        raise TreeError(
+            f"{folder}: not an MLPerf Training results tree (no SUBMITTER/results "
+            "and SUBMITTER/systems folders in it, and it is not one itself)"
+        )
+    return folder, orgs
+
+
+def _missing_logs(root: Path) -> dict[str, int]:
+    """Per result path, how many logs MISSING.txt lists (our trimmed copies)."""
+    listed: dict[str, int] = {}
+    path = root / "MISSING.txt"
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                res = line.strip().rsplit("/", 1)[0]
+                listed[res] = listed.get(res, 0) + 1
+    return listed
+
+
+@dataclass(frozen=True)
+class _Job:
+    org: Path
+    system_id: str
+    benchmark: str
+    logs: tuple[Path, ...]
+
+
+def scan(
+    folder: Path,
+    round_: str,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> list[Result]:
+    """Every result under ``folder`` (a round or one submitter), scored.
+
+    ``progress(done, total)`` is called after each result; ``cancelled()``
+    returning True stops the scan with :class:`Cancelled`.
+    """
+    root, orgs = _round_root(folder)
+    missing = _missing_logs(root)
+    jobs: list[_Job] = []
+    for org in orgs:
+        for sysdir in sorted(p for p in (org / "results").iterdir() if p.is_dir()):
+            for bdir in sorted(p for p in sysdir.iterdir() if p.is_dir()):
+                logs = tuple(sorted(bdir.glob("result_*.txt")))
+                rel = f"{org.name}/results/{sysdir.name}/{bdir.name}"
+                if logs or rel in missing:
+                    jobs.append(_Job(org, sysdir.name, bdir.name, logs))
+    # Results whose logs are all missing have no folder left in the copy.
+    present = {f"{j.org.name}/results/{j.system_id}/{j.benchmark}" for j in jobs}
+    for rel in sorted(set(missing) - present):
+        org_name, _, system_id, bench = rel.split("/")
+        if (root / org_name) in orgs:
+            jobs.append(_Job(root / org_name, system_id, bench, ()))
+    systems: dict[Path, dict | str] = {}
+    out: list[Result] = []
+    for i, job in enumerate(jobs):
+        if cancelled is not None and cancelled():
+            raise Cancelled
+        sys_file = job.org / "systems" / f"{job.system_id}.json"
+        if sys_file not in systems:
+            systems[sys_file] = _read_system(sys_file, root)
+        rel = f"{job.org.name}/results/{job.system_id}/{job.benchmark}"
+        out.append(_result(root, job, rel, round_, systems[sys_file], missing))
+        if progress is not None:
+            progress(i + 1, len(jobs))
+    return out
+
+
+def _read_system(path: Path, root: Path) -> dict | str:
+    """The system description, or the problem with it in words."""
+    rel = path.relative_to(root)
+    try:
+        desc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return f"{rel}: system description is missing"
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"{rel}: cannot read ({exc})"
+    except ValueError as exc:
+        return f"{rel}: not valid JSON ({exc})"
+    if not isinstance(desc, dict):
+        return f"{rel}: not a system description (expected a JSON object)"
+    for key in ("division", "status", "system_name", "accelerator_model_name"):
+        if not isinstance(desc.get(key), str):
+            return f"{rel}: field {key!r} is missing"
+    return desc
+
+
+def _int(value: object) -> int | None:
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
+
+
+def _framework(desc: dict) -> str:
+    # result_summarizer.py _pretty_framework: TensorFlow's commit hash cut
+    fw = str(desc.get("framework") or "")
+    return re.sub(r" commit hash = .*", "", fw) if "TensorFlow" in fw else fw
+
+
+def _system_fields(desc: dict) -> dict:
+    nodes = _int(desc.get("number_of_nodes"))
+    per_node = _int(desc.get("accelerators_per_node"))
+    cpus = _int(desc.get("host_processors_per_node"))
+    division = desc["division"].strip().lower()
+    status = desc["status"].strip()
+    model = desc["accelerator_model_name"].strip()
+    return {
+        "division": "closed" if division == "close" else division,
+        "availability": status,
+        "category": CATEGORIES.get(status.lower(), status),
+        "system_name": desc["system_name"].strip(),
+        "accelerator_model": model,
+        "accelerator_type": accelerator_type(model, desc["system_name"]),
+        # result_summarizer.py: accelerators_count = per node x nodes
+        "accelerators": per_node * nodes if per_node is not None and nodes else None,
+        "nodes": nodes,
+        "host_cpu": str(desc.get("host_processor_model_name") or "").strip() or None,
+        "host_cpus": cpus * nodes if cpus is not None and nodes else None,
+        "framework": _framework(desc).strip() or None,
+    }
+
+
+def _result(
+    root: Path,
+    job: _Job,
+    rel: str,
+    round_: str,
+    desc: dict | str,
+    missing: dict[str, int],
+) -> Result:
+    base = {
+        "round": round_,
+        "submitter": job.org.name,
+        "system_id": job.system_id,
+        "benchmark": job.benchmark,
+        "path": rel,
+    }
+    if isinstance(desc, str):
+        return Result(**base, status="unreadable", note=desc, problems=(desc,))
+    base.update(_system_fields(desc))
+    if desc["division"].strip().lower() == "close":
+        base["note"] = "system file spells the division 'close'"
+    gone = missing.get(rel, 0)
+    if gone:
+        return Result(
+            **{k: v for k, v in base.items() if k != "note"},
+            runs_found=len(job.logs),
+            status="logs missing",
+            note=f"{gone} log(s) missing from this copy of the repository: not scored",
+        )
+    problems: list[str] = []
+    runs = []
+    for log in job.logs:
+        try:
+            run = read_log(log)
+        except LogError as exc:
+            problems.append(str(exc))
+            continue
+        runs.append(run)
+        if run.problem and not run.problem.startswith("run stopped with status"):
+            problems.append(f"{log.relative_to(root)}: {run.problem}")
+    try:
+        factor = read_scaling(root / rel / "scaling.json")
+    except LogError as exc:
+        problems.append(str(exc))
+        factor = 1.0
+    score = score_runs(job.benchmark, runs, factor)
+    first_note = base.pop("note", "")
+    notes = [first_note] if first_note else []
+    if score.runs_required and score.runs_found < score.runs_required:
+        problems.append(
+            f"{rel}: {score.runs_found} runs, the round requires {score.runs_required}"
+        )
+    if score.reason:
+        problems.append(f"{rel}: no score: {score.reason}")
+    aborted = [
+        r for r in runs if r.problem and r.problem.startswith("run stopped with")
+    ]
+    if aborted:
+        notes.append(f"{len(aborted)} run(s) not counted: {aborted[0].problem}")
+    return Result(
+        **base,
+        minutes=score.minutes,
+        runs_found=score.runs_found,
+        runs_required=score.runs_required,
+        runs_used=score.runs_used,
+        runs_dropped=score.runs_dropped,
+        scaling_factor=score.scaling_factor,
+        status="scored" if score.minutes is not None else "no score",
+        note="; ".join(notes),
+        problems=tuple(problems),
+    )

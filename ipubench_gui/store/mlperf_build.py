@@ -1,0 +1,182 @@
+"""Build ``data/mlperf_training.csv`` (derived figures only) from clones of the
+MLCommons training results repositories.
+
+    python -m ipubench_gui.store.mlperf_build [../shared/mlperf/training] [--out FILE]
+
+Each round folder ``vX.Y`` (or ``training_results_vX.Y``) is read with
+``store.mlperf``; its ``SNAPSHOT.txt`` (or ``.git/HEAD``) gives the commit.
+Same input, same bytes out: rows sorted by round and path, figures rounded to
+microminutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import io
+import re
+import sys
+from pathlib import Path
+
+from ipubench_gui.store.mlperf import Result, round_of, scan
+
+COLUMNS = (
+    "result_id",
+    "mlperf_round",
+    "submitter",
+    "system_id",
+    "mlperf_benchmark",
+    "division",
+    "availability",
+    "category",
+    "system_name",
+    "accelerator_model",
+    "accelerator_type",
+    "accelerators",
+    "nodes",
+    "host_cpu",
+    "host_cpus",
+    "framework",
+    "value",
+    "unit",
+    "status",
+    "runs_found",
+    "runs_required",
+    "runs_used",
+    "runs_dropped",
+    "scaling_factor",
+    "note",
+    "repository",
+    "commit",
+    "path",
+    "retrieved",
+)
+
+
+def result_id(round_: str, path: str) -> str:
+    """Stable id of a result: its round and repository path, hashed."""
+    digest = hashlib.sha1(f"{round_}/{path}".encode()).hexdigest()[:8]
+    return f"mlperf{round_.replace('.', '')}-{digest}"
+
+
+def commit_of(folder: Path) -> str:
+    """The commit a copy was taken at: SNAPSHOT.txt's, else the clone's HEAD."""
+    snap = folder / "SNAPSHOT.txt"
+    if snap.is_file():
+        m = re.search(r"^commit ([0-9a-f]{40})", snap.read_text(encoding="utf-8"), re.M)
+        if m:
+            return m[1]
+    head = folder / ".git" / "HEAD"
+    if head.is_file():
+        ref = head.read_text(encoding="utf-8").strip()
+        if ref.startswith("ref: "):
+            target = folder / ".git" / ref[5:]
+            return (
+                target.read_text(encoding="utf-8").strip() if target.is_file() else ""
+            )
+        return ref
+    return ""
+
+
+def retrieved_of(folder: Path) -> str:
+    """The retrieval date a README above the copy states ("Retrieved YYYY-MM-DD")."""
+    for p in (folder, *folder.parents):
+        readme = p / "README.md"
+        if readme.is_file():
+            m = re.search(r"Retrieved (\d{4}-\d\d-\d\d)", readme.read_text("utf-8"))
+            if m:
+                return m[1]
+    return ""
+
+
+def row(res: Result, repository: str, commit: str, retrieved: str) -> dict:
+    """One CSV row of a result (empty cells for unknowns)."""
+    note = "; ".join(p for p in (res.note, *res.problems) if p)
+    return {
+        "result_id": result_id(res.round, res.path),
+        "mlperf_round": res.round,
+        "submitter": res.submitter,
+        "system_id": res.system_id,
+        "mlperf_benchmark": res.benchmark,
+        "division": res.division,
+        "availability": res.availability,
+        "category": res.category,
+        "system_name": res.system_name,
+        "accelerator_model": res.accelerator_model,
+        "accelerator_type": res.accelerator_type,
+        "accelerators": res.accelerators,
+        "nodes": res.nodes,
+        "host_cpu": res.host_cpu,
+        "host_cpus": res.host_cpus,
+        "framework": res.framework,
+        "value": None if res.minutes is None else f"{res.minutes:.6f}",
+        "unit": "min",
+        "status": res.status,
+        "runs_found": res.runs_found,
+        "runs_required": res.runs_required,
+        "runs_used": res.runs_used,
+        "runs_dropped": res.runs_dropped,
+        "scaling_factor": f"{res.scaling_factor:g}",
+        "note": note or None,
+        "repository": repository,
+        "commit": commit,
+        "path": res.path,
+        "retrieved": retrieved,
+    }
+
+
+def round_folders(root: Path) -> list[tuple[str, Path]]:
+    """(round, folder) of every round folder directly under ``root``."""
+    out = []
+    for p in sorted(root.iterdir()):
+        rnd = round_of(p) if p.is_dir() else None
+        if rnd:
+            out.append((rnd, p))
+    return out
+
+
+def build_rows(root: Path) -> list[dict]:
+    """Every result of every round under ``root``, as CSV rows."""
+    rows: list[dict] = []
+    for rnd, folder in round_folders(root):
+        repo = f"mlcommons/training_results_v{rnd}"
+        commit, retrieved = commit_of(folder), retrieved_of(folder)
+        rows.extend(row(r, repo, commit, retrieved) for r in scan(folder, rnd))
+    rows.sort(key=lambda r: (r["mlperf_round"], r["path"]))
+    return rows
+
+
+def to_csv(rows: list[dict]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, COLUMNS, lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow({k: "" if v is None else v for k, v in r.items()})
+    return buf.getvalue()
+
+
+def main(argv: list[str] | None = None) -> int:
+    repo_root = Path(__file__).resolve().parents[2]
+    ap = argparse.ArgumentParser(prog="python -m ipubench_gui.store.mlperf_build")
+    ap.add_argument(
+        "source",
+        nargs="?",
+        type=Path,
+        default=repo_root.parent / "shared" / "mlperf" / "training",
+    )
+    ap.add_argument(
+        "--out", type=Path, default=repo_root / "data" / "mlperf_training.csv"
+    )
+    args = ap.parse_args(argv)
+    if not args.source.is_dir():
+        print(f"{args.source}: no such folder", file=sys.stderr)
+        return 2
+    rows = build_rows(args.source)
+    args.out.write_text(to_csv(rows), encoding="utf-8")
+    print(f"{args.out}: {len(rows)} results")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
