@@ -7,6 +7,7 @@ PY=${PYTHON:-.venv/bin/python}
 rm -rf build/pkgdata
 mkdir -p build/pkgdata
 cp data/*.csv data/README.md build/pkgdata/
+cp -r data/entities build/pkgdata/
 "$PY" - <<'PYEOF'
 from pathlib import Path
 from ipubench_gui.store.build import build_store
