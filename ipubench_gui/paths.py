@@ -1,4 +1,14 @@
-"""Where things live: bundled resources and data (source or frozen), user state."""
+"""Where things live: bundled resources and data, user state.
+
+The only module that knows how the app was installed. ``data/`` and
+``resources/`` are top-level folders of the repository; the build puts them
+elsewhere, and ``root()`` is the folder that holds both:
+
+- frozen (PyInstaller): the bundle folder (``sys._MEIPASS``);
+- installed from a wheel (pip, pipx): the package folder, where ``setup.py``
+  copies them (``site-packages/ipubench_gui/data``);
+- a source checkout (also an editable install): the repository.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +22,13 @@ HOME_ENV = "IPUBENCH_GUI_HOME"
 
 
 def root() -> Path:
-    """The bundle root when frozen (PyInstaller), else the repository root."""
+    """The folder holding ``data/`` and ``resources/`` (see the module's text)."""
     if getattr(sys, "frozen", False):
         return Path(getattr(sys, "_MEIPASS", Path(sys.executable).parent))
-    return Path(__file__).resolve().parent.parent
+    package = Path(__file__).resolve().parent
+    if (package / "data").is_dir():  # installed: the wheel carries them inside
+        return package
+    return package.parent
 
 
 def data_dir() -> Path:
