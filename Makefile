@@ -2,6 +2,9 @@
 PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
+# Installed when pyproject.toml or setup.py changed since (code is installed
+# editable, so edits need no install): a second `make run` starts at once.
+STAMP := $(VENV)/.installed
 
 .PHONY: setup run test bench lint package install-linux clean
 
@@ -9,8 +12,11 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-setup: $(BIN)/python
+$(STAMP): $(BIN)/python pyproject.toml setup.py
 	$(BIN)/python -m pip install -q -e ".[test,dev]"
+	touch $@
+
+setup: $(STAMP)
 
 run: setup
 	$(BIN)/ipubench-gui
