@@ -9,7 +9,8 @@ SRC=$(cd "$SRC" && pwd)
 DATA=${XDG_DATA_HOME:-$HOME/.local/share}
 APP="$DATA/ipubench-gui/app"
 BIN="$HOME/.local/bin"
-mkdir -p "$APP" "$BIN" "$DATA/applications" "$DATA/icons/hicolor/scalable/apps"
+mkdir -p "$APP" "$BIN" "$DATA/applications" "$DATA/icons/hicolor/scalable/apps" \
+    "$DATA/mime/packages"
 rm -rf "$APP.new"
 cp -a "$SRC" "$APP.new"
 rm -rf "$APP"
@@ -24,6 +25,11 @@ done
 # Exec with the absolute path: ~/.local/bin is not on every desktop's PATH.
 sed "s|^Exec=.*|Exec=\"$APP/ipubench-gui\" %F|" "$RES/ipubench-gui.desktop" \
     > "$DATA/applications/ipubench-gui.desktop"
+# Saved views (*.ipubench-view.json) open in the app on a double-click.
+cp "$RES/ipubench-gui-mime.xml" "$DATA/mime/packages/ipubench-gui.xml"
+# The menu's and file managers' caches: the desktop file (mimeinfo.cache), the
+# MIME type (mime/), the icons (icon-theme.cache).
 command -v update-desktop-database >/dev/null && update-desktop-database -q "$DATA/applications" || true
+command -v update-mime-database >/dev/null && update-mime-database "$DATA/mime" || true
 command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t "$DATA/icons/hicolor" || true
 echo "installed to $APP; menu entry $DATA/applications/ipubench-gui.desktop"
