@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from ipubench_gui import __version__
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.ui import settings_store as ss
+from ipubench_gui.ui.keyboard import AppShortcuts, FocusRing, PanelFocus
 from ipubench_gui.ui.models.results_model import ResultsModel
 from ipubench_gui.ui.state import AppState
 from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self.count_label = QLabel()
         self.statusBar().addPermanentWidget(self.count_label)
         self._build_menus()
+        self._keyboard()
         self._first_run_size()
         self._default_state = self.saveState()
         self._sized_docks = False
@@ -200,6 +202,7 @@ class MainWindow(QMainWindow):
             "Ctrl+Shift+Backspace",
         )
         view = mb.addMenu("&View")
+        self.view_menu = view
         view.addAction(self.facet_dock.toggleViewAction())
         view.addAction(self.detail_dock.toggleViewAction())
         view.addAction(self.compare_dock.toggleViewAction())
@@ -230,6 +233,37 @@ class MainWindow(QMainWindow):
             helpm, "&About IPU Benchmark Explorer", self.show_about
         )
         self.sources_text = ""
+
+    def _keyboard(self) -> None:
+        """Tab order by panel, F6 between panels, a focus ring, and the app's
+        shortcuts from text fields too (see ui/keyboard.py)."""
+        self.panels = PanelFocus(
+            self,
+            (
+                ("search", (self.search, self.chips)),
+                ("filters", (self.facets,)),
+                ("chart controls", (self.chart_options,)),
+                ("chart", (self.canvas,)),
+                ("table", (self.table, self.empty)),
+                ("details", (self.details,)),
+                ("comparison", (self.comparator,)),
+            ),
+        )
+        self.next_panel_action = self._action(
+            self.view_menu, "Next panel", lambda: self.panels.cycle(True), "F6"
+        )
+        self.prev_panel_action = self._action(
+            self.view_menu,
+            "Previous panel",
+            lambda: self.panels.cycle(False),
+            "Shift+F6",
+        )
+        self.focus_ring = FocusRing(self)
+        self.app_shortcuts = AppShortcuts(lambda: self.findChildren(QAction), self)
+        self.app_shortcuts.watch(self)
+
+    def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802 (Qt API)
+        return self.panels.tab(forward) or super().focusNextPrevChild(forward)
 
     # -- behaviour that is purely about widgets --------------------------------
     def focus_search(self) -> None:

@@ -47,6 +47,7 @@ class Comparator(QTabWidget):
         self.view = QTableView()
         self.view.setModel(self.model)
         self.view.setWordWrap(True)
+        self.view.setTabKeyNavigation(False)  # Tab leaves; arrows move inside
         self.view.setAccessibleName("Comparison")
         self.view.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.Stretch

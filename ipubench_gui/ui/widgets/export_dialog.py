@@ -95,13 +95,15 @@ class ExportDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.copy_button = QPushButton("Copy to clipboard")
         self.save_button = QPushButton("Save…")
-        self.save_button.setDefault(True)
         buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.save_button, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.rejected.connect(self.reject)
         self.copy_button.clicked.connect(self._on_copy)
         self.save_button.clicked.connect(self._on_save)
         form.addRow(buttons)
+        # Enter saves: a default button only takes once the button belongs to
+        # the dialog (set before, Cancel stayed the default).
+        self.save_button.setDefault(True)
         self._on_size_changed()
 
     def _on_size_changed(self, *_):

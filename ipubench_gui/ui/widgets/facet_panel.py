@@ -119,6 +119,9 @@ class FacetPanel(QScrollArea):
         lay.addStretch(1)
         self.setWidget(inner)
         self.setWidgetResizable(True)
+        # Not a stop itself: Tab goes to the filters inside (the window scrolls
+        # each into view).
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setMinimumWidth(self.fontMetrics().horizontalAdvance("M") * 22)
         state.filtersChanged.connect(self._on_state_filters_changed)
