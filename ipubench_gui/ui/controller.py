@@ -190,7 +190,12 @@ class Controller(QObject):
         self._show_count()
         self.window.show_empty(p.matching == 0, self.state.filters.describe())
         if self.state.selection:
-            self.window.table.select_ids(self.state.selection, scroll=False)
+            # The selection follows the filter: rows it hid are no longer
+            # selected (nor added to a comparison, nor shown in the details).
+            m = self.window.model
+            kept = tuple(i for i in self.state.selection if m.row_of(i) is not None)
+            self.state.set_selection(kept)
+            self.window.table.select_ids(kept, scroll=False)
 
     def _show_count(self) -> None:
         """'N of M results': M is known once the universe has arrived (the two

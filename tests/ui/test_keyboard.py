@@ -218,3 +218,34 @@ def test_f6_cycles_between_panels(qtbot, session):
     assert seen == list(PANELS) + ["search"]
     qtbot.keyClick(focus(), Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
     assert w.panels.panel_of(focus()) == "comparison"
+
+
+def test_selection_follows_the_filter(qtbot, session, db):
+    """A row selected, then hidden by a filter, is not added by Ctrl+Shift+A and
+    leaves the details panel."""
+    w = session.window
+    hidden = sql_ids(db, "r.framework = 'PopART'")
+    kept = sql_ids(db, "r.framework = 'TensorFlow2'")
+    assert hidden and kept
+    m = w.model
+    pick = [m.result_id(r) for r in range(m.rowCount())]
+    a = next(i for i in pick if i in hidden)
+    b = next(i for i in pick if i in kept)
+    w.table.select_ids((a, b))
+    assert set(session.state.selection) == {a, b}
+    assert a in w.details.toPlainText()
+    session.state.set_filters(FilterState().with_values("framework", ["TensorFlow2"]))
+    assert table_ids(session) == kept
+    assert session.state.selection == (b,)
+    assert a not in w.details.toPlainText() and b in w.details.toPlainText()
+    w.table.setFocus(Qt.FocusReason.MouseFocusReason)
+    qtbot.keyClick(
+        w.table,
+        Qt.Key.Key_A,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    assert session.state.comparison.ids == (b,)
+    # Filtering everything selected away empties the details.
+    session.state.set_filters(FilterState().with_values("framework", ["PopART"]))
+    assert session.state.selection == ()
+    assert "Select a result" in w.details.toPlainText()
