@@ -200,10 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     _resolve_output(args)
     if args.self_test:
-        from ipubench_gui.pyside_import import import_pyside
+        from ipubench_gui import startup
         from ipubench_gui.selftest import run
 
-        import_pyside()  # as the window does (checked by tests/frozen)
+        startup.prepare()  # as the window does (checked by tests/frozen)
         return run()
     if args.command is None:
         # No cyclic garbage collection until the window is painted with data
@@ -219,9 +219,9 @@ def main(argv: list[str] | None = None) -> int:
 
         store = open_store_async()
         trace.mark("store opening on a thread")
-        from ipubench_gui.pyside_import import import_pyside
+        from ipubench_gui import startup
 
-        import_pyside()  # before the modules that follow it
+        startup.prepare()  # before Qt, pyqtgraph and the modules that follow
         from ipubench_gui.app import run_gui
 
         trace.mark("app modules imported (Qt, pyqtgraph)")

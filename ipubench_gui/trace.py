@@ -16,7 +16,7 @@ _LOCK = threading.Lock()  # marks come from the opening thread too: whole lines
 
 def mark(step: str) -> None:
     if ON:
-        ms = (time.perf_counter() - _T0) * 1000
-        with _LOCK:
+        with _LOCK:  # time taken under the lock too: lines in time order
+            ms = (time.perf_counter() - _T0) * 1000
             sys.stderr.write(f"trace {ms:7.1f} ms  {step}\n")
             sys.stderr.flush()

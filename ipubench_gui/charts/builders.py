@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyqtgraph as pg
-from pyqtgraph import QtCore, QtGui
+from PySide6 import QtCore, QtGui
 
 from ipubench_gui.charts.theme import Theme
 from ipubench_gui.domain.format import format_compact

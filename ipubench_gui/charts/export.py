@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 from pyqtgraph.exporters import SVGExporter
-from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from ipubench_gui.charts.builders import NumberAxis, draw
 from ipubench_gui.charts.theme import LIGHT

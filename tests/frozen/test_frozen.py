@@ -93,8 +93,8 @@ def test_frozen_command_line_works(built_app, tmp_path):
 
 
 def test_frozen_app_imports_qt_through_the_start_up_hooks(built_app, tmp_path):
-    # pg_import wraps the loader of pyqtgraph.Qt (frozen, PyInstaller's) and
-    # pyside_import patches PySide6's own support module: check both took
+    # startup.prepare() wraps the loader of pyqtgraph.Qt (frozen, PyInstaller's)
+    # and patches PySide6's own support module: check both took
     # effect in the frozen app too (their trace lines).
     env = {
         "HOME": str(tmp_path),

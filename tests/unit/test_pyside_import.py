@@ -1,4 +1,4 @@
-"""ipubench_gui.pyside_import: no source scan per import, features still work.
+"""ipubench_gui.startup.import_pyside: no source scan per import, features still work.
 
 Each case runs in a fresh interpreter: what is measured is what importing
 PySide6 does to every later import.
@@ -52,7 +52,7 @@ def test_plain_pyside_reads_the_source_of_every_later_module(tmp_path):
 
 
 def test_after_import_pyside_no_module_source_is_read(tmp_path):
-    setup = "from ipubench_gui.pyside_import import import_pyside; import_pyside()"
+    setup = "from ipubench_gui.startup import import_pyside; import_pyside()"
     out = _run(PROBE.format(setup=setup), tmp_path)
     assert out.split()[0] == "0", out
 
@@ -62,7 +62,7 @@ def test_feature_imports_still_work_after_it(tmp_path):
         """
         import sys
         sys.path.insert(0, ".")
-        from ipubench_gui.pyside_import import import_pyside
+        from ipubench_gui.startup import import_pyside
         assert import_pyside()
         import uses_feature
         print(uses_feature.NAME)
