@@ -21,7 +21,7 @@ setup: $(STAMP)
 run: setup
 	$(BIN)/ipubench-gui
 
-test: setup
+test: lint
 	bash .ci/xvfb-pytest $(BIN)/python
 	# High-DPI pass: charts, export and the window at 2x scale, headless.
 	QT_SCALE_FACTOR=2 bash .ci/xvfb-pytest $(BIN)/python -q tests/charts tests/ui -m "not xvfb"
@@ -29,8 +29,10 @@ test: setup
 bench: setup
 	$(BIN)/python tests/bench/run.py
 
+# Also the first step of `make test`, so CI (.ci/run) type-checks too.
 lint: setup
 	$(BIN)/ruff check ipubench_gui tests
+	$(BIN)/mypy  # strict on domain/ and store/: [tool.mypy] in pyproject.toml
 
 clean:
 	rm -rf build dist .pytest_cache

@@ -76,7 +76,7 @@ class ChartSpec:
 
     STYLE_FIELDS = ("color_by", "group_by", "log", "budget_ms", "title", "subtitle")
 
-    def data_key(self) -> tuple:
+    def data_key(self) -> tuple[object, ...]:
         """The fields that decide which rows are drawn (a change means re-query)."""
         return tuple(
             getattr(self, f.name)
@@ -87,11 +87,11 @@ class ChartSpec:
     def with_(self, **kw: Any) -> ChartSpec:
         return replace(self, **kw)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
-    def from_json(cls, data: dict) -> ChartSpec:
+    def from_json(cls, data: Mapping[str, Any]) -> ChartSpec:
         """Known keys with values of the right type; raises ValueError otherwise."""
         if not isinstance(data, dict):
             raise ValueError("chart options must be an object")
@@ -171,7 +171,7 @@ def _suffix(key: str, v: object) -> str:
     return f"{v} ms" if key == "latency_ms" else str(v)
 
 
-def chart_metric(spec: ChartSpec, selected_metrics: frozenset) -> str:
+def chart_metric(spec: ChartSpec, selected_metrics: frozenset[object]) -> str:
     """The metric a chart plots: the spec's, else the single filtered one, else
     throughput. Mixed metrics are never put on one axis."""
     if spec.metric:

@@ -137,7 +137,7 @@ def ratio_text(row: Row, base: Row) -> str:
     if row is base or row.get("result_id") == base.get("result_id"):
         return "baseline"
     r = v / b
-    metric = row["metric"]
+    metric: str = row["metric"]
     if metric in LOWER_IS_BETTER:
         what = METRIC_LABELS.get(metric, metric).lower()
         return f"{1 - r:.0%} less {what}" if r < 1 else f"{r - 1:.0%} more {what}"

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
+from typing import TypeVar
 
 # kind -> (file, key column)
 TABLES: dict[str, tuple[str, str]] = {
@@ -99,6 +100,14 @@ class Resolution:
         return f"{self.given} → {self.name} ({self.how})"
 
 
+_V = TypeVar("_V")
+
+
+def _frozen(m: Mapping[str, Mapping[str, _V]]) -> Mapping[str, Mapping[str, _V]]:
+    """A read-only copy, two levels deep."""
+    return MappingProxyType({k: MappingProxyType(dict(v)) for k, v in m.items()})
+
+
 @dataclass(frozen=True)
 class _Alias:
     canonical: str
@@ -139,7 +148,7 @@ class Catalogue:
         cat = cls._build(entities, {k: {} for k in KINDS}, folder)
         pairs = []
         for line, row in _rows(folder / ALIASES_FILE):
-            kind, alias, canon = row["kind"], row["alias"], row["canonical"]
+            kind, alias, canon = (row[c] or "" for c in ("kind", "alias", "canonical"))
             if kind not in TABLES or not alias or not canon:
                 raise EntityError(
                     f"{folder / ALIASES_FILE}, line {line}: need kind (one of "
@@ -174,10 +183,7 @@ class Catalogue:
                 idx.setdefault(key(text), al)
             index[kind], spellings[kind] = idx, spell
         return cls(
-            *(
-                MappingProxyType({k: MappingProxyType(dict(v)) for k, v in m.items()})
-                for m in (entities, aliases, index, spellings)
-            )
+            _frozen(entities), _frozen(aliases), _frozen(index), _frozen(spellings)
         )
 
     def _layer(

@@ -16,8 +16,9 @@ Semantics (decided once, here):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ipubench_gui.domain.fields import field
 from ipubench_gui.domain.format import format_number
@@ -117,7 +118,7 @@ class FilterState:
         return "; ".join(label for _, label in self.chips()) or "all results"
 
     # -- serialising (saved views, QSettings) --------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "selected": {d: sorted(vals, key=_sort_key) for d, vals in self.selected},
             "ranges": {d: [r.lo, r.hi] for d, r in self.ranges},
@@ -125,7 +126,7 @@ class FilterState:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> FilterState:
+    def from_json(cls, data: Mapping[str, Any]) -> FilterState:
         """Build from :meth:`to_json` output; raises ``ValueError`` on bad shapes."""
         if not isinstance(data, dict):
             raise ValueError("filter state must be an object")

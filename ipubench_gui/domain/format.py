@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 
 def format_number(v: float | int | None, digits: int = 3) -> str:
     """Thousands separators; up to ``digits`` significant decimals for fractions.
@@ -57,7 +60,7 @@ def to_tsv(headers: list[str], rows: list[list[object]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def provenance_lines(row: dict) -> list[str]:
+def provenance_lines(row: Mapping[str, Any]) -> list[str]:
     """Where a figure comes from, one fact a line, for tooltips and detail panes."""
     out = [f"Source: {row.get('source_file', '')}"]
     if row.get("table"):

@@ -152,7 +152,7 @@ def latency_throughput_plot(
         )
     elif budget_ms is not None:
         notes.append(f"nothing runs within {format_number(budget_ms)} ms")
-    units = sorted({r.get("unit") for r in pts}) or ["items/s"]
+    units = sorted({str(r["unit"]) for r in pts if r.get("unit")}) or ["items/s"]
     return Plot(
         "latency-throughput",
         "Latency vs throughput (inference)",
@@ -190,7 +190,8 @@ def scaling_families(rows: Sequence[Row]) -> dict[str, list[Row]]:
 
 def scaling_efficiency(row: Row, base: Row) -> float:
     """Per-accelerator throughput relative to the family's smallest system."""
-    return (row["value"] / row["accelerators"]) / (base["value"] / base["accelerators"])
+    per_chip = row["value"] / row["accelerators"]
+    return float(per_chip / (base["value"] / base["accelerators"]))
 
 
 def scaling_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plot:
@@ -257,7 +258,7 @@ def progress_groups(rows: Sequence[Row]) -> dict[str, list[Row]]:
     for r in rows:
         if r.get("metric") == "throughput" and r.get("task") == "training":
             grp[key_name(r, keys)].append(r)
-    gen_order = {"IPU Mk2 Classic": 0, "Bow": 1}
+    gen_order: dict[str | None, int] = {"IPU Mk2 Classic": 0, "Bow": 1}
     out = {}
     for k, rs in grp.items():
         if len({(r.get("generation"), r.get("sdk_version")) for r in rs}) >= 2:

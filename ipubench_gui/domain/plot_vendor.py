@@ -17,7 +17,8 @@ def vendor_plot(comparisons: Sequence[Row]) -> Plot:
     by_kind: dict[str, list[Point]] = defaultdict(list)
     notes = []
     for c in sorted(comparisons, key=lambda c: -(c.get("ratio_stated") or 0)):
-        what_of = METRIC_LABELS.get(c["metric"], c["metric"]).lower()
+        metric: str = c["metric"]
+        what_of = METRIC_LABELS.get(metric, metric).lower()
         variant = f" ({c['variant']})" if c.get("variant") else ""
         label = (
             f"{c['model']}{variant} {c['task']} {what_of}: {c['ipu_system']} vs "
@@ -29,7 +30,7 @@ def vendor_plot(comparisons: Sequence[Row]) -> Plot:
         caveats = [x.strip() for x in (c.get("caveats") or "").split(";") if x.strip()]
         if c.get("assumptions"):
             caveats.append(c["assumptions"])
-        what = METRIC_LABELS.get(c["metric"], c["metric"]).lower()
+        what = METRIC_LABELS.get(metric, metric).lower()
         y = len(labels)
         labels.append(label)
         q = c.get("ratio_qualifier") or ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.compare import Comparison
@@ -19,7 +20,7 @@ class View:
     chart: ChartSpec = ChartSpec()
     comparison: Comparison = Comparison()
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
             "version": VERSION,

@@ -8,9 +8,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import duckdb
+
+if TYPE_CHECKING:
+    from ipubench_gui.store.snapshot import Snapshot
+    from ipubench_gui.store.userdb import UserStatus
+
+Row = tuple[Any, ...]  # one row as DuckDB returns it
+Params = dict[str, Any]  # bound parameters by name
 
 
 @dataclass(frozen=True)
@@ -18,7 +25,7 @@ class Query:
     """SQL text and its bound parameters. Values never go into ``sql``."""
 
     sql: str
-    params: dict[str, Any]
+    params: Params
 
 
 @dataclass(frozen=True)
@@ -26,7 +33,7 @@ class QueryResult:
     """An immutable result: column names, row tuples, truncation, timing."""
 
     columns: tuple[str, ...]
-    rows: tuple[tuple[Any, ...], ...]
+    rows: tuple[Row, ...]
     truncated: bool = False
     elapsed_ms: float = 0.0
 
@@ -41,12 +48,12 @@ class QueryResult:
 FETCH_CHUNK = 1000
 
 
-def fetch_rows(cur: duckdb.DuckDBPyConnection, most: int | None) -> list[tuple]:
+def fetch_rows(cur: duckdb.DuckDBPyConnection, most: int | None) -> list[Row]:
     """The result's rows (at most ``most``), fetched in chunks: converting rows
     to Python holds the GIL, and 5,000 rows in one call held it ~26 ms, which
     the GUI thread felt as a stall; chunks of 1,000 hold it ~4 ms each and
     were faster overall (16 ms)."""
-    rows: list[tuple] = []
+    rows: list[Row] = []
     while most is None or len(rows) < most:
         n = FETCH_CHUNK if most is None else min(FETCH_CHUNK, most - len(rows))
         chunk = cur.fetchmany(n)
@@ -58,6 +65,14 @@ def fetch_rows(cur: duckdb.DuckDBPyConnection, most: int | None) -> list[tuple]:
 
 class StoreError(Exception):
     """A store could not be opened or queried; the message is for users."""
+
+
+def one_row(cur: duckdb.DuckDBPyConnection) -> Row:
+    """The row a query known to return one (an aggregate) returned."""
+    row = cur.fetchone()
+    if row is None:
+        raise StoreError("the store answered no row where one was expected")
+    return row
 
 
 class Database:
@@ -76,9 +91,9 @@ class Database:
         self.cube_pays: bool | None = None  # see store.fetch.cube_pays
         # store.fetch.snapshot: the rows in memory, False when too many to hold,
         # None when not loaded yet (or dropped by data_changed).
-        self.snapshot = None
+        self.snapshot: Snapshot | Literal[False] | None = None
         self.cache_lock = threading.Lock()
-        self.user_status = None  # store.userdb.UserStatus when a user db is attached
+        self.user_status: UserStatus | None = None  # when a user db is attached
 
     @classmethod
     def open(cls, path: Path, read_only: bool = True) -> Database:

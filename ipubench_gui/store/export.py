@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TextIO
 
 from ipubench_gui.domain.fields import RESULT_FIELDS
 from ipubench_gui.domain.files import atomic_write as atomic_write_file
+from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.store.db import Database, Query
 from ipubench_gui.store.schema import quote_ident
 
@@ -51,10 +54,12 @@ def all_results_query() -> Query:
     )
 
 
-def write_csv(path: Path, columns, rows) -> Path:
+def write_csv(
+    path: Path, columns: Iterable[str], rows: Iterable[Iterable[object]]
+) -> Path:
     """Write rows to ``path`` as CSV, atomically (see :func:`atomic_write`)."""
 
-    def write(f) -> None:
+    def write(f: TextIO) -> None:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(columns)
         for r in rows:
@@ -67,7 +72,7 @@ def write_text(path: Path, text: str) -> Path:
     return atomic_write(path, lambda f: f.write(text))
 
 
-def atomic_write(path: Path, write) -> Path:
+def atomic_write(path: Path, write: Callable[[TextIO], object]) -> Path:
     """Text flavour of :func:`atomic_write_binary`: ``write(file)`` gets an open
     UTF-8 text file."""
 
@@ -113,14 +118,14 @@ def inert(v: object) -> object:
     return v
 
 
-def table_query(state, columns: tuple[str, ...] | None = None) -> Query:
+def table_query(state: FilterState, columns: tuple[str, ...] | None = None) -> Query:
     """The filtered rows with display columns and provenance (no row limit)."""
     from ipubench_gui.store import queries as q
 
     return q.results(state, columns=columns)
 
 
-def export_table(db: Database, state, path: Path) -> int:
+def export_table(db: Database, state: FilterState, path: Path) -> int:
     """Write the rows matching ``state`` to ``path`` (.csv, .parquet or .xlsx),
     headers with units, provenance columns included; atomically. Returns rows."""
     from ipubench_gui.domain.fields import field
@@ -148,7 +153,9 @@ def export_table(db: Database, state, path: Path) -> int:
     return len(res.rows)
 
 
-def _write_xlsx(path: Path, headers: list[str], rows) -> None:
+def _write_xlsx(
+    path: Path, headers: list[str], rows: Iterable[Iterable[object]]
+) -> None:
     from openpyxl import Workbook
 
     wb = Workbook(write_only=True)
@@ -172,6 +179,6 @@ def _write_parquet(
     atomic_write_binary(path, lambda tmp: rel.write_parquet(tmp))
 
 
-def atomic_write_binary(path: Path, save) -> Path:
+def atomic_write_binary(path: Path, save: Callable[[str], object]) -> Path:
     """``save(tmp_name)`` writes the file; see :func:`domain.files.atomic_write`."""
     return atomic_write_file(path, save, ExportError)

@@ -6,7 +6,9 @@ worker thread, the command line, tests).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from ipubench_gui.domain.chartspec import (
     LOWER_IS_BETTER,
@@ -74,8 +76,9 @@ def snapshot(db: Database) -> Snapshot | None:
     with db.cache_lock:
         if db.snapshot is None:
             rows = db.scalar("SELECT count(*) FROM results_v")
-            snap = Snapshot.load(db) if rows <= SNAPSHOT_MAX_ROWS else False
-            if snap:
+            snap: Snapshot | Literal[False] = False
+            if rows <= SNAPSHOT_MAX_ROWS:
+                snap = Snapshot.load(db)
                 snap.projected(q.result_columns())  # the table's, made here
             db.snapshot = snap
         return db.snapshot or None
@@ -85,7 +88,8 @@ def answers_at_once(db: Database) -> bool:
     """Whether ``db``'s rows are held in memory already (never loads them) and
     few enough (``snapshot.INLINE_MAX_ROWS``) that a filter's table and counts
     take a millisecond or two, little enough for the GUI thread."""
-    return bool(db.snapshot) and len(db.snapshot) <= SNAPSHOT_INLINE_MAX_ROWS
+    snap = db.snapshot
+    return isinstance(snap, Snapshot) and 0 < len(snap) <= SNAPSHOT_INLINE_MAX_ROWS
 
 
 def page(
@@ -221,7 +225,7 @@ class UnknownIds(KeyError):
         )
 
 
-def rows_by_ids(db: Database, ids: list[str]) -> list[dict]:
+def rows_by_ids(db: Database, ids: list[str]) -> list[dict[str, Any]]:
     """The rows of ``ids`` in the order given; raises UnknownIds naming the missing."""
     found = {r["result_id"]: r for r in db.run(q.by_ids(ids)).dicts()}
     missing = [i for i in ids if i not in found]
@@ -230,7 +234,7 @@ def rows_by_ids(db: Database, ids: list[str]) -> list[dict]:
     return [found[i] for i in ids]
 
 
-def family_rows(db: Database, row: dict) -> list[dict]:
+def family_rows(db: Database, row: Mapping[str, Any]) -> list[dict[str, Any]]:
     return db.run(q.family(row)).dicts()
 
 

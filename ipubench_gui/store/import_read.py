@@ -10,6 +10,7 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.fields import RESULT_FIELDS
+from ipubench_gui.store.db import Row, one_row
 
 FIELDS: tuple[str, ...] = (*RESULT_FIELDS, "task", "accelerators", "nodes", "division")
 METRICS = ("throughput", "latency", "time_to_train", "time_to_result")
@@ -98,7 +99,7 @@ class ImportSpec:
 class Preview:
     columns: list[str]
     types: list[str]
-    rows: list[tuple]
+    rows: list[Row]
     guessed: dict[str, str]
     constants: dict[str, str] = field(default_factory=dict)
 
@@ -166,7 +167,7 @@ def stage(
         )
     except duckdb.Error as exc:
         raise ImportFailed(f"{path.name}: cannot be read: {first_line(exc)}") from None
-    n = con.execute("SELECT count(*) FROM import_stage").fetchone()[0]
+    n = one_row(con.execute("SELECT count(*) FROM import_stage"))[0]
     if n == 0:
         raise ImportFailed(f"{path.name}: has a header but no data rows")
     return names, types
@@ -200,7 +201,9 @@ def guess(columns: list[str]) -> dict[str, str]:
 INFERENCE_SCENARIOS = ("offline", "server", "singlestream", "multistream")
 
 
-def guess_constants(con: duckdb.DuckDBPyConnection, columns: dict[str, str]) -> dict:
+def guess_constants(
+    con: duckdb.DuckDBPyConnection, columns: dict[str, str]
+) -> dict[str, str]:
     """Values the file implies without a column for them: MLPerf inference
     scenarios (Offline, Server, SingleStream, MultiStream) mean task inference."""
     col = columns.get("variant")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import duckdb
 
 from ipubench_gui.domain.chartspec import LOWER_IS_BETTER
+from ipubench_gui.store.db import Params, Row, one_row
 from ipubench_gui.store.import_read import (  # noqa: F401  (the import API)
     FIELDS,
     MAX_PROBLEMS,
@@ -79,7 +80,7 @@ def _metric_from_unit(unit: str) -> str:
 
 def normalised_sql(
     spec: ImportSpec, names: list[str], types: dict[str, str] | None = None
-) -> tuple[str, dict]:
+) -> tuple[str, Params]:
     """SELECT over import_stage giving one normalised row per figure, with the raw
     text kept for problem reports. Identifiers are the file's own column names,
     always quoted; constants are parameters."""
@@ -95,7 +96,7 @@ def normalised_sql(
         raise ImportFailed(
             f"unknown field {', '.join(bad)}; use one of {', '.join(FIELDS)}"
         )
-    params: dict = {}
+    params: Params = {}
     types = types or {}
     src = "import_stage"
     cols = dict(spec.columns)
@@ -234,7 +235,9 @@ FIGURE_COLUMNS = (
 )
 
 
-def _problems(con, column_of: dict[str, str]) -> tuple[list[Problem], int]:
+def _problems(
+    con: duckdb.DuckDBPyConnection, column_of: dict[str, str]
+) -> tuple[list[Problem], int]:
     # Cell text inside quotes in messages; a temp macro is per connection.
     con.execute(
         "CREATE OR REPLACE TEMP MACRO quote(x) AS "
@@ -251,11 +254,13 @@ def _problems(con, column_of: dict[str, str]) -> tuple[list[Problem], int]:
     # hashes of the figure columns say whether any row may repeat another
     # (110 ms, against 150 ms grouping by all fifteen). Only then the details.
     conds = " OR ".join(f"({c.format(**subs)})" for _, c, _ in PROBLEM_CHECKS)
-    flagged, maybe_repeated = con.execute(
-        f"SELECT (SELECT count(*) FROM import_norm WHERE {conds}), "
-        f"(SELECT count(*) FROM (SELECT 1 FROM import_norm WHERE value IS NOT NULL "
-        f"GROUP BY hash({FIGURE_COLUMNS}) HAVING count(*) > 1))"
-    ).fetchone()
+    flagged, maybe_repeated = one_row(
+        con.execute(
+            f"SELECT (SELECT count(*) FROM import_norm WHERE {conds}), "
+            "(SELECT count(*) FROM (SELECT 1 FROM import_norm WHERE value IS NOT "
+            f"NULL GROUP BY hash({FIGURE_COLUMNS}) HAVING count(*) > 1))"
+        )
+    )
     if not flagged and not maybe_repeated:
         return [], 0
     parts = []
@@ -279,7 +284,7 @@ def _problems(con, column_of: dict[str, str]) -> tuple[list[Problem], int]:
     rows = con.execute(
         f"SELECT * FROM import_problems ORDER BY 1, 2 LIMIT {MAX_PROBLEMS + 1}"
     ).fetchall()
-    total = con.execute("SELECT count(*) FROM import_problems").fetchone()[0]
+    total = one_row(con.execute("SELECT count(*) FROM import_problems"))[0]
     probs = [
         Problem(int(r), column_of.get(c, c) if c != "row" else None, reason)
         for r, c, reason in rows[:MAX_PROBLEMS]
@@ -307,10 +312,12 @@ def validate(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> tuple[int, int
             probs,
             more,
         )
-    landed, skipped = con.execute(
-        f"SELECT count(*) FILTER (WHERE value IS NOT NULL), count(*) FILTER "
-        f"(WHERE {_blank('value_raw')}) FROM import_norm"
-    ).fetchone()
+    landed, skipped = one_row(
+        con.execute(
+            f"SELECT count(*) FILTER (WHERE value IS NOT NULL), count(*) FILTER "
+            f"(WHERE {_blank('value_raw')}) FROM import_norm"
+        )
+    )
     if landed == 0:
         raise ImportFailed(
             f"{spec.path.name}: no row has a figure in column "
@@ -335,7 +342,7 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
     lower = "(" + ", ".join(f"'{m}'" for m in LOWER_IS_BETTER) + ")"
     con.execute("BEGIN TRANSACTION")
     try:
-        sid = con.execute("SELECT nextval('u.import_ids')").fetchone()[0]
+        sid = one_row(con.execute("SELECT nextval('u.import_ids')"))[0]
         con.execute(
             "INSERT INTO u.imports VALUES ($id, $f, $l, current_timestamp, $n, $s)",
             {"id": sid, "f": spec.path.name, "l": label, "n": landed, "s": skipped},
@@ -411,7 +418,7 @@ def result_id_sql(source: str, n: str) -> str:
     )
 
 
-def list_sources(con: duckdb.DuckDBPyConnection) -> list[tuple]:
+def list_sources(con: duckdb.DuckDBPyConnection) -> list[Row]:
     return con.execute(
         "SELECT source_id, label, file_name, imported_at, rows, skipped "
         "FROM u.imports ORDER BY source_id"

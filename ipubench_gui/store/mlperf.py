@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ipubench_gui.store.mlperf_log import LogError, read_log, read_scaling, score_runs
 
@@ -183,7 +184,7 @@ def scan(
         org_name, _, system_id, bench = rel.split("/")
         if (root / org_name) in orgs:
             jobs.append(_Job(root / org_name, system_id, bench, ()))
-    systems: dict[Path, dict | str] = {}
+    systems: dict[Path, dict[str, Any] | str] = {}
     out: list[Result] = []
     for i, job in enumerate(jobs):
         if cancelled is not None and cancelled():
@@ -198,7 +199,7 @@ def scan(
     return out
 
 
-def _read_system(path: Path, root: Path) -> dict | str:
+def _read_system(path: Path, root: Path) -> dict[str, Any] | str:
     """The system description, or the problem with it in words."""
     rel = path.relative_to(root)
     try:
@@ -224,13 +225,13 @@ def _int(value: object) -> int | None:
         return None
 
 
-def _framework(desc: dict) -> str:
+def _framework(desc: dict[str, Any]) -> str:
     # result_summarizer.py _pretty_framework: TensorFlow's commit hash cut
     fw = str(desc.get("framework") or "")
     return re.sub(r" commit hash = .*", "", fw) if "TensorFlow" in fw else fw
 
 
-def _system_fields(desc: dict) -> dict:
+def _system_fields(desc: dict[str, Any]) -> dict[str, Any]:
     nodes = _int(desc.get("number_of_nodes"))
     per_node = _int(desc.get("accelerators_per_node"))
     cpus = _int(desc.get("host_processors_per_node"))
@@ -258,10 +259,10 @@ def _result(
     job: _Job,
     rel: str,
     round_: str,
-    desc: dict | str,
+    desc: dict[str, Any] | str,
     missing: dict[str, int],
 ) -> Result:
-    base = {
+    base: dict[str, Any] = {
         "round": round_,
         "submitter": job.org.name,
         "system_id": job.system_id,

@@ -18,6 +18,7 @@ import io
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from ipubench_gui.store.mlperf import Result, round_of, scan
 
@@ -90,7 +91,7 @@ def retrieved_of(folder: Path) -> str:
     return ""
 
 
-def row(res: Result, repository: str, commit: str, retrieved: str) -> dict:
+def row(res: Result, repository: str, commit: str, retrieved: str) -> dict[str, Any]:
     """One CSV row of a result (empty cells for unknowns)."""
     note = "; ".join(p for p in (res.note, *res.problems) if p)
     return {
@@ -136,9 +137,9 @@ def round_folders(root: Path) -> list[tuple[str, Path]]:
     return out
 
 
-def build_rows(root: Path) -> list[dict]:
+def build_rows(root: Path) -> list[dict[str, Any]]:
     """Every result of every round under ``root``, as CSV rows."""
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     for rnd, folder in round_folders(root):
         repo = f"mlcommons/training_results_v{rnd}"
         commit, retrieved = commit_of(folder), retrieved_of(folder)
@@ -147,7 +148,7 @@ def build_rows(root: Path) -> list[dict]:
     return rows
 
 
-def to_csv(rows: list[dict]) -> str:
+def to_csv(rows: list[dict[str, Any]]) -> str:
     buf = io.StringIO()
     w = csv.DictWriter(buf, COLUMNS, lineterminator="\n")
     w.writeheader()

@@ -5,11 +5,12 @@ Every value is a bound parameter; every identifier comes from schema.quote_ident
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ipubench_gui.domain.fields import FACETS, PROVENANCE, TABLE_COLUMNS, TEXT_SEARCH
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store.db import Query
+from ipubench_gui.store.db import Params, Query
 from ipubench_gui.store.schema import quote_ident
 
 VIEW = "results_v"
@@ -35,14 +36,14 @@ def cube_size() -> Query:
 
 def where(
     state: FilterState, exclude: str | None = None, prefix: str = ""
-) -> tuple[str, dict]:
+) -> tuple[str, Params]:
     """SQL condition (``"TRUE"`` when empty) and params for ``state``.
 
     ``exclude`` drops that facet's own selection, for its counts; ``prefix``
     keeps parameter names apart when several conditions share one statement.
     """
     parts: list[str] = []
-    params: dict = {}
+    params: Params = {}
     for i, (dim, vals) in enumerate(state.selected):
         if dim == exclude:
             continue
@@ -173,7 +174,7 @@ def facet_counts(
     """
     src, n = (CUBE, "sum(n)") if cube_answers(state, cube_pays) else (VIEW, "count(*)")
     parts: list[str] = []
-    params: dict = {}
+    params: Params = {}
     for j, d in enumerate(dims or [f.name for f in FACETS]):
         cond, p = where(state, exclude=d, prefix=f"f{j}_")
         params.update(p)
@@ -193,7 +194,7 @@ def facet_counts_one_pass(
     without that facet's own condition. Cheapest for small stores (1.2 ms for
     the seed's 250 rows); at a million rows the 12x rows it makes cost more."""
     dims = list(dims or [f.name for f in FACETS])
-    params: dict = {}
+    params: Params = {}
     keeps = []
     for j, d in enumerate(dims):
         cond, p = where(state, exclude=d, prefix=f"k{j}_")
@@ -342,7 +343,7 @@ def comparisons() -> Query:
     )
 
 
-def family(row: dict) -> Query:
+def family(row: Mapping[str, Any]) -> Query:
     """Rows that could be counterparts of ``row``: same model, variant, task,
     metric, dataset, precision and unit (NULL-safe)."""
     keys = ("model", "variant", "task", "metric", "dataset", "precision", "unit")

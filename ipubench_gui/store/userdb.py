@@ -46,7 +46,7 @@ SHARED = ("comparisons", "claims", "platforms", "metrics", "meta")
 # the same 1 GB import at the same speed, 1.0 GB peak). It spills into our cache
 # folder, not DuckDB's default ".tmp" beside whatever the working directory is
 # (for an app started from a desktop menu, often a folder it cannot write).
-CONFIG = {"memory_limit": "1GB"}
+CONFIG: dict[str, str | bool | int | float | list[str]] = {"memory_limit": "1GB"}
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,9 @@ def _attach_user(con: duckdb.DuckDBPyConnection, user: Path) -> UserStatus:
     return UserStatus(user, True)
 
 
-def _set_aside(con, user: Path, exc: Exception) -> UserStatus:
+def _set_aside(
+    con: duckdb.DuckDBPyConnection, user: Path, exc: Exception
+) -> UserStatus:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     aside = user.with_name(f"{user.stem}.damaged-{stamp}{user.suffix}")
     try:
