@@ -5,12 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
 rm -rf build/pkgdata
-mkdir -p build/pkgdata
-cp data/*.csv data/README.md build/pkgdata/
-cp -r data/entities build/pkgdata/
+# The whole data/ folder (new files and subfolders too), never a store someone
+# built in it; then the store, prebuilt from that copy.
 "$PY" - <<'PYEOF'
+import shutil
 from pathlib import Path
 from ipubench_gui.store.build import build_store
+skip = shutil.ignore_patterns("*.duckdb", "*.duckdb.wal", "__pycache__")
+shutil.copytree("data", "build/pkgdata", ignore=skip)
 build_store(Path("build/pkgdata"), Path("build/pkgdata/results.duckdb"))
 PYEOF
 "$PY" -m PyInstaller --noconfirm --log-level WARN --distpath dist \
