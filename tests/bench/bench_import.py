@@ -122,4 +122,12 @@ def bench_import(args, tmp: Path) -> list[Row]:
     s.window.close()
     s.close()
     db.close()
+
+    # The window over imported rows (the first import's user database): the
+    # same filter changes and budgets as bench_ui's over bundled rows.
+    from tests.bench.bench_ui import _filter_change
+
+    db, _ = open_combined(REPO_DATA, cache, tmp / "user-1.duckdb")
+    rows += _filter_change(db, f"{n:,} imported rows", 9)
+    db.close()
     return rows

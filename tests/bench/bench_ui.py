@@ -35,8 +35,11 @@ def _synthetic_store(tmp: Path, n: int) -> Path:
     return out
 
 
-def _filter_change(store: Path, label: str, runs: int) -> list[Row]:
-    """In-process: toggle a facet value and wait until table, facets, chart are done."""
+def _filter_change(store, label: str, runs: int) -> list[Row]:
+    """In-process: toggle a facet value and wait until table, facets, chart are done.
+
+    ``store`` is a store file, or an open ``Database`` (e.g. with imported rows;
+    left open for its owner)."""
 
     from PySide6.QtCore import QEventLoop
 
@@ -45,7 +48,7 @@ def _filter_change(store: Path, label: str, runs: int) -> list[Row]:
     from ipubench_gui.store.db import Database
 
     app = ensure_app()
-    db = Database.open(store)
+    db = store if isinstance(store, Database) else Database.open(store)
     rows = []
     # 1) synchronous runner: the whole update's cost, end to end
     s = Session(db, synchronous=True)
@@ -125,7 +128,8 @@ def _filter_change(store: Path, label: str, runs: int) -> list[Row]:
     )
     s.window.close()
     s.close()
-    db.close()
+    if db is not store:
+        db.close()
     return rows
 
 
