@@ -131,13 +131,10 @@ def facet_counts(db: Database, state: FilterState) -> dict[str, dict[object, int
     if snap is not None:
         return snap.facet_counts(state)
     out: dict[str, dict[object, int]] = {f.name: {} for f in FACETS}
-    # Large stores: one grouped scan per facet, on the cube when it can answer.
-    # Small ones: a single pass (see queries.facet_counts_one_pass).
-    query = (
-        q.facet_counts(state, cube_pays=True)
-        if cube_pays(db)
-        else q.facet_counts_one_pass(state)
-    )
+    # One grouped scan per facet, on the cube when it can answer. (A single
+    # pass yielding (facet, value, keep) per row won only below 20,000 rows,
+    # which are answered from memory: 1.3-2.4x slower than this at 25,000.)
+    query = q.facet_counts(state, cube_pays=cube_pays(db))
     for facet, value, n in db.run(query).rows:
         out[facet][field(facet).parse(value)] = n
     return out

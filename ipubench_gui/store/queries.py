@@ -10,6 +10,13 @@ from typing import Any
 
 from ipubench_gui.domain.fields import FACETS, PROVENANCE, TABLE_COLUMNS, TEXT_SEARCH
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.store.clauses import (
+    TEXT,
+    compile_filters,
+    order_sql,
+    where_sql,
+    without_own,
+)
 from ipubench_gui.store.db import Params, Query
 from ipubench_gui.store.schema import quote_ident
 
@@ -25,7 +32,9 @@ def cube_answers(state: FilterState, cube_pays: bool = True) -> bool:
     ``cube_pays``: the cube is much smaller than the rows (false at seed scale,
     where summing it costs more than counting the rows themselves).
     """
-    return cube_pays and all(d in CUBE_COLUMNS for d, _ in state.ranges)
+    return cube_pays and all(
+        c.dim in CUBE_COLUMNS for c in compile_filters(state) if c.dim != TEXT
+    )
 
 
 def cube_size() -> Query:
@@ -41,39 +50,9 @@ def where(
 
     ``exclude`` drops that facet's own selection, for its counts; ``prefix``
     keeps parameter names apart when several conditions share one statement.
+    The conditions themselves are ``store.clauses``'.
     """
-    parts: list[str] = []
-    params: Params = {}
-    for i, (dim, vals) in enumerate(state.selected):
-        if dim == exclude:
-            continue
-        col = quote_ident(dim)
-        non_null = [v for v in vals if v is not None]
-        conds = []
-        if non_null:
-            key = f"{prefix}s{i}"
-            params[key] = non_null
-            # list_contains plans far cheaper than IN (SELECT unnest(...)) here.
-            conds.append(f"list_contains(${key}, {col})")
-        if None in vals:
-            conds.append(f"{col} IS NULL")
-        parts.append("(" + " OR ".join(conds) + ")")
-    for i, (dim, rng) in enumerate(state.ranges):
-        col = quote_ident(dim)
-        if rng.lo is not None:
-            params[f"{prefix}lo{i}"] = rng.lo
-            parts.append(f"{col} >= ${prefix}lo{i}")
-        if rng.hi is not None:
-            params[f"{prefix}hi{i}"] = rng.hi
-            parts.append(f"{col} <= ${prefix}hi{i}")
-    if state.terms():
-        hay = " || ' ' || ".join(
-            f"coalesce(lower({quote_ident(c)}), '')" for c in TEXT_SEARCH
-        )
-        for i, term in enumerate(state.terms()):
-            params[f"{prefix}t{i}"] = term.lower()
-            parts.append(f"strpos({hay}, ${prefix}t{i}) > 0")
-    return (" AND ".join(parts) or "TRUE"), params
+    return where_sql(without_own(compile_filters(state), exclude), prefix)
 
 
 def result_columns(columns: Sequence[str] | None = None) -> list[str]:
@@ -104,10 +83,7 @@ def results(
     # that order, precomputed, so a top-N sort on one integer does it).
     order = "ord"
     if order_by:
-        order = (
-            f"{quote_ident(order_by)} {'DESC' if descending else 'ASC'} "
-            "NULLS LAST, result_id"
-        )
+        order = order_sql(order_by, descending)
     select = ", ".join(quote_ident(c) for c in cols)
     if limit is None:
         return Query(
@@ -184,30 +160,6 @@ def facet_counts(
             f"CAST({n} AS BIGINT) AS n FROM {src} WHERE {cond} GROUP BY {col}"
         )
     return Query(" UNION ALL ".join(parts), params)
-
-
-def facet_counts_one_pass(
-    state: FilterState, dims: Sequence[str] | None = None
-) -> Query:
-    """The same counts as :func:`facet_counts` in a single scan: each row yields
-    one (facet, value, keep) triple per facet, where ``keep`` is the filter
-    without that facet's own condition. Cheapest for small stores (1.2 ms for
-    the seed's 250 rows); at a million rows the 12x rows it makes cost more."""
-    dims = list(dims or [f.name for f in FACETS])
-    params: Params = {}
-    keeps = []
-    for j, d in enumerate(dims):
-        cond, p = where(state, exclude=d, prefix=f"k{j}_")
-        params.update(p)
-        keeps.append(f"({cond})")
-    names = ", ".join(f"'{d}'" for d in dims)
-    values = ", ".join(f"CAST({quote_ident(d)} AS VARCHAR)" for d in dims)
-    sql = (
-        f"SELECT facet, value, count(*) AS n FROM (SELECT unnest([{names}]) AS facet, "
-        f"unnest([{values}]) AS value, unnest([{', '.join(keeps)}]) AS keep "
-        f"FROM {VIEW}) WHERE keep GROUP BY ALL"
-    )
-    return Query(sql, params)
 
 
 def distinct_values(dims: Sequence[str] | None = None) -> Query:

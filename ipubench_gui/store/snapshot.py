@@ -7,7 +7,8 @@ same answers come from arrays built once: each facet as integer codes, each
 range column as floats (NaN for blank), the text search as one lowered string
 per row, computed by DuckDB itself so case folding is the SQL path's.
 
-The semantics are those of ``queries.where`` (see ``domain.filters``);
+Each filter condition is tested as ``store.clauses`` defines it, the same
+table the SQL comes from (semantics in ``domain.filters``);
 ``tests/store/test_snapshot.py`` checks every answer against the SQL path.
 Only stores of at most ``MAX_ROWS`` rows are held (``fetch.snapshot``): above
 that, DuckDB's scans win and the copy would cost memory.
@@ -20,10 +21,17 @@ from operator import itemgetter
 
 import numpy as np
 
-from ipubench_gui.domain.fields import FACETS, RANGES, TEXT_SEARCH
-from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.fields import FACETS, RANGES
+from ipubench_gui.domain.filters import FilterState, Value
+from ipubench_gui.store.clauses import (
+    HAY_SQL,
+    all_of,
+    clause_mask,
+    compile_filters,
+    order_rows,
+    without_own,
+)
 from ipubench_gui.store.db import Database, QueryResult, Row, fetch_rows
-from ipubench_gui.store.schema import quote_ident
 
 MAX_ROWS = 20_000
 # Up to this many rows, a filter's table and counts are computed on the GUI
@@ -55,23 +63,37 @@ class Snapshot:
             self.codes[f.name] = codes
             self.index[f.name] = idx
             self.levels[f.name] = list(idx)
-        self.numbers = {f.name: self._floats(f.name) for f in RANGES}
+        self.numbers: dict[str, np.ndarray] = {}
+        self.numbers = {f.name: self.floats(f.name) for f in RANGES}
         self._orders: dict[tuple[str, bool], np.ndarray] = {}
         self._projections: dict[tuple[str, ...], list[Row]] = {}
 
-    def _floats(self, column: str) -> np.ndarray:
+    def floats(self, column: str) -> np.ndarray:
+        """``column`` as floats, NaN for blank (held for the range filters')."""
+        held = self.numbers.get(column)
+        if held is not None:
+            return held
         i = self._col[column]
         return np.array(
             [np.nan if r[i] is None else r[i] for r in self.rows], dtype=np.float64
         )
 
+    def is_in(self, column: str, values: frozenset[Value]) -> np.ndarray:
+        """Rows whose ``column`` is one of ``values`` (None: blank)."""
+        idx = self.index.get(column)
+        if idx is None:  # a selection on another column (a saved view's)
+            i = self._col[column]
+            found = (r[i] in values for r in self.rows)
+            return np.fromiter(found, dtype=bool, count=len(self.rows))
+        wanted = [idx[v] for v in values if v in idx]
+        if not wanted:
+            return np.zeros(len(self.rows), dtype=bool)
+        return np.isin(self.codes[column], wanted)
+
     @classmethod
     def load(cls, db: Database) -> Snapshot:
-        hay = " || ' ' || ".join(
-            f"coalesce(lower({quote_ident(c)}), '')" for c in TEXT_SEARCH
-        )
         cur = db.cursor()
-        cur.execute(f"SELECT *, {hay} AS __hay FROM results_v ORDER BY ord")
+        cur.execute(f"SELECT *, {HAY_SQL} AS __hay FROM results_v ORDER BY ord")
         columns = [d[0] for d in cur.description][:-1]
         rows = fetch_rows(cur, None)
         return cls(columns, [r[:-1] for r in rows], [r[-1] for r in rows])
@@ -80,43 +102,12 @@ class Snapshot:
         return len(self.rows)
 
     # -- filtering -------------------------------------------------------------
-    def _selected(self, dim: str, values: frozenset[object]) -> np.ndarray:
-        idx = self.index.get(dim)
-        if idx is None:  # a selection on another column (a saved view's)
-            i = self._col[dim]
-            found = (r[i] in values for r in self.rows)
-            return np.fromiter(found, dtype=bool, count=len(self.rows))
-        wanted = [idx[v] for v in values if v in idx]
-        if not wanted:
-            return np.zeros(len(self.rows), dtype=bool)
-        return np.isin(self.codes[dim], wanted)
-
-    def _others(self, state: FilterState) -> np.ndarray:
-        """Rows meeting the ranges and the text search (not the selections)."""
-        keep = np.ones(len(self.rows), dtype=bool)
-        for dim, rng in state.ranges:
-            col = self.numbers.get(dim)
-            if col is None:  # a range on another column (a saved view's)
-                col = self._floats(dim)
-            with np.errstate(invalid="ignore"):
-                if rng.lo is not None:
-                    keep &= col >= rng.lo
-                if rng.hi is not None:
-                    keep &= col <= rng.hi
-        for term in state.terms():
-            t = term.lower()
-            found = (t in h for h in self.hay)
-            keep &= np.fromiter(found, dtype=bool, count=len(self.hay))
-        return keep
-
     def count(self, state: FilterState) -> int:
         return int(np.count_nonzero(self.mask(state)))
 
     def mask(self, state: FilterState) -> np.ndarray:
-        keep = self._others(state)
-        for dim, vals in state.selected:
-            keep &= self._selected(dim, vals)
-        return keep
+        clauses = compile_filters(state)
+        return all_of([clause_mask(self, c) for c in clauses], len(self))
 
     # -- answers ---------------------------------------------------------------
     def page(
@@ -150,34 +141,29 @@ class Snapshot:
         return rows
 
     def _order(self, column: str, descending: bool) -> np.ndarray:
-        """Row numbers in ``ORDER BY column [DESC] NULLS LAST, result_id`` order,
-        worked out once per column and direction."""
+        """Row numbers in the table's order (``clauses.order_rows``), worked
+        out once per column and direction."""
         key = (column, descending)
         if key not in self._orders:
             c, rid = self._col[column], self._col["result_id"]
-            rows = self.rows
-            by_id = sorted(range(len(rows)), key=lambda i: rows[i][rid])
-            present = [i for i in by_id if rows[i][c] is not None]
-            present.sort(key=lambda i: rows[i][c], reverse=descending)  # stable
-            blank = [i for i in by_id if rows[i][c] is None]  # NULLS LAST
-            self._orders[key] = np.array(present + blank, dtype=np.intp)
+            order = order_rows(self.rows, c, rid, descending)
+            self._orders[key] = np.array(order, dtype=np.intp)
         return self._orders[key]
 
     def facet_counts(self, state: FilterState) -> dict[str, dict[object, int]]:
-        """Per facet, the rows per value with every filter but its own applied."""
-        others = self._others(state)
-        own = {dim: self._selected(dim, vals) for dim, vals in state.selected}
-        everything = others.copy()
-        for m in own.values():
-            everything &= m
+        """Per facet, the rows per value with every filter but its own applied
+        (``clauses.without_own``); each clause is tested once."""
+        clauses = compile_filters(state)
+        masks = {c: clause_mask(self, c) for c in clauses}
+        everything = all_of(list(masks.values()), len(self))
         out: dict[str, dict[object, int]] = {}
         for f in FACETS:
-            keep = everything
-            if f.name in own:
-                keep = others.copy()
-                for dim, m in own.items():
-                    if dim != f.name:
-                        keep &= m
+            kept = without_own(clauses, f.name)
+            keep = (
+                everything
+                if len(kept) == len(clauses)
+                else all_of([masks[c] for c in kept], len(self))
+            )
             levels = self.levels[f.name]
             counts = np.bincount(self.codes[f.name][keep], minlength=len(levels))
             out[f.name] = {levels[i]: int(counts[i]) for i in np.flatnonzero(counts)}

@@ -176,3 +176,23 @@ def test_only_small_stores_are_answered_on_the_calling_thread(db, monkeypatch):
     monkeypatch.setattr(fetch, "SNAPSHOT_INLINE_MAX_ROWS", 249)  # the seed has 250
     assert fetch.snapshot(db) is not None  # still held, answered on a worker
     assert not fetch.answers_at_once(db)
+
+
+def test_every_filter_kind_is_compiled_from_a_filter_state():
+    # A kind in the table that no part of FilterState compiles to is dead; the
+    # property test above reaches each kind through the states it draws.
+    from ipubench_gui.store import clauses
+
+    state = (
+        FilterState()
+        .with_values("framework", ["PyTorch", None])
+        .with_range("batch_size", NumRange(4, None))
+        .with_text("bert large")
+    )
+    compiled = clauses.compile_filters(state)
+    assert {c.kind for c in compiled} == set(clauses.KINDS)
+    assert [c.dim for c in clauses.without_own(compiled, "framework")] == [
+        "batch_size",
+        "text",
+        "text",
+    ]
