@@ -113,6 +113,8 @@ def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> 
         when_ready.append(lambda: trace.mark("ready (data painted)"))
     if args.view:
         session.compare.open_view(args.view)
+    for path in getattr(args, "files", []):
+        open_path(session, path)
     if args.screenshot:
         when_ready.append(partial(_screenshot, session, args.screenshot))
     elif os.environ.get("IPUBENCH_GUI_EXIT_WHEN_READY"):  # start-up benchmark
@@ -131,6 +133,34 @@ def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> 
     db.close()
     _fast_exit(code)
     return code  # not reached
+
+
+def open_path(session: Session, path) -> str:
+    """Open a file given to the app (``ipubench-gui FILE``, a double-click): a
+    saved view, results to import (the import dialog), or an MLPerf results
+    folder. Returns what it was taken for (domain.opening.classify)."""
+    from ipubench_gui.domain.opening import classify
+
+    what = classify(path)
+    if what.kind == "view":
+        session.compare.open_view(what.path)
+    elif what.kind == "import":
+        session.imports.open_file(what.path)
+    elif what.kind == "mlperf-folder":
+        # The MLPerf folder import (issue 15) provides open_mlperf_folder.
+        opener = getattr(session.imports, "open_mlperf_folder", None)
+        if opener is not None:
+            opener(what.path)
+        else:
+            session.imports.warn(
+                "Cannot open a folder",
+                f"{what.path} is a folder. This version imports results files "
+                "(CSV/TSV, Parquet, JSON), not MLPerf results folders: choose a "
+                "file, or File > Import results.",
+            )
+    else:
+        session.imports.warn("Cannot open the file", what.message)
+    return what.kind
 
 
 def _fast_exit(code: int) -> None:

@@ -10,11 +10,33 @@ from ipubench_gui import __version__
 from ipubench_gui.domain.chartspec import COLOR_CHOICES
 
 
+def _filter_help() -> str:
+    from ipubench_gui.domain.fields import FACETS, RANGES
+
+    return (
+        "keep rows where DIM is VALUE; repeat it for more (the same DIM twice "
+        "means either value). DIM is one of: "
+        + ", ".join(f.name for f in FACETS)
+        + "; DIM=LO..HI (either end may be left out) for "
+        + ", ".join(f.name for f in RANGES)
+        + "; text=WORDS searches model, variant and dataset. Example: "
+        "--filter framework=PyTorch --filter batch_size=8..64"
+    )
+
+
+RESULT_ID_HELP = (
+    "a result's id, as in the result_id column of export-results (e.g. bowtr-536574)"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ipubench-gui",
+        usage="%(prog)s [options] [FILE ...]\n       %(prog)s COMMAND ...",
         description="Explore published AI-accelerator benchmark results. "
-        "With no command, opens the app.",
+        "With no command, opens the app; FILE (as a desktop passes it on a "
+        "double-click) is opened in it: a saved view (*.ipubench-view.json), "
+        "results to import (CSV/TSV, Parquet, JSON), or an MLPerf results folder.",
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument(
@@ -35,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE.json",
         help="open the app with a saved view (File → Save view)",
     )
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", prog=p.prog)
+    filter_help = _filter_help()
     ex = sub.add_parser(
         "export-results", help="write every stored result as CSV (not a filtered view)"
     )
@@ -60,9 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="DIM=VALUE",
-        help="keep rows where DIM is VALUE (repeat; the same DIM twice "
-        "means either value); DIM=LO..HI for batch_size, throughput, "
-        "latency_ms; text=WORDS to search",
+        help=filter_help,
     )
     _add_output(ch, "output file: .png, .svg or .pdf")
     ch.add_argument(
@@ -102,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="DIM=VALUE",
-        help="as for export-chart",
+        help=filter_help,
     )
 
     im = sub.add_parser(
@@ -159,11 +180,12 @@ def build_parser() -> argparse.ArgumentParser:
     cmp = sub.add_parser(
         "compare", help="compare configurations side by side (ids from export-results)"
     )
-    cmp.add_argument("ids", nargs="+", metavar="RESULT_ID")
+    cmp.add_argument("ids", nargs="+", metavar="RESULT_ID", help=RESULT_ID_HELP)
     cmp.add_argument(
         "--baseline",
         metavar="RESULT_ID",
-        help="the configuration the others are measured against (default: the first)",
+        help="the configuration the others are measured against (default: the "
+        "first); a RESULT_ID as above",
     )
     cmp.add_argument("--format", choices=("markdown", "csv"), default="markdown")
     cmp.add_argument(
@@ -174,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     cp = sub.add_parser(
         "counterparts", help="results that differ from one in exactly one attribute"
     )
-    cp.add_argument("id", metavar="RESULT_ID")
+    cp.add_argument("id", metavar="RESULT_ID", help=RESULT_ID_HELP)
     return p
 
 
@@ -196,8 +218,53 @@ def _resolve_output(args: argparse.Namespace) -> None:
         sub.error("where to write? give the output FILE (or --out FILE)")
 
 
+def split_files(
+    p: argparse.ArgumentParser, argv: list[str]
+) -> tuple[list[str], list[Path]]:
+    """Take the FILEs to open out of ``argv``. argparse cannot have an optional
+    positional beside subcommands (``ipubench-gui view.json`` was an "invalid
+    choice" of command), so FILEs are the arguments before any COMMAND that are
+    neither options nor option values."""
+    commands: set[str] = set()
+    takes_value: set[str] = set()
+    for a in p._actions:  # argparse's own list; no public accessor
+        if isinstance(a, argparse._SubParsersAction):
+            commands |= set(a.choices)
+        elif a.option_strings and a.nargs != 0:
+            takes_value |= set(a.option_strings)
+    rest: list[str] = []
+    files: list[Path] = []
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok in commands:
+            return rest + argv[i:], files
+        if tok == "--":
+            files += [Path(t) for t in argv[i + 1 :]]
+            break
+        if tok.startswith("-") and tok != "-":
+            rest.append(tok)
+            if tok in takes_value and i + 1 < len(argv):
+                rest.append(argv[i + 1])
+                i += 1
+        else:
+            files.append(Path(tok))
+        i += 1
+    return rest, files
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    import sys
+
+    p = build_parser()
+    rest, files = split_files(p, list(sys.argv[1:] if argv is None else argv))
+    args = p.parse_args(rest)
+    args.files = files
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parse_args(argv)
     _resolve_output(args)
     if args.self_test:
         from ipubench_gui import startup

@@ -75,10 +75,7 @@ def _parse_filters(specs: list[str], universe: Universe) -> FilterState:
             except ValueError:
                 v = value
             if v not in known:
-                shown = ", ".join(str(k) for k in known[:30])
-                raise ValueError(
-                    f"--filter {spec!r}: no {dim} called {value!r}; known: {shown}"
-                )
+                raise ValueError(_unknown_value(spec, dim, value, known))
             st = st.with_values(dim, st.values(dim) | {v})
         else:
             raise ValueError(
@@ -86,6 +83,26 @@ def _parse_filters(specs: list[str], universe: Universe) -> FilterState:
                 f"of {', '.join(sorted(facets | ranges | {'text'}))}"
             )
     return st
+
+
+def _unknown_value(spec: str, dim: str, value: str, known: list) -> str:
+    """What to say when no row has ``value``: the closest spelling if case or
+    spacing is all that differs, else the values there are (blank left out)."""
+    names = [str(k) for k in known if k is not None]
+
+    def fold(text: str) -> str:
+        return "".join(text.lower().split())
+
+    close = [n for n in names if fold(n) == fold(value)]
+    if close:
+        return (
+            f"--filter {spec!r}: no {dim} called {value!r}; did you mean {close[0]!r}?"
+        )
+    more = f" and {len(names) - 30} more" if len(names) > 30 else ""
+    return (
+        f"--filter {spec!r}: no {dim} called {value!r}; known: "
+        f"{', '.join(names[:30])}{more}"
+    )
 
 
 def export_chart(args: argparse.Namespace) -> int:

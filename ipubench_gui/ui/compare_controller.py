@@ -7,6 +7,7 @@ from functools import partial
 from PySide6.QtCore import QObject
 
 from ipubench_gui.domain import compare as compare_domain
+from ipubench_gui.domain.opening import VIEW_SUFFIX, view_path
 from ipubench_gui.domain.views import View, reconcile
 from ipubench_gui.store import fetch, queries
 from ipubench_gui.ui.controller import Controller
@@ -117,7 +118,16 @@ class CompareController(QObject):
 
         try:
             view = View.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
-        except (OSError, ValueError) as exc:
+        except FileNotFoundError:
+            self._warn("Cannot open the view", f"The view file {path} does not exist.")
+            return
+        except OSError as exc:
+            self._warn(
+                "Cannot open the view",
+                f"The view file {path} cannot be read: {exc.strerror or exc}.",
+            )
+            return
+        except ValueError as exc:
             self._warn("Cannot open the view", f"{path}: {exc}")
             return
         ss.add_recent_view(str(path))
@@ -150,7 +160,10 @@ class CompareController(QObject):
         from PySide6.QtWidgets import QFileDialog
 
         path, _ = QFileDialog.getOpenFileName(
-            self.window, "Open view", "", "Views (*.json);;All files (*)"
+            self.window,
+            "Open view",
+            "",
+            f"Views (*{VIEW_SUFFIX} *.json);;All files (*)",
         )
         if path:
             self.open_view(path)
@@ -163,12 +176,15 @@ class CompareController(QObject):
         from ipubench_gui.store.export import ExportError
 
         path, _ = QFileDialog.getSaveFileName(
-            self.window, "Save view", str(Path.home() / "view.json"), "Views (*.json)"
+            self.window,
+            "Save view",
+            str(Path.home() / f"view{VIEW_SUFFIX}"),
+            f"Views (*{VIEW_SUFFIX})",
         )
         if not path:
             return
         try:
-            self.save_view(Path(path))
+            self.save_view(view_path(path))
         except (ExportError, OSError) as exc:
             self._warn("Cannot save the view", str(exc))
 

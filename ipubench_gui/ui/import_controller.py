@@ -172,9 +172,14 @@ class ImportController(QObject):
             ss.save_text(ss.LAST_EXPORT_DIR, str(Path(path).parent))
             bar.showMessage(f"Wrote {n} results to {path}.", 8000)
 
-    def _warn(self, title: str, text: str) -> None:
+    def warn(self, title: str, text: str) -> None:
+        """In the status bar, and in a message box unless under test."""
+        self.last_error = text
+        self.window.statusBar().showMessage(text.splitlines()[0], 10000)
         if self.window.isVisible() and not self.runner.synchronous:
             QMessageBox.warning(self.window, title, text)
+
+    _warn = warn
 
 
 # Store jobs: run on the worker thread with its own cursor.
