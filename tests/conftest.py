@@ -63,6 +63,26 @@ def csv_rows():
         return list(csv.DictReader(f))
 
 
+def _csv(name: str) -> list[dict]:
+    import csv
+
+    with open(DATA / name, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+# Rows of results_v, counted from the CSV files with the stdlib: the vendor's
+# figures plus NVIDIA's published figures that are measurements (a value; not
+# the training-scheme step counts).
+GPU_STORED = [
+    r
+    for r in _csv("gpu_reference.csv")
+    if r["value"] and r["metric"] != "training_steps"
+]
+VENDOR_ROWS = len(_csv("results.csv"))
+GPU_ROWS = len(GPU_STORED)
+STORE_ROWS = VENDOR_ROWS + GPU_ROWS
+
+
 def seeds_or_skip() -> Path:
     if not (SEEDS / "000_74c88246ac92525e.txt").exists():
         pytest.skip(f"source documents not found at {SEEDS}; verification needs them")

@@ -102,6 +102,47 @@ RULES: dict[str, list[Rule]] = {
             "source missing from data/sources.csv",
         ),
     ],
+    "gpu_reference": [
+        Rule(
+            "source_file",
+            "source_file IN (SELECT source_file FROM sources)",
+            "source missing from data/sources.csv",
+        ),
+        Rule(
+            "platform",
+            "platform IN (SELECT platform FROM platforms)",
+            "platform missing from data/platforms.csv",
+        ),
+        Rule(
+            "task",
+            "task IN ('training', 'inference')",
+            "task must be training or inference",
+        ),
+        Rule(
+            "role",
+            "role IN ('most likely', 'alternative', 'context', 'training scheme', "
+            "'not retrieved')",
+            "role must be most likely, alternative, context, training scheme "
+            "or not retrieved",
+        ),
+        Rule(
+            "value",
+            "(role = 'not retrieved') = (value IS NULL) AND "
+            "(value IS NULL OR value > 0)",
+            "value must be a positive number, and blank exactly when the figure "
+            "was not retrieved",
+        ),
+        Rule(
+            "metric",
+            "metric = 'training_steps' OR metric IN (SELECT metric FROM metrics)",
+            "unknown metric",
+        ),
+        Rule(
+            "result_id",
+            "result_id NOT IN (SELECT result_id FROM results)",
+            "result id already used in data/results.csv",
+        ),
+    ],
 }
 
 _PRIMARY_KEYS = {
@@ -111,6 +152,7 @@ _PRIMARY_KEYS = {
     "results": "result_id",
     "comparisons": "comparison_id",
     "claims": "claim_id",
+    "gpu_reference": "result_id",
 }
 
 

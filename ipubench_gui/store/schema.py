@@ -17,6 +17,7 @@ DATA_TABLES: tuple[str, ...] = (
     "results",
     "comparisons",
     "claims",
+    "gpu_reference",
 )
 
 # Columns of results_v that may appear in generated SQL.

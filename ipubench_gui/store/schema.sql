@@ -106,4 +106,38 @@ CREATE TABLE claims (
     note            VARCHAR
 );
 
+-- The other vendor's own published figures (NVIDIA A100), one row per
+-- published table row, with where each was read (data/README.md).
+CREATE TABLE gpu_reference (
+    result_id          VARCHAR PRIMARY KEY,
+    source_file        VARCHAR NOT NULL,
+    comparison_ids     VARCHAR NOT NULL,
+    role               VARCHAR NOT NULL,
+    task               VARCHAR NOT NULL,
+    model              VARCHAR NOT NULL,
+    variant            VARCHAR,
+    dataset            VARCHAR,
+    measure            VARCHAR NOT NULL,
+    gpu                VARCHAR NOT NULL,
+    platform           VARCHAR NOT NULL,
+    gpu_count          INTEGER NOT NULL,
+    framework          VARCHAR,
+    precision          VARCHAR,
+    batch_size         INTEGER,
+    batch_as_printed   VARCHAR,
+    metric             VARCHAR NOT NULL,
+    value              DOUBLE,
+    unit               VARCHAR NOT NULL,
+    value_as_printed   VARCHAR,
+    unit_as_printed    VARCHAR NOT NULL,
+    latency_ms         DOUBLE,
+    latency_as_printed VARCHAR,
+    source_repo        VARCHAR NOT NULL,
+    "commit"           VARCHAR,
+    path               VARCHAR,
+    table_caption      VARCHAR NOT NULL,
+    source_date        DATE,
+    link               VARCHAR NOT NULL
+);
+
 CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);

@@ -2,19 +2,51 @@
 -- once built, so derived columns are materialised here rather than recomputed
 -- (joins and regexes) by every query the app runs.
 
--- One row per published figure, with everything a filter, chart or comparison needs.
+-- One row per published figure, with everything a filter, chart or comparison needs:
+-- the vendor's own tables, then the other vendor's (NVIDIA's) published figures
+-- of data/gpu_reference.csv that are measurements (a value in a known metric).
 CREATE TABLE results_v AS
+WITH gpu AS (
+    SELECT
+        g.result_id, g.source_file, g.table_caption AS "table",
+        CAST(g.rowid + 1 AS INTEGER) AS "row",  -- line in the CSV, header not counted
+        g.task, g.model, g.variant, g.platform,
+        CAST(NULL AS VARCHAR) AS sdk_version, g.framework, g.dataset, g.batch_size,
+        g.precision, g.metric, g.value, g.unit,
+        g.value_as_printed || ' ' || g.unit_as_printed AS value_as_printed,
+        coalesce(g.latency_ms, CASE WHEN g.metric = 'latency' THEN g.value END)
+            AS latency_ms,
+        CAST(NULL AS VARCHAR) AS mlperf_id, CAST(NULL AS VARCHAR) AS division,
+        CAST(NULL AS VARCHAR) AS quality_target,
+        CAST(NULL AS VARCHAR) AS evaluation_metric,
+        CAST(NULL AS VARCHAR) AS ranking, g.link,
+        'NVIDIA''s own published figure (' || g.role || '): ' || g.measure
+            || coalesce('; batch as printed: ' || g.batch_as_printed, '')
+            || '; cited for ' || g.comparison_ids AS note,
+        g.source_date AS g_date, g.source_repo
+    FROM gpu_reference g
+    WHERE g.value IS NOT NULL AND g.metric IN (SELECT metric FROM metrics)
+),
+rows AS (
+    SELECT r.*, CAST(NULL AS DATE) AS g_date, CAST(NULL AS VARCHAR) AS source_repo,
+           0 AS part
+    FROM results r
+    UNION ALL BY NAME
+    SELECT *, 1 AS part FROM gpu
+)
 SELECT
-    row_number() OVER (ORDER BY r.source_file, r."table", r."row", r.metric) AS ord,
-    r.*,
+    row_number() OVER (ORDER BY r.part, r.source_file, r."table", r."row", r.metric)
+        AS ord,
+    r.* EXCLUDE (g_date, source_repo, part),
     p.vendor,
     p.generation,
     p.accelerator,
     p.accelerators,
     m.higher_is_better,
-    s.date AS source_date,
-    s.date_kind AS source_date_kind,
-    s.title AS source_title,
+    coalesce(r.g_date, s.date) AS source_date,
+    CASE WHEN r.g_date IS NOT NULL THEN 'commit or post date' ELSE s.date_kind END
+        AS source_date_kind,
+    s.title || coalesce(' — ' || r.source_repo, '') AS source_title,
     CASE WHEN r.metric = 'throughput' THEN r.value END AS throughput,
     CASE WHEN r.metric = 'throughput' THEN r.value / p.accelerators END
         AS throughput_per_accelerator,
@@ -25,7 +57,7 @@ SELECT
         + TRY_CAST(regexp_extract(r.sdk_version, '(\d+)\.(\d+)', 2) AS INTEGER) * 100
         + coalesce(TRY_CAST(regexp_extract(r.sdk_version, '\d+\.\d+\.(\d+)', 1)
                             AS INTEGER), 0) AS sdk_sort
-FROM results r
+FROM rows r
 JOIN platforms p USING (platform)
 JOIN metrics m USING (metric)
 JOIN sources s USING (source_file)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, STORE_ROWS
 
 pytestmark = pytest.mark.slow
 
@@ -68,7 +68,7 @@ def test_frozen_self_test_without_python_or_network(built_app, tmp_path):
     }  # no Python, no venv, nothing else
     p = _run(built_app, "--self-test", env=env)
     assert p.returncode == 0, p.stdout + p.stderr
-    assert p.stdout.startswith("self-test ok: 250 results")
+    assert p.stdout.startswith(f"self-test ok: {STORE_ROWS} results")
     # The install folder is never written (it may be read-only); user state
     # goes to the user's folders.
     assert _snapshot(built_app) == before

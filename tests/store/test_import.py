@@ -19,7 +19,7 @@ from ipubench_gui.store import importer
 from ipubench_gui.store.export import export_table
 from ipubench_gui.store.importer import ImportFailed, ImportSpec
 from ipubench_gui.store.userdb import open_combined
-from tests.conftest import DATA, REPO, write_csv
+from tests.conftest import DATA, GPU_STORED, REPO, STORE_ROWS, write_csv
 
 EXTERNAL = REPO.parent / "shared" / "external" / "summary_results.json"
 
@@ -95,7 +95,7 @@ def test_a_good_file_lands_and_is_everywhere(combined, tmp_path):
         .fetchone()[0]
     )
     assert facet == 2
-    assert combined.scalar("SELECT count(*) FROM results_v") == 252
+    assert combined.scalar("SELECT count(*) FROM results_v") == STORE_ROWS + 2
 
 
 def test_hours_and_minutes_become_minutes(combined, tmp_path):
@@ -259,7 +259,7 @@ def test_sources_rename_and_remove(combined, tmp_path):
     )
     importer.remove_source(con, sid)
     assert importer.list_sources(con) == [] and _user_rows(combined) == 0
-    assert combined.scalar("SELECT count(*) FROM results_v") == 250
+    assert combined.scalar("SELECT count(*) FROM results_v") == STORE_ROWS
 
 
 # -- property: never crashes, never half-imports --
@@ -357,7 +357,7 @@ def test_corrupt_user_database_is_set_aside(tmp_path, store_path):
     assert status.writable and "damaged file was kept as" in status.message
     aside = list(tmp_path.glob("user.damaged-*.duckdb"))
     assert len(aside) == 1 and aside[0].read_bytes().startswith(b"this is not")
-    assert db.scalar("SELECT count(*) FROM results_v") == 250
+    assert db.scalar("SELECT count(*) FROM results_v") == STORE_ROWS
     db.close()
 
 
@@ -386,7 +386,7 @@ def test_second_instance_runs_read_only_and_says_so(tmp_path):
         assert holder.stdout.readline().strip() == "holding"
         db, status = open_combined(DATA, cache, user)
         assert not status.writable and "Another ipubench-gui window" in status.message
-        assert db.scalar("SELECT count(*) FROM results_v") == 250
+        assert db.scalar("SELECT count(*) FROM results_v") == STORE_ROWS
         db.close()
     finally:
         holder.kill()
@@ -433,7 +433,8 @@ def test_export_table_headers_have_units(db, tmp_path):
     with open(tmp_path / "i.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert "Latency (ms)" in rows[0] and "Source" in rows[0]
-    assert len(rows) == db.scalar(
+    gpu = sum(r["task"] == "inference" for r in GPU_STORED)
+    assert len(rows) == gpu + db.scalar(
         "SELECT count(*) FROM results WHERE task = 'inference'"
     )
 

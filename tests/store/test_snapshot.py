@@ -18,6 +18,7 @@ from ipubench_gui.domain.fields import FACETS, RANGES, TABLE_COLUMNS
 from ipubench_gui.domain.filters import FilterState, NumRange
 from ipubench_gui.store import fetch
 from ipubench_gui.store.db import Database
+from tests.conftest import STORE_ROWS
 
 
 @contextmanager
@@ -104,7 +105,7 @@ def _check_same_answers(db: Database, state, sort, limit) -> None:
     assert counts == sql_counts
 
 
-@pytest.mark.parametrize("store", ["db", "synthetic_db"])  # 250 and 3,000 rows
+@pytest.mark.parametrize("store", ["db", "synthetic_db"])  # the seed and 3,000 rows
 @settings(
     max_examples=100,
     deadline=None,
@@ -164,7 +165,7 @@ def test_stores_above_the_limit_are_not_held(db, monkeypatch):
     from ipubench_gui.store import snapshot
 
     db.data_changed()
-    monkeypatch.setattr(fetch, "SNAPSHOT_MAX_ROWS", 249)  # the seed has 250
+    monkeypatch.setattr(fetch, "SNAPSHOT_MAX_ROWS", STORE_ROWS - 1)
     assert fetch.snapshot(db) is None and not fetch.answers_at_once(db)
     db.data_changed()
     monkeypatch.setattr(fetch, "SNAPSHOT_MAX_ROWS", snapshot.MAX_ROWS)
@@ -173,7 +174,7 @@ def test_stores_above_the_limit_are_not_held(db, monkeypatch):
 
 def test_only_small_stores_are_answered_on_the_calling_thread(db, monkeypatch):
     assert fetch.snapshot(db) is not None and fetch.answers_at_once(db)
-    monkeypatch.setattr(fetch, "SNAPSHOT_INLINE_MAX_ROWS", 249)  # the seed has 250
+    monkeypatch.setattr(fetch, "SNAPSHOT_INLINE_MAX_ROWS", STORE_ROWS - 1)
     assert fetch.snapshot(db) is not None  # still held, answered on a worker
     assert not fetch.answers_at_once(db)
 

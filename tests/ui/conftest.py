@@ -20,13 +20,28 @@ def session(db, qtbot):
     s.close()
 
 
+_COLS = (
+    "result_id, task, model, variant, dataset, platform, framework, precision, "
+    "batch_size, metric, value, unit, source_file"
+)
+# Every stored figure, from the base tables: the vendor's results and NVIDIA's
+# published figures that are measurements (a latency figure is also the row's
+# latency, as data/README.md says).
+STORED = (
+    f"(SELECT {_COLS}, latency_ms FROM results UNION ALL SELECT {_COLS}, "
+    "coalesce(latency_ms, CASE WHEN metric = 'latency' THEN value END) "
+    "FROM gpu_reference WHERE value IS NOT NULL "
+    "AND metric IN (SELECT metric FROM metrics))"
+)
+
+
 def sql_ids(db, where: str = "TRUE", params: dict | None = None) -> set[str]:
     """Result ids by an independent SQL query on the store's base tables."""
     rows = (
         db.cursor()
         .execute(
-            "SELECT r.result_id FROM results r JOIN platforms p USING (platform) "
-            f"WHERE {where}",
+            f"SELECT r.result_id FROM {STORED} r "
+            f"JOIN platforms p USING (platform) WHERE {where}",
             params or {},
         )
         .fetchall()

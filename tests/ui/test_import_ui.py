@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from ipubench_gui.domain.filters import FilterState
-from tests.conftest import DATA, write_csv
+from tests.conftest import DATA, STORE_ROWS, write_csv
 
 
 @pytest.fixture
@@ -55,7 +55,8 @@ def test_import_through_the_dialog(qtbot, combined_session, tmp_path):
     assert "2 rows will land; 1 without a figure" in dlg.report.toPlainText()
     qtbot.mouseClick(dlg.import_button, Qt.MouseButton.LeftButton)
     assert s.imports.last_result.landed == 2
-    assert s.window.count_label.text() == "252 of 252 results"
+    n = STORE_ROWS + 2
+    assert s.window.count_label.text() == f"{n} of {n} results"
     s.state.set_filters(FilterState().with_values("source_file", ["mine.csv"]))
     m = s.window.model
     assert sorted(
@@ -139,7 +140,8 @@ def test_renaming_and_removing_a_source_update_the_table(
         label="Lab A100",
     )
     s.imports.start_import(spec)
-    assert s.window.count_label.text() == "251 of 251 results"
+    n = STORE_ROWS + 1
+    assert s.window.count_label.text() == f"{n} of {n} results"
     sid = s.imports.last_result.source_id
     s.state.set_filters(FilterState().with_values("source_file", ["mine.csv"]))
     m = s.window.model
@@ -153,6 +155,6 @@ def test_renaming_and_removing_a_source_update_the_table(
     s.imports.sources_dialog.removeRequested.emit(sid)
     assert m.rowCount() == 0
     s.state.set_filters(FilterState())
-    assert s.window.count_label.text() == "250 of 250 results"
+    assert s.window.count_label.text() == f"{STORE_ROWS} of {STORE_ROWS} results"
     s.imports.sources_dialog.close()
     s.close()

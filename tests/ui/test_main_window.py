@@ -12,7 +12,8 @@ from pytestqt.qt_compat import qt_api
 
 from ipubench_gui.domain.filters import FilterState, NumRange
 from ipubench_gui.ui.models.facet_model import VALUE_ROLE
-from tests.ui.conftest import sql_ids, table_ids
+from tests.conftest import STORE_ROWS
+from tests.ui.conftest import STORED, sql_ids, table_ids
 
 
 def click_facet_value(qtbot, session, dim: str, value) -> None:
@@ -38,7 +39,7 @@ def facet_counts_shown(session, dim: str) -> dict:
 
 def test_opens_with_every_result(session, db):
     assert table_ids(session) == sql_ids(db)
-    assert session.window.count_label.text() == "250 of 250 results"
+    assert session.window.count_label.text() == f"{STORE_ROWS} of {STORE_ROWS} results"
 
 
 def test_facet_click_filters_table_counts_and_chart(qtbot, session, db):
@@ -46,12 +47,12 @@ def test_facet_click_filters_table_counts_and_chart(qtbot, session, db):
     assert session.state.filters.values("framework") == {"PyTorch"}
     want = sql_ids(db, "framework = 'PyTorch'")
     assert table_ids(session) == want
-    assert session.window.count_label.text() == f"{len(want)} of 250 results"
+    assert session.window.count_label.text() == f"{len(want)} of {STORE_ROWS} results"
     # Another facet's counts: computed with the framework filter applied.
     rows = (
         db.cursor()
         .execute(
-            "SELECT p.platform FROM results r JOIN platforms p USING (platform) "
+            f"SELECT p.platform FROM {STORED} r JOIN platforms p USING (platform) "
             "WHERE framework = 'PyTorch'"
         )
         .fetchall()
@@ -60,7 +61,7 @@ def test_facet_click_filters_table_counts_and_chart(qtbot, session, db):
     # The facet's own counts ignore its own filter (so a second value can be added).
     own = dict(
         db.cursor()
-        .execute("SELECT framework, count(*) FROM results GROUP BY 1")
+        .execute(f"SELECT framework, count(*) FROM {STORED} GROUP BY 1")
         .fetchall()
     )
     assert facet_counts_shown(session, "framework") == own
@@ -69,7 +70,7 @@ def test_facet_click_filters_table_counts_and_chart(qtbot, session, db):
         r[0]
         for r in db.cursor()
         .execute(
-            "SELECT result_id FROM results WHERE framework = 'PyTorch' AND metric = "
+            f"SELECT result_id FROM {STORED} WHERE framework = 'PyTorch' AND metric = "
             "'throughput' AND unit = 'items/s' ORDER BY value DESC, result_id LIMIT 60"
         )
         .fetchall()
@@ -128,7 +129,7 @@ def test_search_box_is_debounced_and_escape_clears(qtbot, session, db, csv_rows)
     assert table_ids(session) == want == by_csv
     qtbot.keyClick(w.search, Qt.Key.Key_Escape)
     assert w.search.text() == "" and session.state.filters.text == ""
-    assert len(table_ids(session)) == 250
+    assert len(table_ids(session)) == STORE_ROWS
 
 
 class _EventLog(QObject):
@@ -151,7 +152,7 @@ def test_chips_and_clear_all(qtbot, session, db):
     assert table_ids(session) == sql_ids(db, "task = 'inference'")
     qtbot.mouseClick(session.window.chips.clear_all, Qt.MouseButton.LeftButton)
     assert session.state.filters == FilterState()
-    assert len(table_ids(session)) == 250
+    assert len(table_ids(session)) == STORE_ROWS
     assert session.window.chips.chips == []
 
 
@@ -187,14 +188,14 @@ def test_threaded_app_applies_a_filter_at_once_when_the_store_is_in_memory(qtbot
     qtbot.addWidget(s.window)
     s.start(restore=False)
     s.window.show()
-    qtbot.waitUntil(lambda: s.window.model.rowCount() == 250, timeout=10_000)
+    qtbot.waitUntil(lambda: s.window.model.rowCount() == STORE_ROWS, timeout=10_000)
     qtbot.waitUntil(lambda: s.controller.universe is not None, timeout=10_000)
     assert s.runner.opened is db
     want = sql_ids(db, "framework = 'PyTorch'")
     s.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
     # No event loop has run since: everything below arrived inline.
     assert table_ids(s) == want
-    assert s.window.count_label.text() == f"{len(want)} of 250 results"
+    assert s.window.count_label.text() == f"{len(want)} of {STORE_ROWS} results"
     counts = s.window.facets.boxes["framework"].model
     assert counts.count("PyTorch") == len(want)
     s.close()
@@ -230,7 +231,7 @@ def test_empty_result_offers_clear(qtbot, session):
     assert w.stack.currentWidget() is w.empty
     qtbot.mouseClick(w.empty.clear_button, Qt.MouseButton.LeftButton)
     assert w.stack.currentWidget() is w.splitter
-    assert w.model.rowCount() == 250
+    assert w.model.rowCount() == STORE_ROWS
 
 
 def test_ctrl_c_copies_selected_rows_as_tsv(qtbot, session, db):
@@ -288,14 +289,15 @@ def test_bar_click_selects_and_scrolls_table_and_back(qtbot, session):
     assert ys == [2.0, 7.0]
 
 
-def test_header_click_sorts_in_the_store(qtbot, session):
+def test_header_click_sorts_in_the_store(qtbot, session, db):
     t = session.window.table
     col = [f.name for f in t.model().fields].index("latency_ms")
     t.horizontalHeader().sectionClicked.emit(col)
     assert session.state.sort == ("latency_ms", True)
     vals = [t.model().raw(r, col) for r in range(t.model().rowCount())]
     nums = [v for v in vals if v is not None]
-    assert nums == sorted(nums, reverse=True) and vals[0] == 30.68
+    longest = db.scalar(f"SELECT max(latency_ms) FROM {STORED}")
+    assert nums == sorted(nums, reverse=True) and vals[0] == longest
 
 
 def test_colour_by_changes_groups_not_rows(qtbot, session):
