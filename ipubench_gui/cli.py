@@ -38,7 +38,12 @@ def build_parser() -> argparse.ArgumentParser:
         "double-click) is opened in it: a saved view (*.ipubench-view.json), "
         "results to import (CSV/TSV, Parquet, JSON), or an MLPerf results folder.",
     )
-    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    p.add_argument(
+        "--version",
+        action=_VersionAction,
+        help="print the app's version, when its data was built, and the "
+        "versions of Qt, pyqtgraph and DuckDB, then exit",
+    )
     p.add_argument(
         "--screenshot",
         type=Path,
@@ -198,6 +203,38 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cp.add_argument("id", metavar="RESULT_ID", help=RESULT_ID_HELP)
     return p
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the text is put together only when asked for (it imports
+    Qt, pyqtgraph and DuckDB to ask them their versions)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kw) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(version_text())
+        parser.exit()
+
+
+def version_text() -> str:
+    """The app's version, its data's build date, and its libraries' versions."""
+    import duckdb
+    import pyqtgraph
+    import PySide6
+    from PySide6.QtCore import qVersion
+
+    from ipubench_gui import paths
+    from ipubench_gui.store.build import built_at
+
+    when = built_at(paths.data_dir(), paths.user_dir("cache"))
+    data = f"built {when}" if when else "not built yet (it is built on first start)"
+    return (
+        f"ipubench-gui {__version__}\n"
+        f"data: {data}\n"
+        f"Qt {qVersion()} (PySide6 {PySide6.__version__}), pyqtgraph "
+        f"{pyqtgraph.__version__}, DuckDB {duckdb.__version__}"
+    )
 
 
 def _add_output(sub: argparse.ArgumentParser, what: str) -> None:

@@ -6,6 +6,7 @@ import hashlib
 import os
 import re
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -177,8 +178,13 @@ def build_store(data_dir: Path, out: Path) -> Path:
         try:
             load_into(con, data_dir)
             con.execute(
-                "INSERT INTO meta VALUES ('fingerprint', $f), ('app_version', $v)",
-                {"f": fingerprint(data_dir), "v": __version__},
+                "INSERT INTO meta VALUES ('fingerprint', $f), ('app_version', $v), "
+                "('built_at', $t)",
+                {
+                    "f": fingerprint(data_dir),
+                    "v": __version__,
+                    "t": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                },
             )
             con.execute("CHECKPOINT")
         finally:
@@ -298,8 +304,8 @@ def attach_bundled(
     """ATTACH, as ``b`` (read-only), a store built from ``data_dir``: the bundled
     one if its fingerprint matches, else a cached one, building it if needed."""
     fp = fingerprint(data_dir)
-    cached = cache_dir / f"results-{fp[:16]}.duckdb"
-    for path in (data_dir / STORE_NAME, cached):
+    *_, cached = places = _store_places(data_dir, cache_dir, fp)
+    for path in places:
         if not path.exists():
             continue
         try:
@@ -318,3 +324,26 @@ def attach_bundled(
     build_store(data_dir, cached)
     con.execute("ATTACH $p AS b (READ_ONLY)", {"p": str(cached)})
     return cached
+
+
+def _store_places(data_dir: Path, cache_dir: Path, fp: str) -> tuple[Path, Path]:
+    """Where a store built from ``data_dir`` may be: bundled beside the data
+    (the standalone app), else in the user's cache folder."""
+    return data_dir / STORE_NAME, cache_dir / f"results-{fp[:16]}.duckdb"
+
+
+def built_at(data_dir: Path, cache_dir: Path) -> str | None:
+    """When the store matching ``data_dir`` was built ("2026-11-23 16:40 UTC"),
+    or None when none is built yet; builds nothing (``--version``)."""
+    fp = fingerprint(data_dir)
+    for path in _store_places(data_dir, cache_dir, fp):
+        if not path.exists():
+            continue
+        try:
+            with duckdb.connect(str(path), read_only=True) as con:
+                meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        except duckdb.Error:  # damaged, or being built: not this one
+            continue
+        if meta.get("fingerprint") == fp:
+            return str(meta.get("built_at", "at an unrecorded time"))
+    return None

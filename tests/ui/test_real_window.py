@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime
 
 import numpy as np
 import pytest
@@ -19,8 +20,32 @@ def _run(*args, env_extra=None, home):
 
 
 def test_version_and_help(_isolated_home):
+    import duckdb
+    import pyqtgraph
+    import PySide6
+    from PySide6.QtCore import qVersion
+
+    libs = (
+        f"Qt {qVersion()} (PySide6 {PySide6.__version__}), "
+        f"pyqtgraph {pyqtgraph.__version__}, DuckDB {duckdb.__version__}"
+    )
     p = _run("--version", home=_isolated_home)
-    assert p.returncode == 0 and p.stdout.strip() == f"ipubench-gui {__version__}"
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines() == [
+        f"ipubench-gui {__version__}",
+        "data: not built yet (it is built on first start)",
+        libs,
+    ]
+    assert not list(_isolated_home.rglob("*.duckdb"))  # --version built nothing
+    out = str(_isolated_home / "all.csv")
+    assert _run("export-results", out, home=_isolated_home).returncode == 0
+    (store,) = (_isolated_home / "cache").glob("results-*.duckdb")
+    with duckdb.connect(str(store), read_only=True) as con:
+        q = "SELECT value FROM meta WHERE key = 'built_at'"
+        (built,) = con.execute(q).fetchall()[0]
+    p = _run("--version", home=_isolated_home)
+    assert p.stdout.splitlines()[1] == f"data: built {built}"
+    assert built.startswith(datetime.now(UTC).strftime("%Y-%m-%d"))
     p = _run("--help", home=_isolated_home)
     assert p.returncode == 0
     assert "export-results" in p.stdout and "--screenshot" in p.stdout
