@@ -171,6 +171,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="a value for every row (e.g. platform=A100, task=inference)",
     )
     im.add_argument(
+        "--encoding",
+        default="utf-8",
+        choices=("utf-8", "utf-16", "latin-1"),
+        help="text encoding of a CSV/TSV file (default utf-8)",
+    )
+    im.add_argument(
         "--source-label",
         default="",
         metavar="LABEL",

@@ -170,7 +170,30 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
         k, sep, v = item.partition("=")
         if not sep or not k.strip():
             raise ValueError(f"{what} {item!r}: expected A=B")
+        if k.strip() in out and out[k.strip()] != v.strip():
+            raise ValueError(
+                f"{what} {item!r}: {k.strip()!r} is already given as "
+                f"{out[k.strip()]!r}; give each once"
+            )
         out[k.strip()] = v.strip()
+    return out
+
+
+def _mapping(items: list[str]) -> dict[str, str]:
+    """``--map COLUMN=FIELD`` options -> field -> column. A column may feed
+    several fields; a field read from two columns is refused."""
+    out: dict[str, str] = {}
+    for item in items:
+        col, sep, fld = item.partition("=")
+        col, fld = col.strip(), fld.strip()
+        if not sep or not col or not fld:
+            raise ValueError(f"--map {item!r}: expected COLUMN=FIELD")
+        if fld in out and out[fld] != col:
+            raise ValueError(
+                f"--map {item!r}: field {fld!r} is already read from column "
+                f"{out[fld]!r}; map each field once"
+            )
+        out[fld] = col
     return out
 
 
@@ -193,7 +216,7 @@ def import_(args: argparse.Namespace) -> int:
     from ipubench_gui.store import importer
 
     try:
-        mapping = {field: col for col, field in _pairs(args.map, "--map").items()}
+        mapping = _mapping(args.map)
         constants = _pairs(args.set, "--set")
     except ValueError as exc:
         return _error(exc, 2)
@@ -211,7 +234,7 @@ def import_(args: argparse.Namespace) -> int:
             print(f"note: {status.message}", file=sys.stderr)
         con = db.cursor()
         if not mapping and not unpivot:
-            names, _ = importer.stage(con, args.file)
+            names, _ = importer.stage(con, args.file, encoding=args.encoding)
             mapping = importer.guess(names)
             for f, v in importer.guess_constants(con, mapping).items():
                 constants.setdefault(f, v)
@@ -219,7 +242,13 @@ def import_(args: argparse.Namespace) -> int:
             for f, c in sorted(mapping.items()):
                 print(f"guessed: {c!r} -> {f}")
         spec = importer.ImportSpec(
-            args.file, mapping, constants, unpivot, args.unpivot_into, args.source_label
+            args.file,
+            mapping,
+            constants,
+            unpivot,
+            args.unpivot_into,
+            args.source_label,
+            args.encoding,
         )
         if args.check:
             landed, skipped = importer.validate(con, spec)

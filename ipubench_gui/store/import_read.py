@@ -10,7 +10,8 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.fields import RESULT_FIELDS
-from ipubench_gui.store.db import Row, one_row
+from ipubench_gui.store.db import Params, Row, one_row
+from ipubench_gui.store.import_csv import CsvUnreadable, read_error, shorten, sniff
 
 FIELDS: tuple[str, ...] = (*RESULT_FIELDS, "task", "accelerators", "nodes", "division")
 METRICS = ("throughput", "latency", "time_to_train", "time_to_result")
@@ -93,6 +94,7 @@ class ImportSpec:
     unpivot: tuple[str, ...] = ()  # value columns of a wide file
     unpivot_into: str = "model"  # the field their names become
     label: str = ""
+    encoding: str = "utf-8"  # CSV only: utf-8, utf-16 or latin-1
 
 
 @dataclass(frozen=True)
@@ -113,69 +115,118 @@ class ImportResult:
 
 
 # -- reading --
-def reader_sql(path: Path) -> str:
-    """A DuckDB table function reading ``path`` by its suffix (path bound as $path)."""
+def reader(path: Path, encoding: str = "utf-8") -> tuple[str, Params]:
+    """A DuckDB table function reading ``path`` by its suffix (path bound as
+    $path), and its parameters."""
     suffix = path.suffix.lower()
     if suffix in (".parquet", ".pq"):
-        return "read_parquet($path)"
+        return "read_parquet($path)", {}
     if suffix in (".json", ".jsonl", ".ndjson"):
-        return "read_json_auto($path)"
+        return "read_json_auto($path)", {}
     if suffix in (".csv", ".tsv", ".txt", ""):
-        return "read_csv($path, header = true, all_varchar = true)"
+        try:
+            return sniff(path, encoding).sql()
+        except CsvUnreadable as exc:
+            raise ImportFailed(f"{path.name}: {exc}") from None
+        except OSError as exc:
+            raise ImportFailed(
+                f"{path.name}: cannot be read: {exc.strerror or exc}"
+            ) from None
     raise ImportFailed(
-        f"{path.name}: cannot read {suffix} files; use CSV, TSV, Parquet or JSON"
+        f"{path.name}: cannot read {shorten(suffix)} files; use CSV, TSV, Parquet "
+        "or JSON"
     )
 
 
 def _check_file(path: Path) -> None:
-    if not path.exists():
-        raise ImportFailed(f"{path}: no such file")
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise ImportFailed(f"{path}: no such file") from None
+    except OSError as exc:
+        raise ImportFailed(f"{path}: cannot be read: {exc.strerror or exc}") from None
     if path.is_dir():
         raise ImportFailed(f"{path}: is a folder, not a file")
-    if path.stat().st_size == 0:
+    if not path.is_file():
+        raise ImportFailed(f"{path}: is not a regular file (a device or a pipe?)")
+    if st.st_size == 0:
         raise ImportFailed(f"{path.name}: the file is empty")
 
 
+# Names the staging table gives its own columns.
+RESERVED = ("__row", "__name", "__value", "__none")
+
+
 def stage(
-    con: duckdb.DuckDBPyConnection, path: Path, only: Sequence[str] | None = None
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    only: Sequence[str] | None = None,
+    encoding: str = "utf-8",
 ) -> tuple[list[str], list[str]]:
     """Read ``path`` into TEMP TABLE import_stage (+ __row); return the names and
     types of all the file's columns. With ``only``, just those of its columns
     are kept: an import reads only what it maps (a 1 GB file with a wide notes
     column need not sit in memory)."""
     _check_file(path)
-    src = reader_sql(path)
-    p = {"path": str(path)}
+    src, p = reader(path, encoding)
+    p = {"path": str(path), **p}
     try:
         desc = con.execute(f"DESCRIBE SELECT * FROM {src}", p).fetchall()
-        names = [d[0] for d in desc]
-        types = [d[1] for d in desc]
-        keep = "*"
-        if only is not None:
-            wanted = [c for c in dict.fromkeys(only) if c in names]
-            keep = ", ".join(column_ident(c) for c in wanted) or "NULL AS __none"
-        # Rows keep file order (insertion order is preserved), so rowid + 1 is the
-        # data row number: no window function over the whole file.
+    except duckdb.Error as exc:
+        raise ImportFailed(
+            f"{path.name}: cannot be read: {read_error(exc, encoding)}"
+        ) from None
+    names = [d[0] for d in desc]
+    types = [d[1] for d in desc]
+    clash = [n for n in names if n.lower() in RESERVED]
+    if clash:
+        raise ImportFailed(
+            f"{path.name}: column {shorten(clash[0])!r} has a name this app uses "
+            "itself; rename it in the file"
+        )
+    keep = "*"
+    if only is not None:
+        wanted = [c for c in dict.fromkeys(only) if c in names]
+        keep = ", ".join(column_ident(c) for c in wanted) or "NULL AS __none"
+    elif len(names) > PREVIEW_COLUMNS:
+        # A preview of a very wide file (10,000 columns ran DuckDB out of
+        # memory) reads the first columns only; an import reads what it maps.
+        keep = ", ".join(column_ident(c) for c in names[:PREVIEW_COLUMNS])
+        names, types = names[:PREVIEW_COLUMNS], types[:PREVIEW_COLUMNS]
+    # Rows keep file order (insertion order is preserved), so rowid + 1 is the
+    # data row number: no window function over the whole file. A file with a
+    # column of its own called rowid hides that one: it is numbered instead.
+    numbered = any(n.lower() == "rowid" for n in names)
+    number = "row_number() OVER () AS __row, " if numbered else ""
+    try:
         con.execute(
             "CREATE OR REPLACE TEMP TABLE import_stage_raw AS "
-            f"SELECT {keep} FROM {src}",
+            f"SELECT {number}{keep} FROM {src}",
             p,
         )
         con.execute(
-            "CREATE OR REPLACE TEMP VIEW import_stage AS SELECT "
-            "rowid + 1 AS __row, * FROM import_stage_raw"
+            "CREATE OR REPLACE TEMP VIEW import_stage AS "
+            + (
+                "SELECT * FROM import_stage_raw"
+                if numbered
+                else "SELECT rowid + 1 AS __row, * FROM import_stage_raw"
+            )
         )
     except duckdb.Error as exc:
-        raise ImportFailed(f"{path.name}: cannot be read: {first_line(exc)}") from None
+        raise ImportFailed(
+            f"{path.name}: cannot be read: {read_error(exc, encoding)}"
+        ) from None
     n = one_row(con.execute("SELECT count(*) FROM import_stage"))[0]
     if n == 0:
         raise ImportFailed(f"{path.name}: has a header but no data rows")
     return names, types
 
 
+PREVIEW_COLUMNS = 500
+
+
 def first_line(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0][:300] if text else type(exc).__name__
+    return read_error(exc)
 
 
 def guess(columns: list[str]) -> dict[str, str]:
@@ -221,8 +272,10 @@ def guess_constants(
     return {}
 
 
-def preview(con: duckdb.DuckDBPyConnection, path: Path, n: int = 20) -> Preview:
-    names, types = stage(con, path)
+def preview(
+    con: duckdb.DuckDBPyConnection, path: Path, n: int = 20, encoding: str = "utf-8"
+) -> Preview:
+    names, types = stage(con, path, encoding=encoding)
     rows = con.execute(
         f"SELECT * EXCLUDE (__row) FROM import_stage ORDER BY __row LIMIT {int(n)}"
     ).fetchall()

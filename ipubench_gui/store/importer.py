@@ -18,6 +18,7 @@ import duckdb
 
 from ipubench_gui.domain.chartspec import LOWER_IS_BETTER
 from ipubench_gui.store.db import Params, Row, one_row
+from ipubench_gui.store.import_csv import MAX_SHOWN, shorten
 from ipubench_gui.store.import_read import (  # noqa: F401  (the import API)
     FIELDS,
     MAX_PROBLEMS,
@@ -34,7 +35,7 @@ from ipubench_gui.store.import_read import (  # noqa: F401  (the import API)
     guess,
     guess_constants,
     preview,
-    reader_sql,
+    reader,
     stage,
 )
 
@@ -88,14 +89,16 @@ def normalised_sql(
     if unknown:
         raise ImportFailed(
             f"{spec.path.name}: no column called "
-            f"{', '.join(repr(c) for c in unknown)}; the file has "
-            f"{', '.join(repr(c) for c in names)}{delimiter_hint(names)}"
+            f"{', '.join(repr(shorten(c)) for c in unknown[:5])}; the file has "
+            f"{_some(names)}{delimiter_hint(names)}"
         )
     bad = [f for f in [*spec.columns, *spec.constants] if f not in FIELDS]
     if bad:
         raise ImportFailed(
-            f"unknown field {', '.join(bad)}; use one of {', '.join(FIELDS)}"
+            f"unknown field {', '.join(shorten(b) for b in bad[:5])}; use one of "
+            f"{', '.join(FIELDS)}"
         )
+    _check_constants(spec.constants)
     params: Params = {}
     types = types or {}
     src = "import_stage"
@@ -179,6 +182,13 @@ def normalised_sql(
     return f"SELECT {body} FROM {src}", params
 
 
+# Whole numbers are stored as INTEGER (32 bits).
+INT_MAX = 2**31 - 1
+_WHOLE = (
+    "{x} IS NULL OR NOT isfinite({x}) OR {x} < 1 OR {x} > " + str(INT_MAX) + " "
+    "OR {x} <> floor({x})"
+)
+_POSITIVE = "{x} IS NULL OR NOT isfinite({x}) OR {x} <= 0"
 PROBLEM_CHECKS: tuple[tuple[str, str, str], ...] = (
     # (column shown, condition that is a problem, reason)
     (
@@ -188,24 +198,25 @@ PROBLEM_CHECKS: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "value",
-        "value IS NOT NULL AND value <= 0",
-        "must be a positive number, got ' || quote(value_raw) || '",
+        "value IS NOT NULL AND (NOT isfinite(value) OR value <= 0)",
+        "must be a positive finite number, got ' || quote(value_raw) || '",
     ),
     (
         "latency_ms",
-        "NOT {blank_lat} AND (latency_ms IS NULL OR latency_ms <= 0)",
+        "NOT {blank_lat} AND (" + _POSITIVE.format(x="latency_ms") + ")",
         "not a positive latency: ' || quote(latency_raw) || '",
     ),
     (
         "batch_size",
-        "NOT {blank_bs} AND (batch_size IS NULL OR batch_size <= 0 "
-        "OR batch_size <> floor(batch_size))",
-        "not a batch size (a positive whole number): ' || quote(batch_raw) || '",
+        "NOT {blank_bs} AND (" + _WHOLE.format(x="batch_size") + ")",
+        "not a batch size (a whole number from 1 to "
+        f"{INT_MAX:,}): ' || quote(batch_raw) || '",
     ),
     (
         "accelerators",
-        "NOT {blank_acc} AND (accelerators IS NULL OR accelerators <= 0)",
-        "not a number of accelerators: ' || quote(accel_raw) || '",
+        "NOT {blank_acc} AND (" + _WHOLE.format(x="accelerators") + ")",
+        "not a number of accelerators (a whole number from 1 to "
+        f"{INT_MAX:,}): ' || quote(accel_raw) || '",
     ),
     ("model", "NOT {blank_value} AND (model IS NULL OR model = '')", "no model named"),
     (
@@ -226,6 +237,45 @@ PROBLEM_CHECKS: tuple[tuple[str, str, str], ...] = (
         "no unit: map a unit column, or set the unit",
     ),
 )
+# Fields whose value given for every row must be a number, and its rule.
+_CONSTANT_RULES = {
+    "batch_size": _WHOLE,
+    "accelerators": _WHOLE,
+    "nodes": _WHOLE,
+    "latency_ms": _POSITIVE,
+    "value": _POSITIVE,
+}
+
+
+def _check_constants(constants: dict[str, str]) -> None:
+    """A number given for every row is checked once, by the rule its column's
+    cells meet (the same SQL), not reported again for each row."""
+    bad = []
+    x = f"({_num('$v')})"
+    con = duckdb.connect()
+    try:
+        for f, rule in _CONSTANT_RULES.items():
+            if (
+                f in constants
+                and one_row(
+                    con.execute(f"SELECT {rule.format(x=x)}", {"v": constants[f]})
+                )[0]
+            ):
+                bad.append(f"{f} = {shorten(constants[f])!r}")
+    finally:
+        con.close()
+    if bad:
+        raise ImportFailed(
+            f"not a valid value for every row: {', '.join(bad)} (batch_size, "
+            f"accelerators and nodes: whole numbers from 1 to {INT_MAX:,}; "
+            "latency_ms and value: positive numbers)"
+        )
+
+
+def _some(names: list[str], most: int = 12) -> str:
+    """Up to ``most`` column names, for a message."""
+    shown = ", ".join(repr(shorten(n, 40)) for n in names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 # What makes two imported rows the same figure.
@@ -240,8 +290,10 @@ def _problems(
 ) -> tuple[list[Problem], int]:
     # Cell text inside quotes in messages; a temp macro is per connection.
     con.execute(
-        "CREATE OR REPLACE TEMP MACRO quote(x) AS "
-        "'''' || coalesce(CAST(x AS VARCHAR), '') || ''''"
+        "CREATE OR REPLACE TEMP MACRO quote(x) AS '''' || CASE WHEN "
+        f"length(CAST(x AS VARCHAR)) > {MAX_SHOWN} "
+        f"THEN left(CAST(x AS VARCHAR), {MAX_SHOWN - 1}) || '…' "
+        "ELSE coalesce(CAST(x AS VARCHAR), '') END || ''''"
     )
     subs = {
         "blank_value": _blank("value_raw"),
@@ -296,7 +348,9 @@ def _problems(
 def validate(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> tuple[int, int]:
     """Stage and check ``spec``; return (rows to land, rows skipped for having no
     figure); raise ImportFailed listing problems. Stores nothing."""
-    names, types = stage(con, spec.path, [*spec.columns.values(), *spec.unpivot])
+    names, types = stage(
+        con, spec.path, [*spec.columns.values(), *spec.unpivot], spec.encoding
+    )
     if "value" not in spec.columns and not spec.unpivot:
         raise ImportFailed(_no_value_message(spec, names))
     sql, params = normalised_sql(spec, names, dict(zip(names, types)))
@@ -329,8 +383,7 @@ def validate(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> tuple[int, int
 def _no_value_message(spec: ImportSpec, names: list[str]) -> str:
     msg = (
         f"{spec.path.name}: which column holds the figures? Map one to 'value' "
-        f"(the file has {', '.join(repr(n) for n in names[:12])}"
-        f"{'…' if len(names) > 12 else ''})"
+        f"(the file has {_some(names)})"
     )
     return msg + delimiter_hint(names)
 
