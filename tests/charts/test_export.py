@@ -135,7 +135,7 @@ def test_cli_writes_charts_and_refuses_bad_requests(tmp_path, _isolated_home):
         (
             ["--kind", "mlperf", "--filter", "framework=Pytorch"],
             2,
-            ["known: ", "PyTorch"],
+            ["no framework called 'Pytorch'", "did you mean 'PyTorch'?"],
         ),
     ]
     for args, code, says in refusals:
