@@ -199,6 +199,16 @@ def build_parser() -> argparse.ArgumentParser:
         "first); a RESULT_ID as above",
     )
     cmp.add_argument("--format", choices=("markdown", "csv"), default="markdown")
+    cl = sub.add_parser(
+        "claims",
+        help="audit the vendor's claims and IPU-versus-GPU comparisons against "
+        "the stored results",
+        description="Every claim (data/claims.csv) and comparison "
+        "(data/comparisons.csv): the stated figure, the figure recomputed from "
+        "stored results (naming them), a verdict (consistent, inconsistent, not "
+        "checkable) and what is not like for like.",
+    )
+    cl.add_argument("--format", choices=("csv", "markdown"), default="markdown")
     cmp.add_argument(
         "--only-differences",
         action="store_true",
@@ -342,6 +352,7 @@ def main(argv: list[str] | None = None) -> int:
         "export-results": commands.export_results,
         "export-chart": commands.export_chart,
         "compare": commands.compare,
+        "claims": commands.claims,
         "counterparts": commands.counterparts,
         "import": commands.import_,
         "export-table": commands.export_table,

@@ -329,3 +329,28 @@ def counterparts(args: argparse.Namespace) -> int:
                 f"{compare.show(r, 'value'):>20}  {ratio}{note}"
             )
     return 0
+
+
+def claims(args: argparse.Namespace) -> int:
+    import csv
+
+    from ipubench_gui import paths
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.domain import claims as dc
+    from ipubench_gui.store.claims import audit_store
+    from ipubench_gui.store.export import inert
+
+    db = open_store()
+    try:
+        audits = audit_store(db, paths.data_dir())
+    finally:
+        db.close()
+    if args.format == "markdown":
+        sys.stdout.write(dc.to_markdown(audits))
+        return 0
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    w.writerow(dc.CSV_COLUMNS)
+    for a in audits:
+        row = a.row()
+        w.writerow([inert(row[c]) for c in dc.CSV_COLUMNS])
+    return 0

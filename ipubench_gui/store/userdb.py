@@ -39,7 +39,7 @@ CREATE TABLE IF NOT EXISTS u.user_cube AS
     SELECT *, CAST(NULL AS INTEGER) AS source_id FROM b.facet_cube LIMIT 0;
 """
 
-SHARED = ("comparisons", "claims", "platforms", "metrics", "meta")
+SHARED = ("comparisons", "claims", "gpu_reference", "platforms", "metrics", "meta")
 
 # DuckDB's default memory limit is 80% of RAM, and a 1 GB import took 2.3 GB.
 # A desktop app shares the laptop: past 1 GB, work spills to disk (measured:

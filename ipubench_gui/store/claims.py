@@ -1,0 +1,115 @@
+"""Claims audit: the rows each claim and comparison is checked against.
+
+Parameterised SQL picks the candidate rows (the vendor's table rows of the
+stated system, task and model; NVIDIA's figures cited for a comparison;
+MLPerf results); ``domain.claim_rules`` and ``domain.claim_mlperf`` choose
+among them and do the arithmetic.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ipubench_gui.domain.claim_mlperf import audit_claim, comparison_evidence
+from ipubench_gui.domain.claim_rules import audit_comparison
+from ipubench_gui.domain.claims import Audit
+from ipubench_gui.domain.entities import Catalogue, load
+from ipubench_gui.store.db import Database
+
+_IPU_COLS = (
+    "result_id, model, variant, platform, framework, precision, batch_size, value, "
+    'unit, value_as_printed, latency_ms, sdk_version, source_file, "table", "row", '
+    "metric, mlperf_id"
+)
+
+
+def _dicts(db: Database, sql: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    cur = db.cursor().execute(sql, params)
+    cols = [d[0] for d in cur.description or ()]
+    return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
+def _spellings(db: Database, cat: Catalogue, model: str) -> list[str]:
+    """Every model name in the store that means ``model`` (canonical names)."""
+    want = cat.canonical("model", model)
+    names = [
+        r[0]
+        for r in db.cursor().execute("SELECT DISTINCT model FROM results_v").fetchall()
+    ]
+    return [n for n in names if cat.canonical("model", n) == want]
+
+
+def ipu_rows(db: Database, cat: Catalogue, cmp: dict[str, Any]) -> list[dict]:
+    """The vendor's own table rows of the comparison's IPU system, task and model."""
+    return _dicts(
+        db,
+        f"SELECT {_IPU_COLS} FROM results_v WHERE platform = $p AND task = $t "
+        "AND metric = 'throughput' AND list_contains($m, model) "
+        "AND source_file <> 'gpu-reference/figures.csv' ORDER BY result_id",
+        {
+            "p": cmp["ipu_system"],
+            "t": cmp["task"],
+            "m": _spellings(db, cat, cmp["model"]),
+        },
+    )
+
+
+def gpu_rows(db: Database, comparison_id: str) -> list[dict]:
+    """NVIDIA's published figures given for one comparison (all roles), or for
+    another comparison of the same chart (the BERT chart's 2x DGX A100 bar is
+    computed from the 1x figures)."""
+    return _dicts(
+        db,
+        "SELECT * FROM gpu_reference WHERE list_has_any("
+        "string_split(comparison_ids, ' '), (SELECT list(o.comparison_id) "
+        "FROM comparisons c JOIN comparisons o USING (source_file, chart) "
+        "WHERE c.comparison_id = $c)) ORDER BY result_id",
+        {"c": comparison_id},
+    )
+
+
+def mlperf_rows(db: Database, path: Path) -> list[dict]:
+    """MLPerf Training results (data/mlperf_training.csv, derived from the
+    official logs); empty when the file is absent."""
+    if not path.exists():
+        return []
+    return _dicts(
+        db,
+        "SELECT result_id, mlperf_round, submitter, system_id, system_name, "
+        "mlperf_benchmark, division, availability, accelerator_type, "
+        "accelerator_model, accelerators, framework, value, status, path "
+        "FROM read_csv($p, header = true, all_varchar = true) "
+        "WHERE value IS NOT NULL",
+        {"p": str(path)},
+    )
+
+
+def audit_all(db: Database, cat: Catalogue, mlperf_csv: Path) -> list[Audit]:
+    """Every comparison (comparisons.csv order), then every claim (claims.csv)."""
+    mlperf = mlperf_rows(db, mlperf_csv)
+    out = []
+    for cmp in _dicts(db, "SELECT * FROM comparisons ORDER BY comparison_id", {}):
+        out.append(
+            audit_comparison(
+                cmp,
+                ipu_rows(db, cat, cmp),
+                gpu_rows(db, cmp["comparison_id"]),
+                comparison_evidence(cmp, mlperf, cat),
+            )
+        )
+    vendor_mlperf = _dicts(
+        db,
+        f"SELECT {_IPU_COLS} FROM results_v WHERE mlperf_id IS NOT NULL "
+        "ORDER BY result_id",
+        {},
+    )
+    for claim in _dicts(db, "SELECT * FROM claims ORDER BY claim_id", {}):
+        out.append(audit_claim(claim, vendor_mlperf, mlperf, cat))
+    return out
+
+
+def audit_store(db: Database, data_dir: Path) -> list[Audit]:
+    """Every claim and comparison, with the entity tables and MLPerf results
+    bundled in ``data_dir``."""
+    return audit_all(db, load(data_dir / "entities"), data_dir / "mlperf_training.csv")
