@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import duckdb
 
-from ipubench_gui.domain.chartspec import LOWER_IS_BETTER
 from ipubench_gui.store.db import Params, Row, one_row
 from ipubench_gui.store.import_csv import MAX_SHOWN, shorten
 from ipubench_gui.store.import_read import (  # noqa: F401  (the import API)
@@ -392,7 +391,6 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
     """Validate, then land every row of ``spec`` in one transaction (or none)."""
     landed, skipped = validate(con, spec)
     label = spec.label or spec.path.name
-    lower = "(" + ", ".join(f"'{m}'" for m in LOWER_IS_BETTER) + ")"
     con.execute("BEGIN TRANSACTION")
     try:
         sid = one_row(con.execute("SELECT nextval('u.import_ids')"))[0]
@@ -400,14 +398,12 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             "INSERT INTO u.imports VALUES ($id, $f, $l, current_timestamp, $n, $s)",
             {"id": sid, "f": spec.path.name, "l": label, "n": landed, "s": skipped},
         )
+        # Only what the file says; userdb.USER_RESULTS_V derives the rest.
         con.execute(
-            f"""
+            """
             INSERT INTO u.user_results BY NAME
             SELECT
-                1000000000 + CAST($id AS BIGINT) * 10000000000 + n.rowid + 1
-                    AS ord,
-                {result_id_sql("$id", "n.rowid + 1")} AS result_id,
-                $file AS source_file, $label AS "table",
+                $id AS source_id, n.rowid + 1 AS n,
                 CAST(n.__row AS INTEGER) AS "row",
                 coalesce(n.task, CASE WHEN n.latency_ms IS NOT NULL
                     OR n.metric = 'latency' THEN 'inference'
@@ -421,23 +417,11 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
                 coalesce(n.latency_ms, CASE WHEN n.metric = 'latency'
                     AND lower(n.unit) LIKE '%ms%' THEN n.value END) AS latency_ms,
                 n.mlperf_id, n.division,
-                p.vendor, p.generation, p.accelerator,
-                CAST(coalesce(n.accelerators, p.accelerators) AS INTEGER)
-                    AS accelerators,
-                n.metric NOT IN {lower} AS higher_is_better,
-                current_date AS source_date, 'imported' AS source_date_kind,
-                $label AS source_title,
-                CASE WHEN n.metric = 'throughput' THEN n.value END AS throughput,
-                CASE WHEN n.metric = 'throughput'
-                     THEN n.value / coalesce(n.accelerators, p.accelerators) END
-                    AS throughput_per_accelerator,
-                TRY_CAST(split_part(n.precision, '.', 1) AS INTEGER) AS activation_bits,
-                TRY_CAST(split_part(n.precision, '.', 2) AS INTEGER) AS weight_bits,
-                $id AS source_id
-            FROM import_norm n LEFT JOIN b.platforms p USING (platform)
+                CAST(n.accelerators AS INTEGER) AS accelerators
+            FROM import_norm n
             WHERE n.value IS NOT NULL
         """,
-            {"id": sid, "file": spec.path.name, "label": label},
+            {"id": sid},
         )
         con.execute(
             """
@@ -445,7 +429,7 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             SELECT task, metric, model, variant, platform, generation, accelerators,
                    sdk_version, framework, dataset, precision, source_file, batch_size,
                    count(*) AS n, $id AS source_id
-            FROM u.user_results WHERE source_id = $id GROUP BY ALL""",
+            FROM user_results_v WHERE source_id = $id GROUP BY ALL""",
             {"id": sid},
         )
         con.execute("COMMIT")
@@ -479,16 +463,10 @@ def list_sources(con: duckdb.DuckDBPyConnection) -> list[Row]:
 
 
 def rename_source(con: duckdb.DuckDBPyConnection, sid: int, label: str) -> None:
-    con.execute("BEGIN TRANSACTION")
+    # One place holds the label: user_results_v reads it from u.imports.
     con.execute(
         "UPDATE u.imports SET label = $l WHERE source_id = $i", {"l": label, "i": sid}
     )
-    con.execute(
-        'UPDATE u.user_results SET "table" = $l, source_title = $l '
-        "WHERE source_id = $i",
-        {"l": label, "i": sid},
-    )
-    con.execute("COMMIT")
 
 
 def remove_source(con: duckdb.DuckDBPyConnection, sid: int) -> None:

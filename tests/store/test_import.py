@@ -40,7 +40,7 @@ def combined(tmp_path, store_path):
 
 
 def _user_rows(db) -> int:
-    return db.scalar("SELECT count(*) FROM u.user_results")
+    return db.scalar("SELECT count(*) FROM user_results_v")
 
 
 def _csv(tmp_path, text: str, name="in.csv", encoding="utf-8") -> Path:
@@ -109,7 +109,7 @@ def test_hours_and_minutes_become_minutes(combined, tmp_path):
             constants={"metric": "time_to_train", "unit": "min"},
         ),
     )
-    assert combined.scalar("SELECT value FROM u.user_results") == 23 * 60 + 43
+    assert combined.scalar("SELECT value FROM user_results_v") == 23 * 60 + 43
 
 
 @pytest.mark.parametrize(
@@ -187,7 +187,7 @@ def test_wide_files_unpivot(combined, tmp_path):
     assert res.landed == 4
     got = sorted(
         combined.cursor()
-        .execute("SELECT model, platform, value, accelerators FROM u.user_results")
+        .execute("SELECT model, platform, value, accelerators FROM user_results_v")
         .fetchall()
     )
     assert got == [
@@ -197,7 +197,7 @@ def test_wide_files_unpivot(combined, tmp_path):
         ("ResNet-50", "Bow Pod64", 6.30, 64),
     ]
     # Time to train is a training figure, as in the seed's MLPerf table.
-    tasks = combined.cursor().execute("SELECT DISTINCT task FROM u.user_results")
+    tasks = combined.cursor().execute("SELECT DISTINCT task FROM user_results_v")
     assert tasks.fetchall() == [("training",)]
     # Each figure has its own id and table order, also when rows are unpivoted.
     ids, ords = (
@@ -232,11 +232,11 @@ def test_real_mlperf_file_imports_whole(combined):
 
     records = json.loads(EXTERNAL.read_text())
     assert res.landed == len(records) == 937
-    assert combined.scalar("SELECT count(DISTINCT task) FROM u.user_results") == 1
-    assert combined.scalar("SELECT any_value(task) FROM u.user_results") == "inference"
+    assert combined.scalar("SELECT count(DISTINCT task) FROM user_results_v") == 1
+    assert combined.scalar("SELECT any_value(task) FROM user_results_v") == "inference"
     units = dict(
         combined.cursor()
-        .execute("SELECT unit, count(*) FROM u.user_results GROUP BY 1")
+        .execute("SELECT unit, count(*) FROM user_results_v GROUP BY 1")
         .fetchall()
     )
     want: dict[str, int] = {}
@@ -244,13 +244,13 @@ def test_real_mlperf_file_imports_whole(combined):
         want[r["Performance_Units"]] = want.get(r["Performance_Units"], 0) + 1
     assert units == want
     n_lat = combined.scalar(
-        "SELECT count(*) FROM u.user_results WHERE metric = 'latency'"
+        "SELECT count(*) FROM user_results_v WHERE metric = 'latency'"
     )
     assert n_lat == want.get("Latency (ms)", 0)
     # accelerators = Nodes x a# (a# per node), blank where a# is blank
     r0 = next(r for r in records if r["a#"] not in ("", None) and r["Nodes"] > 1)
     got = combined.scalar(
-        "SELECT accelerators FROM u.user_results WHERE mlperf_id "
+        "SELECT accelerators FROM user_results_v WHERE mlperf_id "
         "= $i AND variant = $s AND model = $m LIMIT 1",
         {"i": r0["ID"], "s": r0["Scenario"], "m": r0["Model"]},
     )
@@ -352,7 +352,7 @@ def test_killed_mid_import_leaves_all_or_nothing(tmp_path, store_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     db, status = open_combined(DATA, cache, user)
-    n = db.scalar("SELECT count(*) FROM u.user_results")
+    n = db.scalar("SELECT count(*) FROM user_results_v")
     m = db.scalar("SELECT count(*) FROM u.imports")
     db.close()
     assert (n, m) in ((0, 0), (1_500_000, 1)), (n, m)

@@ -83,7 +83,7 @@ def test_bad_file_shows_problems_and_stores_nothing(qtbot, combined_session, tmp
     assert (
         "row 1, column 'throughput': not a number: 'fast'" in dlg.report.toPlainText()
     )
-    assert db.scalar("SELECT count(*) FROM u.user_results") == 0
+    assert db.scalar("SELECT count(*) FROM user_results_v") == 0
     s.close()
 
 
@@ -116,9 +116,9 @@ def test_cancel_a_large_import_keeps_nothing(qtbot, combined_session, tmp_path):
         qtbot.mouseClick(dlg.cancel_button, Qt.MouseButton.LeftButton)
     if s.imports.last_result is None:  # cancelled in time (the usual case)
         assert "cancel" in s.imports.last_error.lower() or s.imports.last_error
-        assert db.scalar("SELECT count(*) FROM u.user_results") == 0
+        assert db.scalar("SELECT count(*) FROM user_results_v") == 0
     else:  # finished before the click landed: then all of it is there
-        assert db.scalar("SELECT count(*) FROM u.user_results") == 2_000_000
+        assert db.scalar("SELECT count(*) FROM user_results_v") == 2_000_000
     s.close()
 
 
