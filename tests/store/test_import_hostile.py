@@ -49,7 +49,7 @@ def _store(db) -> tuple[int, int]:
     return (
         db.cursor()
         .execute(
-            "SELECT (SELECT count(*) FROM u.user_results), "
+            "SELECT (SELECT count(*) FROM user_results_v), "
             "(SELECT count(*) FROM u.imports)"
         )
         .fetchone()
@@ -114,7 +114,7 @@ def test_largest_whole_numbers_land(combined, tmp_path):
     spec = _one_row(tmp_path, "batch_size", "2147483647")
     assert importer.import_file(combined.cursor(), spec).landed == 1
     got = combined.scalar(
-        "SELECT batch_size FROM u.user_results ORDER BY source_id DESC LIMIT 1"
+        "SELECT batch_size FROM user_results_v ORDER BY source_id DESC LIMIT 1"
     )
     assert got == 2**31 - 1
 
@@ -206,7 +206,7 @@ def test_utf16_reads_when_chosen(combined, tmp_path):
     )
     assert importer.import_file(combined.cursor(), spec).landed == 1
     assert (
-        combined.scalar("SELECT model FROM u.user_results WHERE source_file = 'u.csv'")
+        combined.scalar("SELECT model FROM user_results_v WHERE source_file = 'u.csv'")
         == "École"
     )
 
@@ -219,7 +219,7 @@ def test_a_column_named_rowid_keeps_the_file_row_numbers(combined, tmp_path):
     rows = (
         combined.cursor()
         .execute(
-            'SELECT "row", model FROM u.user_results WHERE source_file = $f ORDER BY 1',
+            'SELECT "row", model FROM user_results_v WHERE source_file = $f ORDER BY 1',
             {"f": p.name},
         )
         .fetchall()
