@@ -271,7 +271,7 @@ def import_(args: argparse.Namespace) -> int:
 
 
 def compare(args: argparse.Namespace) -> int:
-    import csv
+    import io
 
     from ipubench_gui.bootstrap import open_store
     from ipubench_gui.domain import compare
@@ -294,10 +294,15 @@ def compare(args: argparse.Namespace) -> int:
     if args.format == "markdown":
         sys.stdout.write(compare.to_markdown(rows, b, args.only_differences))
     else:
+        from ipubench_gui.store.export import csv_writer
+
         header, body = compare.to_rows(rows, b)
-        w = csv.writer(sys.stdout, lineterminator="\n")
-        w.writerow(header)
-        w.writerows(body)
+        if isinstance(sys.stdout, io.TextIOWrapper):
+            sys.stdout.reconfigure(newline="")  # the CSV's own line ends
+        row = csv_writer(sys.stdout)
+        row(header)
+        for r in body:
+            row(r)
     return 0
 
 

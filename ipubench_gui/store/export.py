@@ -1,16 +1,25 @@
-"""Write stored results to files: atomic, never partial."""
+"""Write stored results to files: streamed, atomic, never partial, and with no
+cell a spreadsheet would run as a formula (every CSV writer goes through
+:func:`inert` or :func:`inert_sql`, the same rule twice)."""
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable, Iterable
+import math
+import re
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
+import duckdb
+
 from ipubench_gui.domain.fields import RESULT_FIELDS
 from ipubench_gui.domain.files import atomic_write as atomic_write_file
+from ipubench_gui.domain.files import io_reason
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.store.db import Database, Query
+from ipubench_gui.store.import_read import column_ident
 from ipubench_gui.store.schema import quote_ident
 
 # The documented export columns first (names fixed by contract), then extras.
@@ -54,16 +63,86 @@ def all_results_query() -> Query:
     )
 
 
+# -- cells a spreadsheet would run, made plain text (one rule, two evaluators) --
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# Text that is only a signed number ("-5", "+1.5e3") or a lone sign ("-", a
+# blank in the vendor's tables) runs nothing, and stays as it is.
+PLAIN_NUMBER = re.compile(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?|[-+]")
+CSV_LINE_END = "\r\n"  # RFC 4180; the csv module quotes a CR only if it ends lines
+
+
+def inert(v: object) -> object:
+    """Text that a spreadsheet would run as a formula, made plain text.
+
+    Imported files are untrusted: a cell like ``=HYPERLINK(...)`` or
+    ``+cmd|' /c calc'!A0`` gets a leading apostrophe (the OWASP advice for CSV
+    injection), so it shows as typed and never runs. Numbers are left alone.
+    :func:`inert_sql` is the same rule in SQL (tested to agree).
+    """
+    if (
+        isinstance(v, str)
+        and v.startswith(FORMULA_START)
+        and not PLAIN_NUMBER.fullmatch(v)
+    ):
+        return "'" + v
+    return v
+
+
+def inert_sql(expr: str) -> str:
+    """SQL of :func:`inert` for a text expression."""
+    starts = ", ".join(
+        f"chr({ord(c)})" if c in "\t\r" else f"'{c}'" for c in FORMULA_START
+    )
+    return (
+        f"CASE WHEN left({expr}, 1) IN ({starts}) AND NOT regexp_full_match("
+        f"{expr}, '{PLAIN_NUMBER.pattern}') THEN '''' || {expr} ELSE {expr} END"
+    )
+
+
+def _cell(v: object) -> object:
+    """CSV text of a value: blank for NULL, 1361 not 1361.0, true/false, and
+    no formula (:func:`inert`)."""
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float) and math.isfinite(v) and v.is_integer() and abs(v) < 1e15:
+        return int(v)
+    return inert(v)
+
+
+def _cell_sql(ident: str, typ: str) -> str:
+    """SQL giving :func:`_cell`'s text for a column of DuckDB type ``typ``."""
+    if typ in ("DOUBLE", "FLOAT", "REAL") or typ.startswith("DECIMAL"):
+        return (
+            f"CASE WHEN isfinite({ident}) AND {ident} = trunc({ident}) AND "
+            f"abs({ident}) < 1e15 THEN CAST(CAST({ident} AS BIGINT) AS VARCHAR) "
+            f"ELSE CAST({ident} AS VARCHAR) END"
+        )
+    if typ == "VARCHAR":
+        return inert_sql(ident)
+    if typ in ("BOOLEAN", "DATE", "TIMESTAMP") or "INT" in typ:
+        return ident
+    return inert_sql(f"CAST({ident} AS VARCHAR)")
+
+
+def csv_writer(f: TextIO) -> Callable[[Iterable[object]], object]:
+    """``writerow`` for a CSV text file: every cell through :func:`_cell`."""
+    w = csv.writer(f, lineterminator=CSV_LINE_END)
+    return lambda row: w.writerow([_cell(v) for v in row])
+
+
 def write_csv(
     path: Path, columns: Iterable[str], rows: Iterable[Iterable[object]]
 ) -> Path:
-    """Write rows to ``path`` as CSV, atomically (see :func:`atomic_write`)."""
+    """Write rows held in Python to ``path`` as CSV, atomically (small outputs:
+    a comparison, claims; stored rows stream through :func:`copy_csv`)."""
 
     def write(f: TextIO) -> None:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(columns)
+        row = csv_writer(f)
+        row(columns)
         for r in rows:
-            w.writerow([_cell(v) for v in r])
+            row(r)
 
     return atomic_write(path, write)
 
@@ -83,39 +162,59 @@ def atomic_write(path: Path, write: Callable[[TextIO], object]) -> Path:
     return atomic_write_binary(path, save)
 
 
+def _relation(
+    cur: duckdb.DuckDBPyConnection,
+    query: Query,
+    headers: list[str] | None = None,
+    text: bool = False,
+) -> duckdb.DuckDBPyRelation:
+    """``query`` as a relation whose columns are named ``headers``; with
+    ``text``, every cell as :func:`_cell` would write it."""
+    rel = cur.sql(query.sql, params=query.params)
+    names = headers or list(rel.columns)
+    cols = ", ".join(
+        f"{_cell_sql(column_ident(c), str(t)) if text else column_ident(c)} "
+        f"AS {column_ident(h)}"
+        for c, t, h in zip(rel.columns, rel.types, names)
+    )
+    return cur.sql(f"SELECT {cols} FROM ({query.sql})", params=query.params)
+
+
+@contextmanager
+def _cursor(db: Database) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A cursor of its own for one export: DuckDB 2 refuses a relation's write
+    on a connection with an unfinished result (another query's fetchone)."""
+    cur = db.cursor().cursor()
+    try:
+        yield cur
+    finally:
+        cur.close()
+
+
+def _count(cur: duckdb.DuckDBPyConnection, query: Query) -> int:
+    rows = cur.execute(f"SELECT count(*) FROM ({query.sql})", query.params).fetchall()
+    return int(rows[0][0])
+
+
+def copy_csv(
+    db: Database, query: Query, path: Path, headers: list[str] | None = None
+) -> int:
+    """Stream ``query``'s rows to ``path`` as CSV with DuckDB's own writer
+    (no row passes through Python), cells as :func:`_cell` writes them."""
+    with _cursor(db) as cur:
+        rel = _relation(cur, query, headers, text=True)
+        # The path is an argument, never SQL text.
+        atomic_write_binary(path, lambda tmp: rel.write_csv(tmp, header=True))
+        return _count(cur, query)
+
+
 def export_results(db: Database, path: Path) -> int:
     """Write every stored result to ``path`` as CSV; return the row count."""
-    res = db.run(all_results_query())
-    write_csv(path, res.columns, res.rows)
-    return len(res.rows)
-
-
-def _cell(v: object) -> object:
-    """CSV text of a value: blank for NULL, 1361 not 1361.0, true/false."""
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
-    return v
+    return copy_csv(db, all_results_query(), path)
 
 
 # -- the filtered table, for spreadsheets and notebooks --
 TABLE_FORMATS = ("csv", "parquet", "xlsx")
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def inert(v: object) -> object:
-    """Text that a spreadsheet would run as a formula, made plain text.
-
-    Imported files are untrusted: a cell like ``=HYPERLINK(...)`` or
-    ``+cmd|' /c calc'!A0`` gets a leading apostrophe (the OWASP advice for CSV
-    injection), so it shows as typed and never runs. Numbers are left alone.
-    """
-    if isinstance(v, str) and v.startswith(FORMULA_START):
-        return "'" + v
-    return v
 
 
 def table_query(state: FilterState, columns: tuple[str, ...] | None = None) -> Query:
@@ -129,13 +228,13 @@ def export_table(db: Database, state: FilterState, path: Path) -> int:
     """Write the rows matching ``state`` to ``path`` (.csv, .parquet or .xlsx),
     headers with units, provenance columns included; atomically. Returns rows."""
     from ipubench_gui.domain.fields import field
+    from ipubench_gui.store.export_xlsx import XLSX_MAX_ROWS, write_xlsx
 
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in TABLE_FORMATS:
         raise ExportError(f"cannot export to {path.name}: use .csv, .parquet or .xlsx")
     query = table_query(state)
-    res = db.run(query)
 
     def header(c: str) -> str:
         try:
@@ -143,42 +242,32 @@ def export_table(db: Database, state: FilterState, path: Path) -> int:
         except KeyError:
             return c
 
-    headers = [header(c) for c in res.columns]
-    if fmt == "csv":
-        write_csv(path, headers, ([inert(v) for v in r] for r in res.rows))
-    elif fmt == "xlsx":
-        _write_xlsx(path, headers, res.rows)
-    else:
-        _write_parquet(db, query, path, headers, list(res.columns))
-    return len(res.rows)
-
-
-def _write_xlsx(
-    path: Path, headers: list[str], rows: Iterable[Iterable[object]]
-) -> None:
-    from openpyxl import Workbook
-
-    wb = Workbook(write_only=True)
-    ws = wb.create_sheet("results")
-    ws.append(headers)
-    for r in rows:
-        # openpyxl stores any str starting with "=" as a formula; inert() first.
-        ws.append([inert(v) for v in r])
-
-    atomic_write_binary(path, wb.save)
-
-
-def _write_parquet(
-    db: Database, query: Query, path: Path, headers: list[str], columns: list[str]
-) -> None:
-    renames = ", ".join(
-        f'"{c}" AS "{h.replace(chr(34), "")}"' for c, h in zip(columns, headers)
-    )
-    rel = db.cursor().sql(f"SELECT {renames} FROM ({query.sql})", params=query.params)
-    # The path is an argument, never SQL text.
-    atomic_write_binary(path, lambda tmp: rel.write_parquet(tmp))
+    with _cursor(db) as cur:
+        headers = [header(c) for c in cur.sql(query.sql, params=query.params).columns]
+        if fmt == "csv":
+            return copy_csv(db, query, path, headers)
+        n = _count(cur, query)
+        if fmt == "xlsx":
+            if n > XLSX_MAX_ROWS:
+                raise ExportError(
+                    f"cannot write {path}: more than {XLSX_MAX_ROWS:,} rows do not "
+                    "fit an Excel sheet; filter further, or use .csv or .parquet"
+                )
+            return write_xlsx(cur, query, path, headers, atomic_write_binary)
+        rel = _relation(cur, query, headers)
+        atomic_write_binary(path, lambda tmp: rel.write_parquet(tmp))
+        return n
 
 
 def atomic_write_binary(path: Path, save: Callable[[str], object]) -> Path:
-    """``save(tmp_name)`` writes the file; see :func:`domain.files.atomic_write`."""
-    return atomic_write_file(path, save, ExportError)
+    """``save(tmp_name)`` writes the file; see :func:`domain.files.atomic_write`.
+    A DuckDB error while writing (a full disk) is an OSError here, so it gets
+    the same message, naming ``path`` and not the temporary file."""
+
+    def guarded(tmp: str) -> None:
+        try:
+            save(tmp)
+        except duckdb.Error as exc:
+            raise OSError(io_reason(str(exc))) from None
+
+    return atomic_write_file(path, guarded, ExportError)
