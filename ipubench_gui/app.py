@@ -93,6 +93,12 @@ def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> 
         level=logging.INFO, format="%(levelname)s %(name)s: %(message)s"
     )
     app = ensure_app()
+    from ipubench_gui.ui import appearance
+
+    # Before any widget is made; --theme is for this run only.
+    appearance.apply(
+        getattr(args, "theme", None) or appearance.saved_mode(), save=False
+    )
     trace.mark("QApplication")
     from ipubench_gui.bootstrap import open_store_async
 

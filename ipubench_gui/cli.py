@@ -57,6 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="check this installation with no window (exit 0 when fine)",
     )
     p.add_argument(
+        "--theme",
+        choices=("system", "light", "dark"),
+        help="colours for this run (default: as chosen in View > Theme)",
+    )
+    p.add_argument(
         "--view",
         type=Path,
         metavar="FILE.json",

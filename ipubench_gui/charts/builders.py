@@ -293,7 +293,7 @@ def draw(
                 y=np.array([p.y for p in s.points]),
                 width=np.array(ends) - base,
                 height=BAR_THICKNESS,
-                brush=pg.mkBrush(s.color),
+                brush=pg.mkBrush(theme.series(s.color)),
                 pen=pg.mkPen(theme.background or "#FFFFFF", width=0.5 * line_scale),
             )
             if reuse:
@@ -323,7 +323,7 @@ def draw(
                 sy.append(y)
             xs, ys = sx, sy
         pen = pg.mkPen(
-            s.color,
+            theme.series(s.color),
             width=(1.5 if s.dashed else 2.2) * line_scale,
             style=QtCore.Qt.PenStyle.DashLine
             if s.dashed
@@ -334,7 +334,7 @@ def draw(
             pen=pen,
             symbol=symbol,
             symbolSize=7 * line_scale,
-            symbolBrush=s.color,
+            symbolBrush=theme.series(s.color),
             symbolPen=pg.mkPen(theme.background or "#FFFFFF", width=0.8 * line_scale),
         )
         if reuse:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from ipubench_gui import __version__
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.ui import appearance
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.keyboard import AppShortcuts, FocusRing, PanelFocus
 from ipubench_gui.ui.models.results_model import ResultsModel
@@ -216,6 +217,7 @@ class MainWindow(QMainWindow):
         # toggled, not triggered: restoring the setting shows or hides it too
         self.legend_action.toggled.connect(self.canvas.set_legend_visible)
         view.addSeparator()
+        self._theme_menu(view)
         self.reset_layout_action = self._action(
             view, "&Reset layout", self.reset_layout
         )
@@ -233,6 +235,19 @@ class MainWindow(QMainWindow):
             helpm, "&About IPU Benchmark Explorer", self.show_about
         )
         self.sources_text = ""
+
+    def _theme_menu(self, view: QMenu) -> None:
+        """View > Theme: follow the system, light or dark (remembered)."""
+        menu = view.addMenu("&Theme")
+        group = QActionGroup(self)
+        self.theme_actions: dict[str, QAction] = {}
+        for mode, label in appearance.MODES.items():
+            act = menu.addAction(label)
+            act.setCheckable(True)
+            act.setChecked(mode == appearance.current_mode())
+            act.triggered.connect(lambda _=False, m=mode: appearance.apply(m))
+            group.addAction(act)
+            self.theme_actions[mode] = act
 
     def _keyboard(self) -> None:
         """Tab order by panel, F6 between panels, a focus ring, and the app's

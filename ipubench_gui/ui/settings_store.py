@@ -28,6 +28,7 @@ CHART_LEGEND = "chart/legend_visible"
 LAST_EXPORT_DIR = "export/last_dir"
 LAST_EXPORT_FORMAT = "export/last_format"
 RECENT_VIEWS = "views/recent"
+THEME = "view/theme"  # system | light | dark (ui/appearance.py)
 MAX_RECENT = 8
 SCHEMA_VERSION = "settings/schema_version"
 CURRENT_SCHEMA = 1

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from ipubench_gui.charts.export import ExportError, ExportOptions, export
+from ipubench_gui.charts.theme import LIGHT
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import KINDS, build_plot, footnote
@@ -46,7 +47,8 @@ def test_png_has_the_size_and_real_content(qapp, db, tmp_path, kind):
             continue
         if plot.horizontal_bars and min(p.y for p in series.points) >= 3:
             continue  # maybe beyond the bars that fit (at least three always do)
-        rgb = [int(series.color[i : i + 2], 16) for i in (1, 3, 5)]
+        drawn = LIGHT.series(series.color)  # as on the export's background
+        rgb = [int(drawn[i : i + 2], 16) for i in (1, 3, 5)]
         near = (np.abs(bgra - rgb[::-1]).sum(axis=2) < 30).sum()
         assert near > 50, f"{series.name} ({series.color}) not drawn"
     title_band = px[: 1080 // 14, : 1920 // 3]  # top-left: the title's text

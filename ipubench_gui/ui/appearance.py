@@ -1,0 +1,121 @@
+"""The app's colours: follow the system, or light, or dark (View > Theme)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QGuiApplication, QPalette, QPen
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle
+
+from ipubench_gui.ui import settings_store as ss
+
+MODES = {"system": "Follow system", "light": "Light", "dark": "Dark"}
+
+# A dark palette in the spirit of Fusion's own (Qt picks one only when the
+# platform reports a dark scheme, which a plain X session or a theme switch
+# inside the app cannot do). Text on these backgrounds is at least 7:1.
+DARK_COLORS = {
+    "Window": "#2B2B2B",
+    "WindowText": "#E6E6E6",
+    "Base": "#1E1E1E",
+    "AlternateBase": "#262626",
+    "ToolTipBase": "#3A3A3A",
+    "ToolTipText": "#E6E6E6",
+    "PlaceholderText": "#9A9A9A",
+    "Text": "#E6E6E6",
+    "Button": "#353535",
+    "ButtonText": "#E6E6E6",
+    "BrightText": "#FF6B6B",
+    "Light": "#474747",
+    "Midlight": "#3C3C3C",
+    "Mid": "#2F2F2F",
+    "Dark": "#1A1A1A",
+    "Shadow": "#0D0D0D",
+    "Highlight": "#3D7BD9",
+    "HighlightedText": "#FFFFFF",
+    "Link": "#7FB4FF",
+    "LinkVisited": "#C3A0FF",
+}
+DARK_DISABLED = {"WindowText": "#7F7F7F", "Text": "#7F7F7F", "ButtonText": "#7F7F7F"}
+
+
+def dark_palette() -> QPalette:
+    p = QPalette()
+    for role, color in DARK_COLORS.items():
+        p.setColor(getattr(QPalette.ColorRole, role), QColor(color))
+    for role, color in DARK_DISABLED.items():
+        p.setColor(
+            QPalette.ColorGroup.Disabled,
+            getattr(QPalette.ColorRole, role),
+            QColor(color),
+        )
+    return p
+
+
+class DarkStyle(QProxyStyle):
+    """Fusion, with a visible edge on check boxes and radio buttons: Fusion
+    outlines them in the window colour made darker, which on a dark palette
+    is the colour of the list behind them (unticked facet values showed no
+    box at all). Installed only while the dark theme is on."""
+
+    EDGED = (
+        QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+        QStyle.PrimitiveElement.PE_IndicatorRadioButton,
+    )
+
+    def drawPrimitive(self, element, option, painter, widget=None) -> None:  # noqa: N802 (Qt API)
+        super().drawPrimitive(element, option, painter, widget)
+        if element in self.EDGED:
+            painter.save()
+            painter.setPen(
+                QPen(option.palette.color(QPalette.ColorRole.PlaceholderText))
+            )
+            painter.setBrush(QColor(0, 0, 0, 0))
+            r = option.rect.adjusted(0, 0, -1, -1)
+            if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
+                painter.drawEllipse(r)
+            else:
+                painter.drawRect(r)
+            painter.restore()
+
+
+def light_palette() -> QPalette:
+    return QApplication.style().standardPalette()
+
+
+def saved_mode() -> str:
+    mode = ss.load_text(ss.THEME, "system")
+    return mode if mode in MODES else "system"
+
+
+def current_mode() -> str:
+    app = QGuiApplication.instance()
+    mode = app.property("ipubench_theme") if app is not None else None
+    return mode if mode in MODES else "system"
+
+
+def apply(mode: str, save: bool = True) -> None:
+    """Set the app's palette for ``mode``; every widget (the chart too) follows
+    through its PaletteChange. ``save``: remember it for the next start."""
+    if mode not in MODES:
+        mode = "system"
+    app = QApplication.instance()
+    _use_style(app, dark=mode == "dark")
+    if mode == "dark":
+        app.setPalette(dark_palette())
+    elif mode == "light":
+        app.setPalette(light_palette())
+    else:
+        # An empty palette resets to the platform's, and keeps following it
+        # (a desktop switching to dark while the app runs).
+        app.setPalette(QPalette())
+    app.setProperty("ipubench_theme", mode)
+    if save:
+        ss.save_text(ss.THEME, mode)
+
+
+def _use_style(app: QApplication, dark: bool) -> None:
+    if dark == isinstance(app.style(), DarkStyle):
+        return
+    if dark:
+        app.setStyle(DarkStyle(app.style().name()))
+    else:
+        app.setStyle(app.style().baseStyle().name())  # type: ignore[attr-defined]

@@ -1,0 +1,88 @@
+"""View > Theme: the window and every chart kind on a dark palette."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6.QtGui import QImage, QPalette
+from PySide6.QtWidgets import QApplication
+
+from ipubench_gui.charts.theme import DARK, MIN_CONTRAST, contrast_ratio
+from ipubench_gui.domain.plots import KINDS
+
+
+@pytest.fixture
+def dark(session, qtbot):
+    from ipubench_gui.ui import appearance
+
+    session.window.theme_actions["dark"].trigger()  # as View > Theme > Dark
+    # Widgets take a new app palette from a posted event.
+    qtbot.waitUntil(lambda: session.window.canvas.theme == DARK)
+    yield session
+    appearance.apply("system", save=False)
+    QApplication.processEvents()  # deliver the posted palette change
+    assert session.window.canvas.theme != DARK  # later tests start light
+
+
+def drawn_colours(canvas) -> list[str]:
+    """The colour of every series item on the canvas, as painted."""
+    out = []
+    for item in canvas.drawn.series_items:
+        if isinstance(item, pg.BarGraphItem):
+            out.append(pg.mkBrush(item.opts["brush"]).color().name())
+        else:
+            out.append(pg.mkPen(item.opts["pen"]).color().name())
+            if item.opts.get("symbol") is not None:
+                out.append(pg.mkBrush(item.opts["symbolBrush"]).color().name())
+    return out
+
+
+def test_dark_theme_is_applied_and_remembered(dark, qtbot):
+    from ipubench_gui.ui import appearance
+    from ipubench_gui.ui import settings_store as ss
+
+    w = dark.window
+    window_bg = QApplication.palette().color(QPalette.ColorRole.Window)
+    assert window_bg.lightness() < 80
+    assert w.canvas.theme == DARK
+    assert w.canvas.plot.backgroundBrush().color().name().upper() == DARK.background
+    assert ss.load_text(ss.THEME) == "dark"
+    assert appearance.saved_mode() == "dark"
+    assert w.theme_actions["dark"].isChecked()
+    w.theme_actions["system"].trigger()
+    qtbot.waitUntil(lambda: w.canvas.theme != DARK)
+    assert w.palette().color(QPalette.ColorRole.Window).lightness() > 128
+    assert appearance.saved_mode() == "system"
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_series_colour_stands_out_on_the_dark_chart(dark, kind):
+    w = dark.window
+    dark.state.set_chart(dark.state.chart.with_(kind=kind))
+    assert dark.controller.plot.kind == kind
+    colours = drawn_colours(w.canvas)
+    assert colours, f"{kind}: nothing drawn"
+    bg = w.canvas.plot.backgroundBrush().color().name()
+    low = {c: round(contrast_ratio(c, bg), 2) for c in colours}
+    low = {c: r for c, r in low.items() if r < MIN_CONTRAST}
+    assert not low, f"{kind}: below {MIN_CONTRAST}:1 on {bg}: {low}"
+
+
+def test_the_tensorflow1_bars_are_no_longer_black(dark):
+    """The issue's case: colour by framework, TensorFlow1 drawn black on #1E1E1E."""
+    plot = dark.controller.plot
+    tf1 = next(s for s in plot.series if s.name == "TensorFlow1")
+    assert tf1.color == "#000000"  # what the domain chose (light charts keep it)
+    assert contrast_ratio(DARK.series(tf1.color), DARK.background) >= MIN_CONTRAST
+    assert DARK.series(tf1.color) in drawn_colours(dark.window.canvas)
+
+
+def test_exports_keep_their_own_background_in_the_dark_theme(dark, tmp_path):
+    dlg = dark.controller.export_dialog()
+    out = dlg.save_to(tmp_path / "c.png")
+    dlg.deleteLater()
+    img = QImage(str(out)).convertToFormat(QImage.Format.Format_RGB32)
+    arr = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), -1, 4)
+    corners = [arr[2, 2], arr[2, -3], arr[-3, 2], arr[-3, -3]]
+    assert all(tuple(c[:3]) == (255, 255, 255) for c in corners)
