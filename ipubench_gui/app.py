@@ -47,7 +47,10 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
 
 
 class Session:
-    """One open window over one store: what ``app.py`` builds and tests drive."""
+    """One open window over one store: what ``app.py`` builds and tests drive.
+
+    The session owns the store it is given: ``close()`` closes it.
+    """
 
     def __init__(
         self,
@@ -84,7 +87,9 @@ class Session:
         self.compare.start()
 
     def close(self) -> None:
+        """Stop the worker threads, then close the store (again: a no-op)."""
         self.runner.shutdown()
+        self.db.close()
 
 
 def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> int:
@@ -136,7 +141,6 @@ def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> 
         QMessageBox.warning(session.window, "Your imported results", status.message)
     code = app.exec()
     session.close()
-    db.close()
     _fast_exit(code)
     return code  # not reached
 

@@ -47,6 +47,17 @@ def db(store_path):
 
 
 @pytest.fixture
+def fresh_db(store_path):
+    """A connection of this test's own to the test store (read-only): for tests
+    that change what a Database holds (its in-memory copy, caches)."""
+    from ipubench_gui.store.db import Database
+
+    d = Database.open(store_path)
+    yield d
+    d.close()
+
+
+@pytest.fixture
 def data_copy(tmp_path) -> Path:
     """A writable copy of data/ for tests that damage it."""
     dst = tmp_path / "data"

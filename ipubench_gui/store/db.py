@@ -83,7 +83,7 @@ class Database:
     """
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: Path | None = None):
-        self._con = con
+        self._con: duckdb.DuckDBPyConnection | None = con
         self.path = path
         self._local = threading.local()
         self._lock = threading.Lock()
@@ -109,6 +109,8 @@ class Database:
     def cursor(self) -> duckdb.DuckDBPyConnection:
         cur = getattr(self._local, "cur", None)
         if cur is None:
+            if self._con is None:
+                raise StoreError("the results store is closed")
             cur = self._con.cursor()
             self._local.cur = cur
             with self._lock:
@@ -158,8 +160,14 @@ class Database:
                 pass
 
     def close(self) -> None:
+        """Close every cursor and the connection, and let go of them: DuckDB's
+        bindings report a connection object still referenced when Python
+        exits as leaked, closed or not."""
         with self._lock:
             for cur in self._cursors:
                 cur.close()
             self._cursors.clear()
-        self._con.close()
+        self._local = threading.local()  # this thread's cursor
+        if self._con is not None:
+            self._con.close()
+            self._con = None

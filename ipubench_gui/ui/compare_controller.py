@@ -11,6 +11,7 @@ from ipubench_gui.domain.opening import VIEW_SUFFIX, view_path
 from ipubench_gui.domain.views import View, reconcile
 from ipubench_gui.store import fetch, queries
 from ipubench_gui.ui.controller import Controller
+from ipubench_gui.ui.widgets.message_box import show_warning
 
 
 class CompareController(QObject):
@@ -150,11 +151,9 @@ class CompareController(QObject):
             self._warn("Some of the view no longer exists", self.last_view_message)
 
     def _warn(self, title: str, text: str) -> None:
-        from PySide6.QtWidgets import QMessageBox
-
         self.window.statusBar().showMessage(text, 10000)
-        if self.window.isVisible() and not self.runner.synchronous:
-            QMessageBox.warning(self.window, title, text)
+        if self.window.isVisible():
+            show_warning(self.window, title, text)
 
     def open_view_dialog(self) -> None:
         from PySide6.QtWidgets import QFileDialog

@@ -8,12 +8,13 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog
 
 from ipubench_gui.store import importer
 from ipubench_gui.store.export import export_table
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
+from ipubench_gui.ui.widgets.message_box import show_warning
 
 log = logging.getLogger(__name__)
 FILE_FILTER = (
@@ -173,11 +174,11 @@ class ImportController(QObject):
             bar.showMessage(f"Wrote {n} results to {path}.", 8000)
 
     def warn(self, title: str, text: str) -> None:
-        """In the status bar, and in a message box unless under test."""
+        """In the status bar, and in a message box over a shown window."""
         self.last_error = text
         self.window.statusBar().showMessage(text.splitlines()[0], 10000)
-        if self.window.isVisible() and not self.runner.synchronous:
-            QMessageBox.warning(self.window, title, text)
+        if self.window.isVisible():
+            show_warning(self.window, title, text)
 
     _warn = warn
 

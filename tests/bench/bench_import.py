@@ -127,7 +127,8 @@ def bench_import(args, tmp: Path) -> list[Row]:
     # same filter changes and budgets as bench_ui's over bundled rows.
     from tests.bench.bench_ui import _filter_change
 
-    db, _ = open_combined(REPO_DATA, cache, tmp / "user-1.duckdb")
-    rows += _filter_change(db, f"{n:,} imported rows", 9)
-    db.close()
+    def with_imports():
+        return open_combined(REPO_DATA, cache, tmp / "user-1.duckdb")[0]
+
+    rows += _filter_change(with_imports, f"{n:,} imported rows", 9)
     return rows

@@ -38,8 +38,8 @@ def _synthetic_store(tmp: Path, n: int) -> Path:
 def _filter_change(store, label: str, runs: int) -> list[Row]:
     """In-process: toggle a facet value and wait until table, facets, chart are done.
 
-    ``store`` is a store file, or an open ``Database`` (e.g. with imported rows;
-    left open for its owner)."""
+    ``store`` is a store file, or a function opening a ``Database`` (e.g. with
+    imported rows): each session opens its own and closes it."""
 
     from PySide6.QtCore import QEventLoop
 
@@ -48,10 +48,13 @@ def _filter_change(store, label: str, runs: int) -> list[Row]:
     from ipubench_gui.store.db import Database
 
     app = ensure_app()
-    db = store if isinstance(store, Database) else Database.open(store)
+
+    def open_db() -> Database:  # one per session, which closes it
+        return store() if callable(store) else Database.open(store)
+
     rows = []
     # 1) synchronous runner: the whole update's cost, end to end
-    s = Session(db, synchronous=True)
+    s = Session(open_db(), synchronous=True)
     s.start(restore=False)
     s.window.resize(1400, 900)
     s.window.show()
@@ -83,7 +86,7 @@ def _filter_change(store, label: str, runs: int) -> list[Row]:
     s.close()
 
     # 2) threaded runner: the GUI thread's longest stall while updates run
-    s = Session(db)
+    s = Session(open_db())
     s.start(restore=False)
     s.window.show()
     done = []
@@ -128,8 +131,6 @@ def _filter_change(store, label: str, runs: int) -> list[Row]:
     )
     s.window.close()
     s.close()
-    if db is not store:
-        db.close()
     return rows
 
 

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -320,11 +319,19 @@ def test_malformed_csvs_never_crash_or_half_import(combined, tmp_path, rows):
 
 
 # -- faults --
-def test_killed_mid_import_leaves_all_or_nothing(tmp_path, store_path):
+@pytest.mark.parametrize(
+    "pause, expected",
+    [("before", (0, 0)), ("after", (500_000, 1))],
+    ids=["killed before COMMIT", "killed after COMMIT"],
+)
+def test_killed_mid_import_leaves_all_or_nothing(tmp_path, store_path, pause, expected):
+    """The import is killed at a known point, not after a guessed delay: the
+    child stops just before (or after) its COMMIT, once every row is inserted,
+    and waits there to be killed."""
     big = write_csv(
         tmp_path / "big.csv",
         "SELECT 'M' || (i % 97) AS model, 'P' AS platform, "
-        "i + 1 AS throughput FROM range(1500000) t(i)",
+        "i + 1 AS throughput FROM range(500000) t(i)",
     )
     user = tmp_path / "user.duckdb"
     code = (
@@ -333,29 +340,40 @@ def test_killed_mid_import_leaves_all_or_nothing(tmp_path, store_path):
         "from ipubench_gui.store import importer\n"
         "a = [Path(x) for x in sys.argv[1:4]]\n"
         "db, st = open_combined(*a)\n"
-        "print('ready', flush=True)\n"
-        "importer.import_file(db.cursor(), importer.ImportSpec(Path(sys.argv[4]), "
+        "class Paused:\n"  # the real cursor, stopping at its COMMIT
+        "    def __init__(self, cur): self.cur = cur\n"
+        "    def __getattr__(self, name): return getattr(self.cur, name)\n"
+        "    def execute(self, sql, *args):\n"
+        "        if sql == 'COMMIT' and sys.argv[5] == 'before': self.stop()\n"
+        "        out = self.cur.execute(sql, *args)\n"
+        "        if sql == 'COMMIT' and sys.argv[5] == 'after': self.stop()\n"
+        "        return out\n"
+        "    def stop(self):\n"
+        "        print('paused', flush=True); sys.stdin.readline()\n"
+        "importer.import_file(Paused(db.cursor()), importer.ImportSpec("
+        "Path(sys.argv[4]), "
         "{'model': 'model', 'platform': 'platform', 'value': 'throughput'}, "
         "{'metric': 'throughput', 'unit': 'items/s'}))\n"
-        "print('done', flush=True)\n"
     )
     cache = tmp_path / "cache"
     cache.mkdir()
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, str(DATA), str(cache), str(user), str(big)],
+        [sys.executable, "-c", code, str(DATA), str(cache), str(user), str(big), pause],
         cwd=REPO,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
     )
-    assert proc.stdout.readline().strip() == "ready"
-    time.sleep(1.5)  # well inside the import of 1.5M rows
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    try:
+        assert proc.stdout.readline().strip() == "paused"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
     db, status = open_combined(DATA, cache, user)
     n = db.scalar("SELECT count(*) FROM user_results_v")
     m = db.scalar("SELECT count(*) FROM u.imports")
     db.close()
-    assert (n, m) in ((0, 0), (1_500_000, 1)), (n, m)
+    assert (n, m) == expected
 
 
 def test_corrupt_user_database_is_set_aside(tmp_path, store_path):

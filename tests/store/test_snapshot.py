@@ -33,6 +33,14 @@ def _sql_only(db: Database):
             db.snapshot = saved
 
 
+@pytest.fixture
+def db(fresh_db):
+    """Tests here switch a store's in-memory copy off and on, drop it and patch
+    ``run``: on a connection of their own, never the session's store, which
+    would change the path later tests take."""
+    return fresh_db
+
+
 @pytest.fixture(scope="module")
 def synthetic_db(tmp_path_factory):
     """3,000 rows resampled from the seed (its vocabulary, blanks and skew)."""

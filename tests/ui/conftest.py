@@ -6,18 +6,42 @@ import pytest
 
 
 @pytest.fixture
-def session(db, qtbot):
+def make_session(qtbot, store_path):
+    """``make(db=None, synchronous=True, prefetch=False, start=True)``: a Session
+    over ``db`` (a Database or a Future of one), by default a connection of its
+    own to the test store, so no test changes what another's store holds (its
+    in-memory copy, caches). Every session made is closed, and its store with
+    it, when the test ends; closing one earlier (a restart) is fine."""
     from ipubench_gui.app import Session, ensure_app
+    from ipubench_gui.store.db import Database
 
     ensure_app()
-    s = Session(db, synchronous=True)
-    qtbot.addWidget(s.window)
-    s.start(restore=False)
+    made = []
+
+    def make(db=None, *, synchronous=True, prefetch=False, start=True):
+        s = Session(
+            Database.open(store_path) if db is None else db,
+            synchronous=synchronous,
+            prefetch=prefetch,
+        )
+        made.append(s)
+        qtbot.addWidget(s.window)
+        if start:
+            s.start(restore=False)
+        return s
+
+    yield make
+    for s in made:
+        s.close()
+
+
+@pytest.fixture
+def session(make_session, qtbot):
+    s = make_session()
     s.window.resize(1400, 900)
     s.window.show()
     qtbot.waitExposed(s.window)
-    yield s
-    s.close()
+    return s
 
 
 _COLS = (
@@ -47,6 +71,29 @@ def sql_ids(db, where: str = "TRUE", params: dict | None = None) -> set[str]:
         .fetchall()
     )
     return {r[0] for r in rows}
+
+
+def message_boxes(window) -> list[tuple[str, str]]:
+    """(title, text) of each message box open over ``window``."""
+    from PySide6.QtWidgets import QMessageBox
+
+    return [
+        (b.windowTitle(), b.text())
+        for b in window.findChildren(QMessageBox)
+        if b.isVisible()
+    ]
+
+
+def press_ok(qtbot, window) -> None:
+    """Answer every open message box over ``window`` with its OK button."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
+
+    for b in window.findChildren(QMessageBox):
+        if b.isVisible():
+            ok = b.button(QMessageBox.StandardButton.Ok)
+            qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: message_boxes(window) == [])
 
 
 def table_ids(session) -> set[str]:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from ipubench_gui.domain.filters import FilterState
+from tests.ui.conftest import message_boxes, press_ok
 
 
 def _select_rows(session, ids):
@@ -131,14 +133,19 @@ def test_view_round_trip_through_the_window(qtbot, session, tmp_path):
     assert st.comparison.ids == ("bowtr-536574", "bowtr-aeb672")
     msg = session.compare.last_view_message
     assert "framework: Vanished" in msg and "gone-000000" in msg
+    w = session.window
+    assert message_boxes(w) == [("Some of the view no longer exists", msg)]
+    press_ok(qtbot, w)
     # a broken file: a message, nothing changes
     path.write_text("{not json")
     session.compare.open_view(path)
     assert st.filters.values("framework") == {"PopART"}
-    assert (
-        "Cannot" in session.window.statusBar().currentMessage()
-        or str(path) in session.window.statusBar().currentMessage()
-    )
+    with pytest.raises(ValueError) as parse_error:
+        json.loads("{not json")
+    expected = f"{path}: {parse_error.value}"
+    assert message_boxes(w) == [("Cannot open the view", expected)]
+    assert w.statusBar().currentMessage() == expected
+    press_ok(qtbot, w)
 
 
 def test_searchable_picker_and_focus(qtbot, session):

@@ -12,26 +12,24 @@ from tests.conftest import DATA, STORE_ROWS, write_csv
 
 
 @pytest.fixture
-def combined_session(qtbot, tmp_path, store_path):
-    from ipubench_gui.app import Session, ensure_app
+def combined_session(tmp_path, store_path, make_session):
+    """``make(synchronous)``: a shown window over the test store plus a user
+    database of its own (closed with the session)."""
     from ipubench_gui.store.build import fingerprint
     from ipubench_gui.store.userdb import open_combined
 
-    ensure_app()
     cache = tmp_path / "cache"
     cache.mkdir()
     os.link(store_path, cache / f"results-{fingerprint(DATA)[:16]}.duckdb")
     db, status = open_combined(DATA, cache, tmp_path / "user.duckdb")
 
     def make(synchronous=True):
-        s = Session(db, synchronous=synchronous)
-        qtbot.addWidget(s.window)
-        s.start(restore=False)
+        s = make_session(db, synchronous=synchronous)
         s.window.show()
         return s
 
     yield make, db
-    db.close()
+    db.close()  # when no session took it
 
 
 def test_import_through_the_dialog(qtbot, combined_session, tmp_path):
@@ -59,14 +57,13 @@ def test_import_through_the_dialog(qtbot, combined_session, tmp_path):
     assert s.window.count_label.text() == f"{n} of {n} results"
     s.state.set_filters(FilterState().with_values("source_file", ["mine.csv"]))
     m = s.window.model
-    assert sorted(
-        m.raw(r, [f.name for f in m.fields].index("value")) for r in range(m.rowCount())
-    ) == [2500.0, 2700.0]
-    assert (
-        "Lab A100" in {v for v in s.window.facets.boxes["source_file"].model.values()}
-        or m.rowCount() == 2
-    )
-    s.close()
+    names = [f.name for f in m.fields]
+    rows = [
+        (m.raw(r, names.index("value")), m.raw(r, names.index("table")))
+        for r in range(m.rowCount())
+    ]
+    assert sorted(rows) == [(2500.0, "Lab A100"), (2700.0, "Lab A100")]
+    assert s.window.facets.boxes["source_file"].model.count("mine.csv") == 2
 
 
 def test_bad_file_shows_problems_and_stores_nothing(qtbot, combined_session, tmp_path):
@@ -84,7 +81,23 @@ def test_bad_file_shows_problems_and_stores_nothing(qtbot, combined_session, tmp
         "row 1, column 'throughput': not a number: 'fast'" in dlg.report.toPlainText()
     )
     assert db.scalar("SELECT count(*) FROM user_results_v") == 0
-    s.close()
+
+
+def test_a_file_that_cannot_be_read_is_named_in_a_warning(
+    qtbot, combined_session, tmp_path
+):
+    from tests.ui.conftest import message_boxes, press_ok
+
+    make, db = combined_session
+    s = make()
+    missing = tmp_path / "gone.csv"
+    s.imports.open_file(missing)
+    [(title, text)] = message_boxes(s.window)
+    assert title == "Cannot import this file"
+    assert "gone.csv" in text and text == s.imports.last_error
+    assert s.imports.dialog is None  # no import dialog for it
+    press_ok(qtbot, s.window)
+    assert db.scalar("SELECT count(*) FROM user_results_v") == 0
 
 
 def test_cancel_a_large_import_keeps_nothing(qtbot, combined_session, tmp_path):
@@ -105,21 +118,34 @@ def test_cancel_a_large_import_keeps_nothing(qtbot, combined_session, tmp_path):
     # dlg is a child of the window, which qtbot already owns
     dlg.metric_box.setCurrentText("throughput")
     dlg.unit_box.setText("items/s")
-    with qtbot.waitSignal(
-        s.runner.finished,
-        timeout=60000,
-        check_params_cb=lambda slot, *_: slot == "import",
-    ):
-        qtbot.mouseClick(dlg.import_button, Qt.MouseButton.LeftButton)
-        qtbot.wait(300)
-        assert dlg.cancel_button.isVisible()
-        qtbot.mouseClick(dlg.cancel_button, Qt.MouseButton.LeftButton)
-    if s.imports.last_result is None:  # cancelled in time (the usual case)
-        assert "cancel" in s.imports.last_error.lower() or s.imports.last_error
-        assert db.scalar("SELECT count(*) FROM user_results_v") == 0
-    else:  # finished before the click landed: then all of it is there
-        assert db.scalar("SELECT count(*) FROM user_results_v") == 2_000_000
-    s.close()
+    answers = []  # (failed, text): the error's traceback would keep its cursor
+    s.runner.finished.connect(
+        lambda slot, _rid, res: (
+            answers.append((isinstance(res, Exception), str(res)))
+            if slot == "import"
+            else None
+        )
+    )
+    qtbot.mouseClick(dlg.import_button, Qt.MouseButton.LeftButton)
+    assert dlg.cancel_button.isVisible()  # busy from the click on
+
+    def cancel_until_answered() -> bool:
+        # Cancel interrupts the statement running; DuckDB ignores an interrupt
+        # that falls between two statements, so press again until it answers
+        # (2M rows take seconds; one press in a statement is enough).
+        if not answers:
+            qtbot.mouseClick(dlg.cancel_button, Qt.MouseButton.LeftButton)
+        return bool(answers)
+
+    qtbot.waitUntil(cancel_until_answered, timeout=60000)
+    [(failed, text)] = answers
+    assert failed and "INTERRUPT" in text.upper()
+    assert s.imports.last_result is None
+    assert s.imports.last_error == "Import cancelled; nothing was stored."
+    assert dlg.report.toPlainText() == s.imports.last_error
+    assert not dlg.cancel_button.isVisible()
+    assert db.scalar("SELECT count(*) FROM user_results_v") == 0
+    assert db.scalar("SELECT count(*) FROM u.imports") == 0
 
 
 def test_renaming_and_removing_a_source_update_the_table(
@@ -157,4 +183,3 @@ def test_renaming_and_removing_a_source_update_the_table(
     s.state.set_filters(FilterState())
     assert s.window.count_label.text() == f"{STORE_ROWS} of {STORE_ROWS} results"
     s.imports.sources_dialog.close()
-    s.close()

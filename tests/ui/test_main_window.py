@@ -8,7 +8,6 @@ from collections import Counter
 import pytest
 from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtGui import QGuiApplication, QImage
-from pytestqt.qt_compat import qt_api
 
 from ipubench_gui.domain.filters import FilterState, NumRange
 from ipubench_gui.ui.models.facet_model import VALUE_ROLE
@@ -178,19 +177,16 @@ def test_chips_coming_and_going_move_nothing_below(qtbot, session):
     assert chip.isVisible() and chip.geometry().bottom() < w.chips.height()
 
 
-def test_threaded_app_applies_a_filter_at_once_when_the_store_is_in_memory(qtbot, db):
+def test_threaded_app_applies_a_filter_at_once_when_the_store_is_in_memory(
+    qtbot, db, make_session
+):
     """With worker threads, a small store's answers still come before
     set_filters returns: table, counts and chart change in the same paint."""
-    from ipubench_gui.app import Session, ensure_app
-
-    ensure_app()
-    s = Session(db)  # worker threads, as the app runs
-    qtbot.addWidget(s.window)
-    s.start(restore=False)
+    s = make_session(synchronous=False)  # worker threads, as the app runs
     s.window.show()
     qtbot.waitUntil(lambda: s.window.model.rowCount() == STORE_ROWS, timeout=10_000)
     qtbot.waitUntil(lambda: s.controller.universe is not None, timeout=10_000)
-    assert s.runner.opened is db
+    assert s.runner.opened is s.db
     want = sql_ids(db, "framework = 'PyTorch'")
     s.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
     # No event loop has run since: everything below arrived inline.
@@ -198,18 +194,12 @@ def test_threaded_app_applies_a_filter_at_once_when_the_store_is_in_memory(qtbot
     assert s.window.count_label.text() == f"{len(want)} of {STORE_ROWS} results"
     counts = s.window.facets.boxes["framework"].model
     assert counts.count("PyTorch") == len(want)
-    s.close()
 
 
-def test_a_chart_with_its_own_queries_follows_from_a_worker(qtbot, db):
+def test_a_chart_with_its_own_queries_follows_from_a_worker(qtbot, db, make_session):
     """A kind whose chart needs SQL (here MLPerf) gets the table and counts at
     once, from memory, and its chart from a worker thread moments later."""
-    from ipubench_gui.app import Session, ensure_app
-
-    ensure_app()
-    s = Session(db)
-    qtbot.addWidget(s.window)
-    s.start(restore=False)
+    s = make_session(synchronous=False)
     s.window.show()
     s.state.set_chart(s.state.chart.with_(kind="mlperf"))
     qtbot.waitUntil(lambda: s.controller.chart_rows is not None, timeout=10_000)
@@ -222,7 +212,6 @@ def test_a_chart_with_its_own_queries_follows_from_a_worker(qtbot, db):
     qtbot.waitUntil(lambda: s.controller.chart_rows is not before, timeout=10_000)
     trained = sql_ids(db, "framework = 'PopART' AND metric = 'time_to_train'")
     assert {r["result_id"] for r in s.controller.chart_rows.rows} == trained
-    s.close()
 
 
 def test_empty_result_offers_clear(qtbot, session):
@@ -319,11 +308,8 @@ def test_models_pass_qabstractitemmodeltester(qtmodeltester, session):
     qtmodeltester.check(session.window.facets.boxes["model"].model)
 
 
-def test_settings_round_trip_across_a_restart(qtbot, db):
-    from ipubench_gui.app import Session
-
-    s1 = Session(db, synchronous=True)
-    qtbot.addWidget(s1.window)
+def test_settings_round_trip_across_a_restart(qtbot, db, make_session):
+    s1 = make_session(start=False)
     s1.start()
     s1.window.resize(712, 555)  # offscreen screen is 800x600
     s1.window.show()
@@ -341,8 +327,7 @@ def test_settings_round_trip_across_a_restart(qtbot, db):
     s1.window.close()
     s1.close()
 
-    s2 = Session(db, synchronous=True)
-    qtbot.addWidget(s2.window)
+    s2 = make_session(start=False)
     s2.start()
     s2.window.show()
     assert s2.state.filters.values("framework") == {"PopART"}
@@ -360,48 +345,93 @@ def test_settings_round_trip_across_a_restart(qtbot, db):
     s2.close()
 
 
-def test_threaded_runner_delivers_only_the_latest(qtbot, db):
+class Gate:
+    """A SQL function ``NAME(i)``, true for every row, that counts its calls.
+
+    A job running ``self.query`` (which would run for hours) is inside DuckDB,
+    where an interrupt stops it, once ``calls`` > 0, and still running while
+    ``calls`` goes up: tests wait on these events, not on the clock.
+    """
+
+    def __init__(self, db, name: str):
+        from ipubench_gui.store.db import Query
+
+        self.calls = 0
+
+        def count(_i: int) -> bool:
+            self.calls += 1
+            return True
+
+        db.cursor().create_function(
+            name, count, ["BIGINT"], "BOOLEAN", side_effects=True
+        )
+        self.query = Query(
+            f"SELECT count(*) FROM range(10000000000000) t(i) WHERE {name}(i)", {}
+        )
+
+    def running_on(self, qtbot) -> None:
+        """Wait until the query runs, then until it makes progress again."""
+        qtbot.waitUntil(lambda: self.calls > 0, timeout=10000)
+        seen = self.calls
+        qtbot.waitUntil(lambda: self.calls > seen, timeout=10000)
+
+
+def test_threaded_runner_delivers_only_the_latest(qtbot, fresh_db):
     from ipubench_gui.store.db import Query
     from ipubench_gui.ui.runner import QueryRunner
 
-    r = QueryRunner(db)
+    r = QueryRunner(fresh_db)
     got = []
     r.finished.connect(lambda slot, rid, res: got.append((slot, rid, res)))
-    slow = Query("SELECT count(*) FROM range(300000000) t(i) WHERE i % 7 = 3", {})
-    r.submit("page", lambda d: d.run(slow))
-    last = r.submit("page", lambda d: d.run(Query("SELECT 42", {})).rows[0][0])
-    with qtbot.waitSignal(r.finished, timeout=10000):
-        pass
-    qtbot.wait(100)
-    assert [(s, i) for s, i, _ in got] == [("page", last)]
-    assert got[0][2] == 42
+    gate = Gate(fresh_db, "page_gate")
+    stale = r.submit("page", lambda d: d.run(gate.query))
+    gate.running_on(qtbot)
+    # The newer request interrupts the running one; that one's answer (its
+    # error) still reaches the GUI thread, where it is dropped as stale.
+    with qtbot.waitSignal(
+        r._delivered, timeout=10000, check_params_cb=lambda _s, rid, _r: rid == stale
+    ):
+        last = r.submit("page", lambda d: d.run(Query("SELECT 42", {})).rows[0][0])
+    qtbot.waitUntil(lambda: len(got) == 1, timeout=10000)
+    assert got == [("page", last, 42)]
     err = r.submit("facets", lambda d: d.run(Query("SELECT * FROM nowhere", {})))
     with qtbot.waitSignal(r.finished, timeout=5000) as blocker:
         pass
-    assert blocker.args[1] == err and isinstance(blocker.args[2], Exception)
+    assert blocker.args[:2] == ["facets", err]
+    assert "nowhere" in str(blocker.args[2])  # the store's own error, delivered
     r.shutdown()
-    assert qt_api is not None
 
 
-def test_one_job_answers_several_slots_each_unless_superseded(qtbot, db):
+def test_one_job_answers_several_slots_each_unless_superseded(qtbot, fresh_db):
+    import threading
+
     from ipubench_gui.store.db import Query
     from ipubench_gui.ui.runner import QueryRunner
 
-    r = QueryRunner(db)
+    r = QueryRunner(fresh_db)
     got = []
     r.finished.connect(lambda slot, rid, res: got.append((slot, rid, res)))
-    slow = Query("SELECT count(*) FROM range(100000000) t(i) WHERE i % 7 = 3", {})
+    release = threading.Event()
+    count = Query("SELECT count(*) FROM range(7000) t(i) WHERE i % 7 = 3", {})
 
     def both(d):
-        return {"page": d.run(slow).rows[0][0], "chart": "old chart"}
+        release.wait(10)
+        return {"page": d.run(count).rows[0][0], "chart": "old chart"}
 
     pair = r.submit(("page", "chart"), both)
     newer = r.submit("chart", lambda d: "new chart")  # supersedes the pair's chart
-    qtbot.waitUntil(lambda: len(got) == 2, timeout=20000)
-    qtbot.wait(100)
+    qtbot.waitUntil(lambda: len(got) == 1, timeout=10000)
+    assert got == [("chart", newer, "new chart")]
+    # The pair's two answers reach the GUI thread, page first, chart last.
+    with qtbot.waitSignal(
+        r._delivered,
+        timeout=10000,
+        check_params_cb=lambda slot, rid, _r: (slot, rid) == ("chart", pair),
+    ):
+        release.set()
     assert sorted((s, i, v) for s, i, v in got) == [
         ("chart", newer, "new chart"),
-        ("page", pair, 14285714),  # i % 7 == 3 for i < 1e8, counted independently
+        ("page", pair, 1000),  # i % 7 == 3 for 1000 of i < 7000
     ]
     # A failing job reports its error to every slot it answers.
     got.clear()
@@ -412,32 +442,33 @@ def test_one_job_answers_several_slots_each_unless_superseded(qtbot, db):
     r.shutdown()
 
 
-def test_a_long_job_neither_blocks_nor_is_cancelled_with_another(qtbot, db):
-    from ipubench_gui.store.db import Query
+def test_a_long_job_neither_blocks_nor_is_cancelled_with_another(qtbot, fresh_db):
     from ipubench_gui.ui.runner import QueryRunner
 
-    r = QueryRunner(db)
+    r = QueryRunner(fresh_db)
     got = {}
     r.finished.connect(lambda slot, rid, res: got.__setitem__(slot, res))
-    # Runs for hours unless interrupted, on any machine.
-    slow = Query("SELECT count(*) FROM range(10000000000000) t(i) WHERE i % 7 = 3", {})
-    r.submit("import", lambda d: d.run(slow))
+    importing, other = Gate(fresh_db, "import_gate"), Gate(fresh_db, "other_gate")
+    r.submit("import", lambda d: d.run(importing.query))
     r.submit("page", lambda d: 7)
     qtbot.waitUntil(lambda: "page" in got, timeout=5000)
     assert got["page"] == 7 and "import" not in got  # not held up by the import
-    r.submit("other", lambda d: d.run(slow))
-    qtbot.wait(200)  # both slow jobs running, one per worker thread
+    r.submit("other", lambda d: d.run(other.query))
+    importing.running_on(qtbot)
+    other.running_on(qtbot)  # both running, one per worker thread
     r.cancel("import")
     qtbot.waitUntil(lambda: "import" in got, timeout=20000)
-    assert isinstance(got["import"], Exception)  # cancelled, error delivered
-    qtbot.wait(200)
-    assert "other" not in got  # still running: cancelling one left it alone
+    assert "INTERRUPT" in str(got["import"]).upper()  # cancelled, error delivered
+    other.running_on(qtbot)  # still counting rows: cancelling one left it alone
+    assert "other" not in got
     r.cancel("other")
     qtbot.waitUntil(lambda: "other" in got, timeout=20000)
     r.shutdown()
 
 
-def test_store_opened_on_a_thread_feeds_the_window(qtbot, store_path, tmp_path):
+def test_store_opened_on_a_thread_feeds_the_window(
+    qtbot, store_path, tmp_path, make_session
+):
     """The app opens the store while it builds the window: the Session takes a
     Future, its queries wait for it off the GUI thread, and opening errors
     surface from Session itself (run_gui shows them)."""
@@ -449,7 +480,7 @@ def test_store_opened_on_a_thread_feeds_the_window(qtbot, store_path, tmp_path):
 
     fut: Future = Future()
     threading.Timer(0.3, lambda: fut.set_result(Database.open(store_path))).start()
-    s = Session(fut)
+    s = make_session(fut, synchronous=False, start=False)
     s.start(restore=False)
     done = set()
     s.runner.finished.connect(lambda slot, *_: done.add(slot))
@@ -457,8 +488,9 @@ def test_store_opened_on_a_thread_feeds_the_window(qtbot, store_path, tmp_path):
     n = s.db.scalar("SELECT count(*) FROM results_v")
     assert s.window.model.rowCount() == n
     s.window.close()
-    s.close()
-    s.db.close()
+    s.close()  # closes the store it opened, too
+    with pytest.raises(StoreError, match="closed"):
+        s.db.cursor()
 
     bad: Future = Future()
     bad.set_exception(StoreError(f"store not found: {tmp_path / 'none.duckdb'}"))
@@ -574,13 +606,12 @@ def test_a_chart_kind_with_nothing_to_draw_says_so(qtbot, session):
 
 
 @pytest.mark.parametrize("threaded", [False, True], ids=["inline", "worker thread"])
-def test_restart_with_prefetch_restores_everything_the_user_sees(qtbot, db, threaded):
+def test_restart_with_prefetch_restores_everything_the_user_sees(
+    qtbot, make_session, threaded
+):
     """The app's own start-up path: filters and chart restored before the window
     exists, first queries queued early (Session(prefetch=True))."""
-    from ipubench_gui.app import Session
-
-    s1 = Session(db, synchronous=True)
-    qtbot.addWidget(s1.window)
+    s1 = make_session(start=False)
     s1.start()
     s1.state.set_filters(
         FilterState().with_values("framework", ["PopART"]).with_text("squad")
@@ -589,8 +620,7 @@ def test_restart_with_prefetch_restores_everything_the_user_sees(qtbot, db, thre
     s1.window.close()
     s1.close()
 
-    s2 = Session(db, synchronous=not threaded, prefetch=True)
-    qtbot.addWidget(s2.window)
+    s2 = make_session(synchronous=not threaded, prefetch=True, start=False)
     s2.start()
     s2.window.show()
     w = s2.window
