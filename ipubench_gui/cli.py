@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_output(ex, "output CSV path")
 
-    from ipubench_gui.domain.plots import KINDS
+    from ipubench_gui.domain.kinds import KINDS
 
     ch = sub.add_parser(
         "export-chart",

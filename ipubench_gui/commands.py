@@ -309,7 +309,7 @@ def compare(args: argparse.Namespace) -> int:
 def counterparts(args: argparse.Namespace) -> int:
     from ipubench_gui.bootstrap import open_store
     from ipubench_gui.domain import compare
-    from ipubench_gui.domain.chartspec import config_label
+    from ipubench_gui.domain.chartrows import config_label
     from ipubench_gui.store import fetch
 
     db = open_store()

@@ -26,7 +26,8 @@ def run() -> int:
         from ipubench_gui.charts.export import ExportOptions, export
         from ipubench_gui.domain.chartspec import ChartSpec
         from ipubench_gui.domain.filters import FilterState
-        from ipubench_gui.domain.plots import KINDS, build_plot, footnote
+        from ipubench_gui.domain.kinds import KINDS
+        from ipubench_gui.domain.plots import build_plot, footnote
         from ipubench_gui.store import fetch
 
         step = "reading the shipped data"

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ipubench_gui.domain.chartspec import LOWER_IS_BETTER, METRIC_LABELS
+from ipubench_gui.domain.chartrows import LOWER_IS_BETTER, METRIC_LABELS
 from ipubench_gui.domain.format import format_number
 
 Row = Mapping[str, Any]

@@ -1,4 +1,5 @@
-"""The six chart kinds as pure functions: rows in, a Plot out.
+"""The chart kinds' builders as pure functions: rows in, a Plot out (registered in
+``domain.kinds``).
 
 Tests check each kind's numbers against figures computed independently from
 the source documents (tests/charts/test_kinds.py).
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from ipubench_gui.domain.chartspec import (
+from ipubench_gui.domain.chartrows import (
     LOWER_IS_BETTER,
     METRIC_LABELS,
     ChartRows,
@@ -103,6 +104,7 @@ def best_within(rows: Sequence[Row], budget_ms: float) -> Row | None:
 
 def latency_throughput_plot(
     rows: Sequence[Row],
+    series_keys: Sequence[str],
     budget_ms: float | None = None,
     log: bool = True,
     color_order: Sequence[object] = (),
@@ -117,7 +119,7 @@ def latency_throughput_plot(
     best = best_within(pts, budget_ms) if budget_ms is not None else None
     series = line_series(
         pts,
-        ("model", "platform", "framework"),
+        series_keys,
         lambda r: (r.get("batch_size") or 0, r["latency_ms"]),
         lambda r: Point(
             r["latency_ms"],
@@ -169,10 +171,10 @@ def latency_throughput_plot(
 
 
 # -- 3. scaling --
-def scaling_families(rows: Sequence[Row]) -> dict[str, list[Row]]:
-    """Training throughput rows grouped by model × variant × framework ×
-    generation × precision, keeping families measured at two sizes or more."""
-    keys = ("model", "variant", "framework", "generation", "precision")
+def scaling_families(rows: Sequence[Row], keys: Sequence[str]) -> dict[str, list[Row]]:
+    """Training throughput rows grouped by ``keys`` (the kind's series rule:
+    model × variant × framework × generation × precision), keeping families
+    measured at two sizes or more."""
     fam: dict[str, list[Row]] = defaultdict(list)
     for r in rows:
         if (
@@ -194,8 +196,10 @@ def scaling_efficiency(row: Row, base: Row) -> float:
     return float(per_chip / (base["value"] / base["accelerators"]))
 
 
-def scaling_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plot:
-    fams = scaling_families(rows)
+def scaling_plot(
+    rows: Sequence[Row], series_keys: Sequence[str], color_order: Sequence[object] = ()
+) -> Plot:
+    fams = scaling_families(rows, series_keys)
     colors = series_colors(list(fams))
     series = []
     sizes: set[int] = set()
@@ -250,10 +254,10 @@ def scaling_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plo
 
 
 # -- 4. generation / SDK progress --
-def progress_groups(rows: Sequence[Row]) -> dict[str, list[Row]]:
-    """Same model, variant, framework and system size measured on more than one
-    generation or SDK, oldest first (by generation, then SDK)."""
-    keys = ("model", "variant", "framework", "accelerators")
+def progress_groups(rows: Sequence[Row], keys: Sequence[str]) -> dict[str, list[Row]]:
+    """Rows alike in ``keys`` (the kind's series rule: model, variant,
+    framework and system size) measured on more than one generation or SDK,
+    oldest first (by generation, then SDK)."""
     grp: dict[str, list[Row]] = defaultdict(list)
     for r in rows:
         if r.get("metric") == "throughput" and r.get("task") == "training":
@@ -272,8 +276,10 @@ def progress_groups(rows: Sequence[Row]) -> dict[str, list[Row]]:
     return out
 
 
-def progress_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plot:
-    groups = progress_groups(rows)
+def progress_plot(
+    rows: Sequence[Row], series_keys: Sequence[str], color_order: Sequence[object] = ()
+) -> Plot:
+    groups = progress_groups(rows, series_keys)
     order = [str(v) for v in color_order]
     labels: list[str] = []
     by_gen: dict[str, list[Point]] = defaultdict(list)
@@ -308,13 +314,15 @@ def progress_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Pl
 
 
 # -- 5. MLPerf time to train --
-def mlperf_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plot:
+def mlperf_plot(
+    rows: Sequence[Row], series_keys: Sequence[str], color_order: Sequence[object] = ()
+) -> Plot:
     mine = [
         r for r in rows if r.get("mlperf_id") and r.get("metric") == "time_to_train"
     ]
     series = line_series(
         mine,
-        ("model", "framework", "division"),
+        series_keys,
         lambda r: r["accelerators"],
         lambda r: Point(
             r["accelerators"],

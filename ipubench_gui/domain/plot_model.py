@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ipubench_gui.domain.chartspec import PALETTE, config_label
+from ipubench_gui.domain.chartrows import PALETTE, config_label
 from ipubench_gui.domain.format import format_number
 
 Row = Mapping[str, Any]

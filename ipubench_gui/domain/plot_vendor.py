@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from ipubench_gui.domain.chartspec import METRIC_LABELS
+from ipubench_gui.domain.chartrows import METRIC_LABELS
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.plot_model import Plot, Point, Row, bar_series
 

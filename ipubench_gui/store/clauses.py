@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -25,8 +25,16 @@ from ipubench_gui.domain.filters import FilterState, NumRange, Value
 from ipubench_gui.store.db import Row
 from ipubench_gui.store.schema import quote_ident
 
-if TYPE_CHECKING:
-    from ipubench_gui.store.snapshot import Snapshot
+
+class HeldRows(Protocol):
+    """What the in-memory evaluation reads of the rows (``store.snapshot``)."""
+
+    hay: list[str]  # per row, the search haystack (HAY_SQL's value)
+
+    def __len__(self) -> int: ...
+    def floats(self, column: str) -> np.ndarray: ...
+    def is_in(self, column: str, values: frozenset[Value]) -> np.ndarray: ...
+
 
 # The text a search term must occur in: the searched columns, lowered, joined by
 # a space. The snapshot asks DuckDB for this same expression per row, so case
@@ -52,7 +60,7 @@ class FilterKind:
     """
 
     sql: Callable[[str, Any, Bind], str]
-    mask: Callable[[Snapshot, str, Any], np.ndarray]
+    mask: Callable[[HeldRows, str, Any], np.ndarray]
     facet_own: bool = False
 
 
@@ -76,7 +84,7 @@ def _range_sql(col: str, rng: NumRange, name: Bind) -> str:
     return " AND ".join(parts)
 
 
-def _range_mask(snap: Snapshot, column: str, rng: NumRange) -> np.ndarray:
+def _range_mask(snap: HeldRows, column: str, rng: NumRange) -> np.ndarray:
     col = snap.floats(column)  # NaN for blank: never within a range
     keep = np.ones(len(col), dtype=bool)
     with np.errstate(invalid="ignore"):
@@ -87,7 +95,7 @@ def _range_mask(snap: Snapshot, column: str, rng: NumRange) -> np.ndarray:
     return keep
 
 
-def _term_mask(snap: Snapshot, _column: str, term: str) -> np.ndarray:
+def _term_mask(snap: HeldRows, _column: str, term: str) -> np.ndarray:
     t = term.lower()
     return np.fromiter((t in h for h in snap.hay), dtype=bool, count=len(snap.hay))
 
@@ -152,7 +160,7 @@ def where_sql(
     return (" AND ".join(parts) or "TRUE"), params
 
 
-def clause_mask(snap: Snapshot, clause: Clause) -> np.ndarray:
+def clause_mask(snap: HeldRows, clause: Clause) -> np.ndarray:
     return KINDS[clause.kind].mask(snap, clause.dim, clause.arg)
 
 

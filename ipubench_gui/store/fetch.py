@@ -10,16 +10,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ipubench_gui.domain.chartspec import (
+from ipubench_gui.domain.chartrows import (
     LOWER_IS_BETTER,
     ChartRows,
-    ChartSpec,
     best_rows,
-    chart_metric,
     chart_unit,
 )
+from ipubench_gui.domain.chartspec import ChartSpec, chart_metric
 from ipubench_gui.domain.fields import FACETS, RANGES, field
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.kinds import kind
 from ipubench_gui.store import queries as q
 from ipubench_gui.store.db import Database, Query, QueryResult
 from ipubench_gui.store.snapshot import INLINE_MAX_ROWS as SNAPSHOT_INLINE_MAX_ROWS
@@ -154,29 +154,30 @@ KIND_ROW_CAP = 5000
 
 
 def chart_data(db: Database, state: FilterState, spec: ChartSpec) -> ChartRows:
-    """The rows ``spec.kind`` draws: at most KIND_ROW_CAP rows, else medians per
-    point computed in DuckDB (Python never sees a million rows)."""
-    if spec.kind == "throughput":
+    """The rows ``spec.kind`` draws (see ``ChartKind.rows``): for the other
+    kinds at most KIND_ROW_CAP rows, else medians per point computed in DuckDB
+    (Python never sees a million rows)."""
+    chart = kind(spec.kind)
+    if chart.rows == "best":
         return chart_rows(
             db, state, chart_metric(spec, state.values("metric")), spec.max_bars
         )
-    if spec.kind == "vendor":
+    if chart.rows == "comparisons":
         rows = tuple(db.run(q.comparisons()).dicts())
         return ChartRows("ratio", rows, len(rows), len(rows), len(rows))
-    metric = "time_to_train" if spec.kind == "mlperf" else "throughput"
-    n = db.run(q.kind_count(state, spec.kind)).rows[0][0]
+    n = db.run(q.kind_count(state, chart)).rows[0][0]
     if n <= KIND_ROW_CAP:
-        rows = tuple(db.run(q.kind_rows(state, spec.kind, KIND_ROW_CAP)).dicts())
-        return ChartRows(metric, rows, n, n, n)
-    res = db.run(q.kind_aggregate(state, spec.kind)).dicts()
+        rows = tuple(db.run(q.kind_rows(state, chart, KIND_ROW_CAP)).dicts())
+        return ChartRows(chart.metric, rows, n, n, n)
+    res = db.run(q.kind_aggregate(state, chart)).dicts()
     per = max((r["n"] for r in res), default=1)
-    return ChartRows(metric, tuple(res), n, n, n, per_point=per)
+    return ChartRows(chart.metric, tuple(res), n, n, n, per_point=per)
 
 
 def _bars_from_page(spec: ChartSpec, matching: int) -> bool:
-    """The rule :func:`page_and_chart` follows: a bar chart is picked from the
-    page's rows when the page holds every filtered row."""
-    return spec.kind == "throughput" and matching <= TABLE_LIMIT
+    """The rule :func:`page_and_chart` follows: a chart of the best rows is
+    picked from the page's rows when the page holds every filtered row."""
+    return kind(spec.kind).rows == "best" and matching <= TABLE_LIMIT
 
 
 def chart_from_page(db: Database, state: FilterState, spec: ChartSpec) -> bool:

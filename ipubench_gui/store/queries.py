@@ -10,6 +10,7 @@ from typing import Any
 
 from ipubench_gui.domain.fields import FACETS, PROVENANCE, TABLE_COLUMNS, TEXT_SEARCH
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.kinds import ChartKind
 from ipubench_gui.store.clauses import (
     TEXT,
     compile_filters,
@@ -197,64 +198,40 @@ def by_ids(ids: Sequence[str]) -> Query:
     )
 
 
-# Rows each chart kind draws (no user values here: constants only).
-KIND_CONDITION: dict[str, str] = {
-    "latency-throughput": "metric = 'throughput' AND task = 'inference' "
-    "AND latency_ms IS NOT NULL",
-    "scaling": "metric = 'throughput' AND task = 'training' "
-    "AND accelerators IS NOT NULL",
-    "progress": "metric = 'throughput' AND task = 'training'",
-    "mlperf": "metric = 'time_to_train' AND mlperf_id IS NOT NULL",
-}
-# Beyond the row cap, one row per these keys (medians), so a chart over a
-# million rows stays a few hundred points.
-KIND_KEYS: dict[str, tuple[str, ...]] = {
-    "latency-throughput": ("model", "platform", "framework", "batch_size"),
-    "scaling": (
-        "model",
-        "variant",
-        "framework",
-        "generation",
-        "precision",
-        "accelerators",
-    ),
-    "progress": (
-        "model",
-        "variant",
-        "framework",
-        "accelerators",
-        "generation",
-        "sdk_version",
-        "sdk_sort",
-    ),
-    "mlperf": ("model", "framework", "division", "accelerators"),
-}
-
-
-def kind_count(state: FilterState, kind: str) -> Query:
+def kind_where(state: FilterState, chart: ChartKind) -> tuple[str, Params]:
+    """The filter AND the rows ``chart`` draws (its ``RowRule``, constants bound
+    as parameters like every value)."""
     cond, params = where(state)
-    return Query(
-        f"SELECT count(*) FROM {VIEW} WHERE {cond} AND {KIND_CONDITION[kind]}", params
-    )
+    parts = [cond]
+    for i, (col, value) in enumerate(chart.condition.equals):
+        params[f"kind{i}"] = value
+        parts.append(f"{quote_ident(col)} = $kind{i}")
+    parts += [f"{quote_ident(col)} IS NOT NULL" for col in chart.condition.present]
+    return " AND ".join(parts), params
 
 
-def kind_rows(state: FilterState, kind: str, limit: int) -> Query:
-    cond, params = where(state)
+def kind_count(state: FilterState, chart: ChartKind) -> Query:
+    cond, params = kind_where(state, chart)
+    return Query(f"SELECT count(*) FROM {VIEW} WHERE {cond}", params)
+
+
+def kind_rows(state: FilterState, chart: ChartKind, limit: int) -> Query:
+    cond, params = kind_where(state, chart)
     cols = list(
         dict.fromkeys([f.name for f in TABLE_COLUMNS] + list(PROVENANCE) + ["sdk_sort"])
     )
     return Query(
         f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
-        f"WHERE {cond} AND {KIND_CONDITION[kind]} "
-        f"ORDER BY value DESC, result_id LIMIT $lim",
+        f"WHERE {cond} ORDER BY value DESC, result_id LIMIT $lim",
         dict(params, lim=limit),
     )
 
 
-def kind_aggregate(state: FilterState, kind: str) -> Query:
-    """One row per KIND_KEYS group: median value and latency, a representative id."""
-    cond, params = where(state)
-    keys = [quote_ident(k) for k in KIND_KEYS[kind]]
+def kind_aggregate(state: FilterState, chart: ChartKind) -> Query:
+    """One row per group of ``chart.keys``: median value and latency, a
+    representative id."""
+    cond, params = kind_where(state, chart)
+    keys = [quote_ident(k) for k in chart.keys]
     fixed = ("task", "metric", "unit")
     any_cols = [
         c
@@ -269,7 +246,7 @@ def kind_aggregate(state: FilterState, kind: str) -> Query:
             "generation",
             "precision",
         )
-        if c not in KIND_KEYS[kind]
+        if c not in chart.keys
     ]
     sel = [
         *keys,
@@ -280,8 +257,8 @@ def kind_aggregate(state: FilterState, kind: str) -> Query:
         "count(*) AS n",
     ]
     return Query(
-        f"SELECT {', '.join(sel)} FROM {VIEW} WHERE {cond} AND "
-        f"{KIND_CONDITION[kind]} GROUP BY {', '.join(keys)}, unit",
+        f"SELECT {', '.join(sel)} FROM {VIEW} WHERE {cond} "
+        f"GROUP BY {', '.join(keys)}, unit",
         params,
     )
 

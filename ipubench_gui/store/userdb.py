@@ -18,7 +18,7 @@ from pathlib import Path
 
 import duckdb
 
-from ipubench_gui.domain.chartspec import LOWER_IS_BETTER
+from ipubench_gui.domain.chartrows import LOWER_IS_BETTER
 from ipubench_gui.store.build import attach_bundled
 from ipubench_gui.store.db import Database, one_row
 from ipubench_gui.store.importer import result_id_sql

@@ -8,7 +8,8 @@ from functools import partial
 
 from PySide6.QtCore import QObject, QSignalBlocker
 
-from ipubench_gui.domain.chartspec import ChartRows, ChartSpec
+from ipubench_gui.domain.chartrows import ChartRows
+from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.plots import Plot, build_plot, footnote

@@ -26,7 +26,7 @@ def _session(store: Path):
 @case("charts")
 def bench_charts(args, tmp: Path) -> list[Row]:
     from ipubench_gui.charts.export import ExportOptions, export
-    from ipubench_gui.domain.plots import KINDS
+    from ipubench_gui.domain.kinds import KINDS
     from ipubench_gui.store.build import build_store
 
     rows: list[Row] = []

@@ -14,7 +14,8 @@ from ipubench_gui.charts.export import ExportError, ExportOptions, export
 from ipubench_gui.charts.theme import LIGHT
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.domain.plots import KINDS, build_plot, footnote
+from ipubench_gui.domain.kinds import KINDS
+from ipubench_gui.domain.plots import build_plot, footnote
 from ipubench_gui.store import fetch
 from tests.conftest import run_cli
 

@@ -6,7 +6,8 @@ import pytest
 
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.domain.plots import KINDS, build_plot, footnote, pareto_front
+from ipubench_gui.domain.kinds import KINDS
+from ipubench_gui.domain.plots import build_plot, footnote, pareto_front
 from ipubench_gui.store import fetch
 from tests.conftest import seeds_or_skip
 from tests.seedtables import RESULTS_PAGE, read_tables
@@ -182,3 +183,41 @@ def test_every_kind_builds_and_says_its_direction(db, kind):
     assert not plot.empty
     assert "better" in plot.x_title + plot.y_title or kind == "vendor"
     assert footnote(plot).startswith("Source: ")
+
+
+def test_a_new_kind_is_one_registry_entry(db, qtbot, monkeypatch):
+    # Registered once, a kind is offered by the chart options and the command
+    # line, accepted in saved views, fetched by the store and drawn.
+    from dataclasses import replace
+
+    from ipubench_gui import cli
+    from ipubench_gui.domain import kinds
+    from ipubench_gui.ui.widgets.chart_options import ChartOptions
+
+    mine = replace(
+        kinds.KINDS["scaling"], label="Scaling, again", uses=frozenset({"color_by"})
+    )
+    monkeypatch.setitem(kinds.KINDS, "scaling-again", mine)
+    opts = ChartOptions()
+    qtbot.addWidget(opts)
+    assert opts.kind.findData("scaling-again") >= 0
+    opts.render(ChartSpec(kind="scaling-again"))
+    assert not opts.color_by.isHidden() and opts.log.isHidden()
+    args = cli.build_parser().parse_args(
+        ["export-chart", "--kind", "scaling-again", "--out", "x.png"]
+    )
+    assert args.kind == "scaling-again"
+    assert ChartSpec.from_json({"kind": "scaling-again"}).kind == "scaling-again"
+    again, scaling = _plot(db, "scaling-again"), _plot(db, "scaling")
+    assert again.series == scaling.series and not again.empty
+
+
+def test_every_kind_names_known_options_and_columns():
+    from ipubench_gui.domain.kinds import KINDS, OPTIONS
+    from ipubench_gui.store.schema import VIEW_COLUMNS
+
+    for name, k in KINDS.items():
+        assert k.uses <= set(OPTIONS), name
+        cols = [c for c, _ in k.condition.equals] + list(k.condition.present)
+        assert set(cols) | set(k.keys) | set(k.series) <= VIEW_COLUMNS, name
+        assert k.rows in ("best", "matching", "comparisons"), name

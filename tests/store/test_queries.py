@@ -218,7 +218,7 @@ def _distinct(db, dim):
 @given(data=st.data())
 def test_bar_rows_picked_in_python_equal_the_store_top_n(db, data):
     """``best_rows`` (from the fetched page) must pick what the SQL Top-N picks."""
-    from ipubench_gui.domain.chartspec import best_rows
+    from ipubench_gui.domain.chartrows import best_rows
     from ipubench_gui.store import fetch
 
     state = FilterState()

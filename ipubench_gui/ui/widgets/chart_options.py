@@ -15,17 +15,7 @@ from PySide6.QtWidgets import (
 
 from ipubench_gui.domain.chartspec import COLOR_CHOICES, GROUP_CHOICES, ChartSpec
 from ipubench_gui.domain.fields import FACETS
-from ipubench_gui.domain.plots import KINDS
-
-# Which options each kind uses.
-USES = {
-    "throughput": {"color_by", "group_by"},
-    "latency-throughput": {"log", "budget"},
-    "scaling": {"log"},
-    "progress": set(),
-    "mlperf": {"log"},
-    "vendor": set(),
-}
+from ipubench_gui.domain.kinds import KINDS
 
 
 def _label(name: str | None) -> str:
@@ -43,8 +33,8 @@ class ChartOptions(QWidget):
         super().__init__(parent)
         self._spec = ChartSpec()
         self.kind = QComboBox()
-        for key, label in KINDS.items():
-            self.kind.addItem(label, key)
+        for key, kind in KINDS.items():
+            self.kind.addItem(kind.label, key)
         self.kind.setAccessibleName("Chart kind")
         self.color_by = QComboBox()
         for name in COLOR_CHOICES:
@@ -116,7 +106,7 @@ class ChartOptions(QWidget):
             self.log.setChecked(spec.log)
         with QSignalBlocker(self.budget):
             self.budget.setValue(spec.budget_ms or 0.0)
-        uses = USES.get(spec.kind, set())
+        uses = KINDS[spec.kind].uses if spec.kind in KINDS else frozenset()
         for key, widgets in (
             ("color_by", (self.color_by, self._labels["color_by"])),
             ("group_by", (self.group_by, self._labels["group_by"])),

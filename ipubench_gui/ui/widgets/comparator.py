@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ipubench_gui.domain import compare
-from ipubench_gui.domain.chartspec import config_label
+from ipubench_gui.domain.chartrows import config_label
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.ui.models.compare_model import CompareModel
 

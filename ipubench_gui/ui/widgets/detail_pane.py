@@ -6,7 +6,7 @@ import html
 
 from PySide6.QtWidgets import QTextBrowser
 
-from ipubench_gui.domain.chartspec import config_label
+from ipubench_gui.domain.chartrows import config_label
 from ipubench_gui.domain.format import format_number, provenance_lines
 
 

@@ -1,0 +1,159 @@
+"""The chart kinds: one registry entry per kind says everything that varies by kind.
+
+Per kind: its label, the chart options it uses, which stored rows it draws
+(``condition``, a constant rule the store turns into SQL), the keys it takes
+medians over beyond the row cap, its series rule (the columns that name one
+line or family) and its builder (rows in, a ``Plot`` out). The store, the
+chart options, the command line and the plot dispatch all read it here, so a
+new kind is one entry in ``KINDS`` (plus its builder and a test).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ipubench_gui.domain.chartrows import ChartRows
+from ipubench_gui.domain.plot_kinds import (
+    bars_plot,
+    latency_throughput_plot,
+    mlperf_plot,
+    progress_plot,
+    scaling_plot,
+)
+from ipubench_gui.domain.plot_model import Plot
+from ipubench_gui.domain.plot_vendor import vendor_plot
+
+# Chart options a kind may use (the chart options panel shows only these).
+OPTIONS = ("color_by", "group_by", "log", "budget")
+
+
+class KindOptions(Protocol):
+    """The style options a builder reads (``domain.chartspec.ChartSpec`` has them)."""
+
+    @property
+    def color_by(self) -> str: ...
+    @property
+    def group_by(self) -> str | None: ...
+    @property
+    def log(self) -> bool: ...
+    @property
+    def budget_ms(self) -> float | None: ...
+
+
+# (options, the store's rows, colour order, series keys) -> Plot
+Builder = Callable[[KindOptions, ChartRows, Sequence[object], tuple[str, ...]], Plot]
+
+
+@dataclass(frozen=True)
+class RowRule:
+    """Which stored rows a kind draws: these columns equal these constants, and
+    those columns not blank. The store writes it as SQL (``queries.kind_where``)."""
+
+    equals: tuple[tuple[str, str], ...] = ()
+    present: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChartKind:
+    """One chart kind.
+
+    ``rows`` says how the store finds the rows: ``"best"``, the best rows of
+    one metric in one unit (bar charts; the table's page can answer when it
+    holds every filtered row); ``"matching"``, every filtered row meeting
+    ``condition``, or beyond the row cap one median row per ``keys`` group;
+    ``"comparisons"``, the vendor's stated comparisons (no filter).
+    """
+
+    label: str
+    build: Builder
+    rows: str = "matching"
+    uses: frozenset[str] = frozenset()
+    condition: RowRule = RowRule()
+    keys: tuple[str, ...] = ()
+    series: tuple[str, ...] = ()
+    note: str = ""  # a sentence the chart's footnote always carries
+
+    @property
+    def metric(self) -> str:
+        """The metric a ``"matching"`` kind draws (its condition's)."""
+        return dict(self.condition.equals).get("metric", "throughput")
+
+
+KINDS: dict[str, ChartKind] = {
+    "throughput": ChartKind(
+        "Throughput comparison",
+        lambda o, data, order, _series: bars_plot(data, o.color_by, o.group_by, order),
+        rows="best",
+        uses=frozenset({"color_by", "group_by"}),
+    ),
+    "latency-throughput": ChartKind(
+        "Latency vs throughput (inference)",
+        lambda o, data, order, series: latency_throughput_plot(
+            data.rows, series, o.budget_ms, o.log, order
+        ),
+        uses=frozenset({"log", "budget"}),
+        condition=RowRule(
+            (("metric", "throughput"), ("task", "inference")), ("latency_ms",)
+        ),
+        keys=("model", "platform", "framework", "batch_size"),
+        series=("model", "platform", "framework"),
+    ),
+    "scaling": ChartKind(
+        "Scaling with system size",
+        lambda _o, data, order, series: scaling_plot(data.rows, series, order),
+        uses=frozenset({"log"}),
+        condition=RowRule(
+            (("metric", "throughput"), ("task", "training")), ("accelerators",)
+        ),
+        keys=(
+            "model",
+            "variant",
+            "framework",
+            "generation",
+            "precision",
+            "accelerators",
+        ),
+        series=("model", "variant", "framework", "generation", "precision"),
+    ),
+    "progress": ChartKind(
+        "Generation / SDK progress",
+        lambda _o, data, order, series: progress_plot(data.rows, series, order),
+        condition=RowRule((("metric", "throughput"), ("task", "training"))),
+        keys=(
+            "model",
+            "variant",
+            "framework",
+            "accelerators",
+            "generation",
+            "sdk_version",
+            "sdk_sort",
+        ),
+        series=("model", "variant", "framework", "accelerators"),
+    ),
+    "mlperf": ChartKind(
+        "MLPerf time to train",
+        lambda _o, data, order, series: mlperf_plot(data.rows, series, order),
+        uses=frozenset({"log"}),
+        condition=RowRule((("metric", "time_to_train"),), ("mlperf_id",)),
+        keys=("model", "framework", "division", "accelerators"),
+        series=("model", "framework", "division"),
+    ),
+    "vendor": ChartKind(
+        "Vendor IPU-vs-GPU claims",
+        lambda _o, data, _order, _series: vendor_plot(data.rows),
+        rows="comparisons",
+        note="Ratios as stated by the vendor; not measured or verified here.",
+    ),
+}
+
+
+def kind(name: str) -> ChartKind:
+    """The kind called ``name``; ``ValueError`` naming the known kinds."""
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown chart kind {name!r}; known: {sorted(KINDS)}"
+        ) from None
