@@ -20,6 +20,7 @@ from ipubench_gui import __version__, paths, trace
 from ipubench_gui.store.build import DataError
 from ipubench_gui.store.db import Database, StoreError
 from ipubench_gui.ui import settings_store
+from ipubench_gui.ui.claims_controller import ClaimsController
 from ipubench_gui.ui.compare_controller import CompareController
 from ipubench_gui.ui.controller import Controller, submit_initial
 from ipubench_gui.ui.import_controller import ImportController
@@ -79,6 +80,7 @@ class Session:
         self.controller = Controller(self.state, self.runner, self.window)
         self.compare = CompareController(self.controller)
         self.imports = ImportController(self.controller)
+        self.claims = ClaimsController(self.controller)
 
     def start(self, restore: bool = True) -> None:
         if restore:

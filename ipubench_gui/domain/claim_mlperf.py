@@ -16,7 +16,6 @@ from ipubench_gui.domain.claims import (
     NOT_CHECKABLE,
     Audit,
     Figure,
-    fmt,
     percent_less,
     verdict,
 )
@@ -122,7 +121,7 @@ def comparison_evidence(cmp: Row, mlperf: Sequence[Row], cat: Catalogue) -> list
             f"MLPerf v{rnd} {ipu['mlperf_benchmark']} (closed): {ipu['system_name']} "
             f"({n}× {ipu['accelerator_type']}) {iv:.2f} min [{ipu['result_id']}] vs "
             f"{gpu['system_name']} (8× A100) {gv:.2f} min [{gpu['result_id']}]; "
-            f"per chip {fmt(iv * n)} vs {fmt(gv * 8)} chip-minutes — not like for "
+            f"per chip {iv * n:,.0f} vs {gv * 8:,.0f} chip-minutes — not like for "
             f"like: time to train to a quality target, not the chart's "
             f"{cmp['metric'].replace('_', ' ')}; {n} IPUs vs 8 GPUs; {NOT_VERIFIED}"
         )

@@ -339,14 +339,10 @@ def bert_time_to_train(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> dict
         )
     gpus = 2 if cmp["gpu_system"].startswith("2x") else 1
     g_h, i_h = g_s / 3600 / gpus, i_s / 3600
+    two = f", ÷ 2 = {g_h:.2f} h on two (linear scaling, as the chart assumes)"
     lines.append(
-        f"GPU {fmt(g_s / 3600)} h on one DGX A100"
-        + (
-            f", ÷ 2 = {fmt(g_h)} h on two (linear scaling, as the chart assumes)"
-            if gpus == 2
-            else ""
-        )
-        + f"; IPU {fmt(i_h)} h; ratio {fmt(g_h)} ÷ {fmt(i_h)} = {ratio_text(g_h / i_h)}"
+        f"GPU {g_s / 3600:.2f} h on one DGX A100{two if gpus == 2 else ''}; "
+        f"IPU {i_h:.2f} h; ratio {g_h:.2f} ÷ {i_h:.2f} = {ratio_text(g_h / i_h)}"
     )
     figs = [_ipu_fig(r) for r in ipu_parts if r] + [
         _gpu_fig(g) for part in gpu_parts if part for g in part[:2]

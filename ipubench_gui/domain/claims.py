@@ -119,12 +119,14 @@ class Audit:
         return "\n".join(out)
 
 
-def fmt(x: float, digits: int = 4) -> str:
-    """A figure with ``digits`` significant digits, thousands separated."""
+def fmt(x: float, digits: int = 6) -> str:
+    """A figure to ``digits`` significant digits, thousands separated, no
+    trailing zeros (127.96 stays 127.96, 160605.93 -> 160,606)."""
     if x == 0 or not math.isfinite(x):
         return str(x)
     d = max(0, digits - 1 - int(math.floor(math.log10(abs(x)))))
-    return f"{x:,.{d}f}"
+    text = f"{x:,.{d}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def decimals(printed: str) -> int:

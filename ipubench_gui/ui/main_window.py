@@ -26,6 +26,7 @@ from ipubench_gui.ui.state import AppState
 from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
 from ipubench_gui.ui.widgets.chart_options import ChartOptions
 from ipubench_gui.ui.widgets.chips import ChipBar
+from ipubench_gui.ui.widgets.claims_view import ClaimsView
 from ipubench_gui.ui.widgets.comparator import Comparator
 from ipubench_gui.ui.widgets.detail_pane import DetailPane
 from ipubench_gui.ui.widgets.empty_state import EmptyState
@@ -107,6 +108,11 @@ class MainWindow(QMainWindow):
             Qt.DockWidgetArea.BottomDockWidgetArea,
         )
         self.compare_dock.hide()  # shown when something is first added
+        self.claims = ClaimsView()
+        self.claims_dock = self._dock(
+            "Claims", "ClaimsDock", self.claims, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
+        self.claims_dock.hide()  # audited when first shown (View → Claims)
         self.add_compare_action = QAction("Add to comparison", self)
         self.add_compare_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
         self.table.addAction(self.add_compare_action)
@@ -207,6 +213,10 @@ class MainWindow(QMainWindow):
         view.addAction(self.facet_dock.toggleViewAction())
         view.addAction(self.detail_dock.toggleViewAction())
         view.addAction(self.compare_dock.toggleViewAction())
+        claims = self.claims_dock.toggleViewAction()
+        claims.setText("&Claims audit")
+        claims.setShortcut(QKeySequence("Ctrl+Shift+K"))
+        view.addAction(claims)
         view.addSeparator()
         self.reset_zoom_action = self._action(
             view, "Reset chart &zoom", self.canvas.reset_view, "Ctrl+0"
@@ -262,6 +272,7 @@ class MainWindow(QMainWindow):
                 ("table", (self.table, self.empty)),
                 ("details", (self.details,)),
                 ("comparison", (self.comparator,)),
+                ("claims", (self.claims,)),
             ),
         )
         self.next_panel_action = self._action(

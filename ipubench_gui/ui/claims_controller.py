@@ -1,0 +1,60 @@
+"""ClaimsController: the claims audit, run off the GUI thread (~1 s), shown in
+the Claims dock; choosing a claim selects the results it used in the table."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+
+from ipubench_gui import paths
+from ipubench_gui.domain.claims import Audit
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.store.claims import audit_store
+from ipubench_gui.ui.controller import Controller
+
+SLOT = "claims-audit"  # ("claims" is the comparator's vendor-claims tab)
+FILTERS_CLEARED = "Filters cleared to show the results this claim was checked against"
+
+
+class ClaimsController(QObject):
+    def __init__(self, main: Controller):
+        super().__init__(main)
+        self.main = main
+        self.state, self.window, self.runner = main.state, main.window, main.runner
+        self.audits: dict[str, Audit] = {}
+        self._asked = False
+        self.runner.finished.connect(self._on_runner_finished)
+        self.window.claims.claimChosen.connect(self.show_claim)
+        self.window.claims_dock.visibilityChanged.connect(self._on_dock_visibility)
+
+    def _on_dock_visibility(self, visible: bool) -> None:
+        if visible:
+            self.window.claims.setFocus()  # reached from the keyboard: go there
+            if not self._asked:
+                self.refresh()
+
+    def refresh(self) -> None:
+        """Audit every claim on a worker thread; the view fills when done."""
+        self._asked = True
+        data = paths.data_dir()
+        self.runner.submit(SLOT, lambda db: audit_store(db, data))
+
+    def _on_runner_finished(self, slot: str, _rid: int, result: object) -> None:
+        if slot != SLOT:
+            return
+        if isinstance(result, BaseException):
+            self.window.claims.show_error(str(result))
+            return
+        self.audits = {a.claim_id: a for a in result}  # type: ignore[attr-defined]
+        self.window.claims.show_audits(list(self.audits.values()))
+
+    def show_claim(self, claim_id: str) -> None:
+        """Explain the claim and select the stored results it used."""
+        a = self.audits[claim_id]
+        self.window.claims.show_explanation(a.explain())
+        ids = a.result_ids
+        m = self.window.model
+        if any(m.row_of(i) is None for i in ids) and not self.state.filters.is_empty():
+            self.state.set_filters(FilterState())
+            self.window.statusBar().showMessage(FILTERS_CLEARED, 8000)
+        self.state.set_selection(ids)
+        self.window.table.select_ids(ids)

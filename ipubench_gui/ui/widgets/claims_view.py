@@ -1,0 +1,105 @@
+"""ClaimsView: every claim and comparison with its verdict; one explained."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ipubench_gui.domain.claims import Audit
+
+COLUMNS = ("Claim", "Stated", "Recomputed", "Verdict", "Results used")
+LOADING = "Checking every claim against the stored results…"
+HINT = (
+    "Choose a claim: the results it was checked against are selected in the "
+    "table, and its numbers are explained here."
+)
+
+
+class ClaimsView(QWidget):
+    """A table of audits; the chosen one's explanation below. No logic."""
+
+    claimChosen = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setAccessibleName("Claims")
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        head = self.table.horizontalHeader()
+        head.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        head.setStretchLastSection(True)
+        self.table.itemSelectionChanged.connect(self._on_table_selection_changed)
+        self.explain = QPlainTextEdit()
+        self.explain.setReadOnly(True)
+        self.explain.setAccessibleName("Explain this number")
+        self.explain.setFont(
+            QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        )
+        self.explain.setPlaceholderText(HINT)
+        self.status = QLabel(LOADING)
+        self.status.setWordWrap(True)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.explain)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.status)
+        lay.addWidget(split, 1)
+        self.setFocusProxy(self.table)
+        self._ids: list[str] = []
+
+    def show_audits(self, audits: list[Audit]) -> None:
+        self._ids = [a.claim_id for a in audits]
+        self.table.setRowCount(len(audits))
+        for i, a in enumerate(audits):
+            cells = (
+                a.claim_id,
+                a.stated,
+                a.recomputed_text or "—",
+                a.verdict,
+                ", ".join(a.result_ids) or "—",
+            )
+            for j, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(a.reason if j == 3 and a.reason else text)
+                self.table.setItem(i, j, item)
+        self.table.resizeColumnsToContents()
+        counts = {
+            v: sum(a.verdict == v for a in audits)
+            for v in ("consistent", "inconsistent", "not checkable")
+        }
+        self.status.setText(
+            f"{len(audits)} claims and comparisons: "
+            + ", ".join(f"{n} {v}" for v, n in counts.items())
+            + ". Ratios recomputed here are derived, not published figures."
+        )
+
+    def show_error(self, message: str) -> None:
+        self.status.setText(f"The claims could not be checked: {message}")
+
+    def show_explanation(self, text: str) -> None:
+        self.explain.setPlainText(text)
+
+    def choose(self, claim_id: str) -> None:
+        """Select ``claim_id``'s row (as a click would)."""
+        self.table.selectRow(self._ids.index(claim_id))
+
+    def _on_table_selection_changed(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if rows:
+            self.claimChosen.emit(self._ids[rows[0].row()])

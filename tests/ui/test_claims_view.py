@@ -1,0 +1,77 @@
+"""The Claims dock: reached from the keyboard, filled off the GUI thread,
+choosing a claim selects its results in the table and explains its numbers."""
+
+from __future__ import annotations
+
+import csv
+
+from PySide6.QtCore import Qt
+
+from ipubench_gui.domain.filters import FilterState
+from tests.conftest import DATA
+
+
+def _ids_in(path, key):
+    with open(DATA / path, newline="", encoding="utf-8") as f:
+        return {r[key] for r in csv.DictReader(f)}
+
+
+def _selected(session):
+    t = session.window.table
+    m = session.window.model
+    return {m.result_id(i.row()) for i in t.selectionModel().selectedRows()}
+
+
+def test_claims_dock_opens_from_the_keyboard_and_explains_a_ratio(qtbot, session):
+    w = session.window
+    assert not w.claims_dock.isVisible()
+    w.table.setFocus()
+    qtbot.keyClick(
+        w.table,
+        Qt.Key.Key_K,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    assert w.claims_dock.isVisible()
+    view = w.claims
+    want = _ids_in("comparisons.csv", "comparison_id") | _ids_in(
+        "claims.csv", "claim_id"
+    )
+    qtbot.waitUntil(lambda: view.table.rowCount() == len(want), timeout=20_000)
+    shown = {view.table.item(r, 0).text() for r in range(view.table.rowCount())}
+    assert shown == want
+    # A filter that hides the rows the claim used: choosing it shows them again.
+    session.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
+    view.choose("cmp-rnx101-infer-tput")
+    # IPU-M2000 TensorFlow batch 4 (4,483 items/s at 2.66 ms, seed table row 27)
+    # against NVIDIA's A100 40GB batch 1 (127.96 images/s at 7.84 ms).
+    assert session.state.filters == FilterState()
+    assert set(session.state.selection) == {"podinf-2080f7", "nvref-a925d6"}
+    assert _selected(session) == {"podinf-2080f7", "nvref-a925d6"}
+    text = view.explain.toPlainText()
+    for part in (
+        "4,483 items/s",
+        "127.96 images/s",
+        "35.03x",
+        "inconsistent",
+        "NVIDIA/DeepLearningExamples @b2e7f4a",
+        "IPU-POD Classic - Inference",
+    ):
+        assert part in text, part
+
+
+def test_claims_audit_runs_on_a_worker_thread(qtbot, db):
+    from ipubench_gui.app import Session, ensure_app
+
+    ensure_app()
+    s = Session(db)  # worker threads, as the app runs
+    qtbot.addWidget(s.window)
+    s.start(restore=False)
+    s.window.show()
+    with qtbot.waitSignal(
+        s.runner.finished,
+        check_params_cb=lambda slot, *_: slot == "claims-audit",
+        timeout=30_000,
+    ):
+        s.window.claims_dock.show()
+    assert s.window.claims.table.rowCount() > 0
+    s.close()
