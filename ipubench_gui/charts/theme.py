@@ -150,7 +150,7 @@ class Theme:
         the palette's colours still apart from each other."""
         out = self._series.get(color)
         if out is None:
-            from ipubench_gui.domain.chartspec import PALETTE
+            from ipubench_gui.domain.chartrows import PALETTE
 
             mapped = palette_for(self.ground, PALETTE)
             out = mapped.get(color) or readable(color, self.ground)

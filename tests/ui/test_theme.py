@@ -9,7 +9,7 @@ from PySide6.QtGui import QImage, QPalette
 from PySide6.QtWidgets import QApplication
 
 from ipubench_gui.charts.theme import DARK, MIN_CONTRAST, contrast_ratio
-from ipubench_gui.domain.plots import KINDS
+from ipubench_gui.domain.kinds import KINDS
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from ipubench_gui.charts.theme import (
     readable,
     relative_luminance,
 )
-from ipubench_gui.domain.chartspec import PALETTE
+from ipubench_gui.domain.chartrows import PALETTE
 
 
 def test_contrast_matches_wcag_reference_values():
