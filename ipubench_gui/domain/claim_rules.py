@@ -23,6 +23,7 @@ from ipubench_gui.domain.claims import (
 )
 
 Row = Mapping[str, Any]
+Fields = dict[str, Any]  # an Audit's fields, gathered by a rule
 CHART_DATE = "2020-12-09"  # the IPU-M2000 charts (SDK 1.4.0), December 2020
 NO_GPU = "GPU figure not in any stored source"
 
@@ -165,7 +166,7 @@ def _verdict(cmp: Row, recomputed: float) -> tuple[str, str]:
     )
 
 
-def training_throughput(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> dict:
+def training_throughput(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fields:
     """IPU ÷ GPU throughput, per stated IPU framework at its stated batch (or
     the closest stored); the headline is the framework with the higher ratio."""
     base = _base(cmp)
@@ -205,7 +206,9 @@ def training_throughput(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> dic
     )
 
 
-def _lowest_latency_gpu(cmp: Row, gpu: Sequence[Row], variant: str | None):
+def _lowest_latency_gpu(
+    cmp: Row, gpu: Sequence[Row], variant: str | None
+) -> Row | None:
     """GPU rows with a latency (published, or the figure itself), lowest first;
     BERT's TensorRT rows give latency only, so throughput is derived."""
     rows = [
@@ -230,7 +233,7 @@ def _lowest_latency_gpu(cmp: Row, gpu: Sequence[Row], variant: str | None):
     return ranked[0]
 
 
-def lowest_latency(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> dict:
+def lowest_latency(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fields:
     """Throughput (IPU ÷ GPU) or latency (GPU ÷ IPU) at each side's lowest
     latency, within the stated batch sizes, framework and precision."""
     base = _base(cmp)
@@ -289,7 +292,15 @@ def _base(cmp: Row) -> dict[str, Any]:
     )
 
 
-def _done(base, ratio, v, why, figures, lines, notes) -> dict[str, Any]:
+def _done(
+    base: Fields,
+    ratio: float | None,
+    v: str,
+    why: str,
+    figures: Sequence[Figure],
+    lines: Sequence[str],
+    notes: Sequence[str],
+) -> Fields:
     return base | dict(
         recomputed=ratio,
         recomputed_text="" if ratio is None else ratio_text(ratio),
@@ -313,7 +324,7 @@ def _scheme(gpu: Sequence[Row], phase: str) -> tuple[Row, Row, int] | None:
     return (tput[0], steps[0], int(m[1])) if m else None
 
 
-def bert_time_to_train(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> dict:
+def bert_time_to_train(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fields:
     """Time to train from throughput and NVIDIA's training scheme (derived):
     each phase's sequences (steps × global batch) ÷ throughput, for the GPU
     (as the chart note says) and, with the same sequences, for the IPU."""
@@ -324,10 +335,12 @@ def bert_time_to_train(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> dict
     for _, short in phases:
         rows = [r for r in _ipu_rows(cmp, ipu, "PopART") if short in str(r["variant"])]
         ipu_parts.append(max(rows, key=lambda r: r["value"]) if rows else None)
-    if None in gpu_parts or None in ipu_parts:
+    gparts = [g for g in gpu_parts if g is not None]
+    iparts = [r for r in ipu_parts if r is not None]
+    if len(gparts) < 2 or len(iparts) < 2:
         return base | dict(reason="throughput or training scheme not stored")
     lines, g_s, i_s = [], 0.0, 0.0
-    for (name, _), (gt, st, gb), it in zip(phases, gpu_parts, ipu_parts):  # type: ignore[misc]
+    for (name, _), (gt, st, gb), it in zip(phases, gparts, iparts):
         seqs = st["value"] * gb
         g_s += seqs / gt["value"]
         i_s += seqs / it["value"]
@@ -358,7 +371,7 @@ def bert_time_to_train(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> dict
     return _done(base, ratio, v, why, figs, lines, notes) | dict(derived=True)
 
 
-def chart_figures(cmp: Row) -> dict:
+def chart_figures(cmp: Row) -> Fields:
     """Ratios from the figures the chart itself prints (no stored GPU row):
     IPU ÷ GPU for throughput, GPU ÷ IPU for times; an IPU time printed as an
     upper bound gives a lower bound on the ratio."""

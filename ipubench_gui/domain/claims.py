@@ -137,12 +137,12 @@ def decimals(printed: str) -> int:
 
 def _round_half_up(x: float, d: int) -> float:
     q = 10**d
-    return math.floor(x * q + 0.5 + 1e-9) / q
+    return float(math.floor(x * q + 0.5 + 1e-9) / q)
 
 
 def _truncate(x: float, d: int) -> float:
     q = 10**d
-    return math.floor(x * q + 1e-9) / q
+    return float(math.floor(x * q + 1e-9) / q)
 
 
 def verdict(

@@ -40,7 +40,7 @@ def _spellings(db: Database, cat: Catalogue, model: str) -> list[str]:
     return [n for n in names if cat.canonical("model", n) == want]
 
 
-def ipu_rows(db: Database, cat: Catalogue, cmp: dict[str, Any]) -> list[dict]:
+def ipu_rows(db: Database, cat: Catalogue, cmp: dict[str, Any]) -> list[dict[str, Any]]:
     """The vendor's own table rows of the comparison's IPU system, task and model."""
     return _dicts(
         db,
@@ -55,7 +55,7 @@ def ipu_rows(db: Database, cat: Catalogue, cmp: dict[str, Any]) -> list[dict]:
     )
 
 
-def gpu_rows(db: Database, comparison_id: str) -> list[dict]:
+def gpu_rows(db: Database, comparison_id: str) -> list[dict[str, Any]]:
     """NVIDIA's published figures given for one comparison (all roles), or for
     another comparison of the same chart (the BERT chart's 2x DGX A100 bar is
     computed from the 1x figures)."""
@@ -69,7 +69,7 @@ def gpu_rows(db: Database, comparison_id: str) -> list[dict]:
     )
 
 
-def mlperf_rows(db: Database, path: Path) -> list[dict]:
+def mlperf_rows(db: Database, path: Path) -> list[dict[str, Any]]:
     """MLPerf Training results (data/mlperf_training.csv, derived from the
     official logs); empty when the file is absent."""
     if not path.exists():
