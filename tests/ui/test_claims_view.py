@@ -59,13 +59,8 @@ def test_claims_dock_opens_from_the_keyboard_and_explains_a_ratio(qtbot, session
         assert part in text, part
 
 
-def test_claims_audit_runs_on_a_worker_thread(qtbot, db):
-    from ipubench_gui.app import Session, ensure_app
-
-    ensure_app()
-    s = Session(db)  # worker threads, as the app runs
-    qtbot.addWidget(s.window)
-    s.start(restore=False)
+def test_claims_audit_runs_on_a_worker_thread(qtbot, make_session):
+    s = make_session(synchronous=False)  # worker threads, as the app runs
     s.window.show()
     with qtbot.waitSignal(
         s.runner.finished,
@@ -73,5 +68,6 @@ def test_claims_audit_runs_on_a_worker_thread(qtbot, db):
         timeout=30_000,
     ):
         s.window.claims_dock.show()
-    assert s.window.claims.table.rowCount() > 0
-    s.close()
+    assert s.window.claims.table.rowCount() == len(
+        _ids_in("comparisons.csv", "comparison_id") | _ids_in("claims.csv", "claim_id")
+    )
