@@ -352,8 +352,10 @@ def main(argv: list[str] | None = None) -> int:
         trace.mark("app modules imported (Qt, pyqtgraph)")
         return run_gui(args, store)
     from ipubench_gui import commands
+    from ipubench_gui.store.build import DataError
+    from ipubench_gui.store.db import StoreError
 
-    return {
+    run = {
         "export-results": commands.export_results,
         "export-chart": commands.export_chart,
         "compare": commands.compare,
@@ -361,4 +363,8 @@ def main(argv: list[str] | None = None) -> int:
         "counterparts": commands.counterparts,
         "import": commands.import_,
         "export-table": commands.export_table,
-    }[args.command](args)
+    }[args.command]
+    try:
+        return run(args)
+    except (StoreError, DataError) as exc:  # a store that cannot be opened
+        return commands._error(exc, 1)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ipubench_gui.domain.filters import FilterState
+    from ipubench_gui.store.db import Database
     from ipubench_gui.store.fetch import Universe
 
 
@@ -32,11 +33,27 @@ def _write_results(db, write, path) -> int:
     return 0
 
 
-def export_results(args: argparse.Namespace) -> int:
-    from ipubench_gui.bootstrap import open_store
-    from ipubench_gui.store.export import export_results
+def _export_store() -> Database:
+    """The store for an export. Refuses when the user's imported results exist
+    but cannot be read (held by a window, damaged and unmovable): an export
+    without them would look complete."""
+    from ipubench_gui.bootstrap import open_store, user_db_path
+    from ipubench_gui.store.db import StoreError
 
     db = open_store()
+    st = db.user_status
+    if st is not None and st.path is None and st.message and user_db_path().exists():
+        db.close()
+        raise StoreError(f"cannot export your imported results. {st.message}")
+    if st is not None and st.message:
+        print(f"note: {st.message}", file=sys.stderr)
+    return db
+
+
+def export_results(args: argparse.Namespace) -> int:
+    from ipubench_gui.store.export import export_results
+
+    db = _export_store()
     return _write_results(db, lambda: export_results(db, args.file), args.file)
 
 
@@ -198,11 +215,10 @@ def _mapping(items: list[str]) -> dict[str, str]:
 
 
 def export_table(args: argparse.Namespace) -> int:
-    from ipubench_gui.bootstrap import open_store
     from ipubench_gui.store import fetch
     from ipubench_gui.store.export import export_table
 
-    db = open_store()
+    db = _export_store()
     try:
         state = _parse_filters(args.filter, fetch.universe(db))
     except ValueError as exc:

@@ -22,18 +22,32 @@ def run() -> int:
     try:
         from ipubench_gui import paths
         from ipubench_gui.app import ensure_app
-        from ipubench_gui.bootstrap import open_store
+        from ipubench_gui.bootstrap import open_store, user_db_path
         from ipubench_gui.charts.export import ExportOptions, export
         from ipubench_gui.domain.chartspec import ChartSpec
         from ipubench_gui.domain.filters import FilterState
         from ipubench_gui.domain.kinds import KINDS
         from ipubench_gui.domain.plots import build_plot, footnote
         from ipubench_gui.store import fetch
+        from ipubench_gui.store.health import cut_short
+        from ipubench_gui.store.userdb import check_user
 
         step = "reading the shipped data"
         expected = _published_rows(paths.data_dir())
-        step = "opening the store"
+        step = "opening the store (built again if its cache is damaged)"
         db = open_store(user=False)  # never touches the user's own results
+        step = "checking the results cache"
+        if db.path is not None:
+            problem = cut_short(db.cursor(), "b", db.path)
+            if problem:
+                raise AssertionError(f"{db.path}: {problem}")
+        step = "checking your imported results"
+        user_ok, user_said = check_user(user_db_path())
+        if not user_ok:
+            raise AssertionError(
+                f"{user_db_path()}: {user_said}; start the app to set the file "
+                "aside (it is kept) and begin a new one"
+            )
         step = "counting results"
         total = fetch.universe(db).total
         if total != expected:
@@ -68,7 +82,8 @@ def run() -> int:
     ms = (time.perf_counter() - t0) * 1000
     print(
         f"self-test ok: {total} results, filter kept {page.matching}, "
-        f"{len(plots)} chart kinds built, PNG {size:,} bytes, {ms:.0f} ms"
+        f"{len(plots)} chart kinds built, PNG {size:,} bytes, your imported "
+        f"results: {user_said}, {ms:.0f} ms"
     )
     return 0
 

@@ -13,6 +13,9 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui import __version__
+from ipubench_gui.domain.files import io_reason
+from ipubench_gui.store.db import StoreError
+from ipubench_gui.store.health import cut_short
 from ipubench_gui.store.schema import DATA_TABLES, SCHEMA_SQL, VIEWS_SQL
 
 STORE_NAME = "results.duckdb"
@@ -318,11 +321,20 @@ def attach_bundled(
             ).fetchone()
         except duckdb.Error:
             row = None
-        if row and row[0] == fp:
+        # A store cut short (a crash, a full disk) attaches, then fails query
+        # by query: a cache is rebuilt, never trusted.
+        if row and row[0] == fp and not cut_short(con, "b", path):
             return path
         con.execute("DETACH b")
-    build_store(data_dir, cached)
-    con.execute("ATTACH $p AS b (READ_ONLY)", {"p": str(cached)})
+    try:
+        build_store(data_dir, cached)
+        con.execute("ATTACH $p AS b (READ_ONLY)", {"p": str(cached)})
+    except (OSError, duckdb.Error) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise StoreError(
+            f"cannot build the results store in {cache_dir}: "
+            f"{io_reason(str(why))}. Free some space there, or make it writable."
+        ) from None
     return cached
 
 

@@ -14,8 +14,12 @@ kept in memory (``store.snapshot``) are rebuilt afterwards.
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import duckdb
 
+from ipubench_gui.domain.files import io_reason
 from ipubench_gui.store.db import Params, Row, one_row
 from ipubench_gui.store.import_csv import MAX_SHOWN, shorten
 from ipubench_gui.store.import_read import (  # noqa: F401  (the import API)
@@ -391,6 +395,7 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
     """Validate, then land every row of ``spec`` in one transaction (or none)."""
     landed, skipped = validate(con, spec)
     label = spec.label or spec.path.name
+    folder = _check_space(con, spec, landed)
     con.execute("BEGIN TRANSACTION")
     try:
         sid = one_row(con.execute("SELECT nextval('u.import_ids')"))[0]
@@ -433,15 +438,59 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             {"id": sid},
         )
         con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
+    except BaseException as exc:
+        _quietly(con, "ROLLBACK")  # a failed COMMIT has ended it already
+        if isinstance(exc, duckdb.Error):
+            raise ImportFailed(
+                f"{spec.path.name}: nothing was imported: your imported results "
+                f"could not be written ({io_reason(str(exc))}) in {folder}"
+            ) from None
         raise
     finally:
-        con.execute("DROP TABLE IF EXISTS import_norm")
-        con.execute("DROP VIEW IF EXISTS import_stage")
-        con.execute("DROP TABLE IF EXISTS import_stage_raw")
-        con.execute("DROP TABLE IF EXISTS import_problems")
+        for sql in (
+            "DROP TABLE IF EXISTS import_norm",
+            "DROP VIEW IF EXISTS import_stage",
+            "DROP TABLE IF EXISTS import_stage_raw",
+            "DROP TABLE IF EXISTS import_problems",
+        ):
+            _quietly(con, sql)
     return ImportResult(sid, landed, skipped, label)
+
+
+def _quietly(con: duckdb.DuckDBPyConnection, sql: str) -> None:
+    try:
+        con.execute(sql)
+    except duckdb.Error:
+        pass
+
+
+# Room an import needs on the user database's disk: DuckDB's blocks and WAL
+# (a floor) plus a generous bound per figure (the narrow table compresses to
+# ~20 bytes a figure; its WAL holds them uncompressed until a checkpoint).
+SPACE_FLOOR = 1 << 20
+SPACE_PER_FIGURE = 200
+
+
+def _check_space(con: duckdb.DuckDBPyConnection, spec: ImportSpec, n: int) -> Path:
+    """The user database's folder; refuses, before anything is written, an
+    import the free space there cannot hold (a full disk is no place to grow
+    a database and leave it full)."""
+    rows = con.execute(
+        "SELECT path FROM duckdb_databases() WHERE database_name = 'u'"
+    ).fetchall()
+    folder = Path(rows[0][0]).parent if rows and rows[0][0] else Path(".")
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return folder
+    need = SPACE_FLOOR + n * SPACE_PER_FIGURE
+    if free < need:
+        raise ImportFailed(
+            f"{spec.path.name}: nothing was imported: {n:,} figures need about "
+            f"{need / 1e6:,.1f} MB free in {folder}, which has "
+            f"{free / 1e6:,.1f} MB; free some space and import again"
+        )
+    return folder
 
 
 def result_id_sql(source: str, n: str) -> str:

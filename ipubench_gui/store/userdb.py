@@ -11,7 +11,7 @@ knowing about them.
 from __future__ import annotations
 
 import logging
-import shutil
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,8 +19,16 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.chartrows import LOWER_IS_BETTER
+from ipubench_gui.domain.files import io_reason
 from ipubench_gui.store.build import attach_bundled
 from ipubench_gui.store.db import Database, one_row
+from ipubench_gui.store.health import (
+    cut_short,
+    is_permission,
+    layout_problem,
+    lock_holder,
+    reason,
+)
 from ipubench_gui.store.importer import result_id_sql
 
 log = logging.getLogger(__name__)
@@ -104,7 +112,13 @@ SHARED = ("comparisons", "claims", "gpu_reference", "platforms", "metrics", "met
 # the same 1 GB import at the same speed, 1.0 GB peak). It spills into our cache
 # folder, not DuckDB's default ".tmp" beside whatever the working directory is
 # (for an app started from a desktop menu, often a folder it cannot write).
-CONFIG: dict[str, str | bool | int | float | list[str]] = {"memory_limit": "1GB"}
+# Extensions are never fetched nor loaded behind the user's back (a SQLite file
+# in place of the user database made DuckDB try to download one).
+CONFIG: dict[str, str | bool | int | float | list[str]] = {
+    "memory_limit": "1GB",
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+}
 
 
 @dataclass(frozen=True)
@@ -136,31 +150,104 @@ def open_combined(
     return db, status
 
 
+LOCKED = (
+    "Your imported results are in use by another ipubench-gui ({holder}: a "
+    "window, or an import from the command line), so this one shows the "
+    "bundled results only and cannot import. Close that window, or let the "
+    "import finish, to use them here."
+)
+# What each table of the user database must have (the file's layout).
+USER_TABLES = {
+    "imports": ("source_id", "file_name", "label", "imported_at", "rows", "skipped"),
+    "user_results": tuple(USER_COLUMNS),
+    "user_cube": ("source_id", "n"),
+}
+
+
 def _attach_user(con: duckdb.DuckDBPyConnection, user: Path) -> UserStatus:
-    user.parent.mkdir(parents=True, exist_ok=True)
+    if _is_sqlite(user):  # DuckDB would reach for its SQLite extension
+        return _set_aside(con, user, "it is a SQLite database, not this app's")
     try:
+        user.parent.mkdir(parents=True, exist_ok=True)
         con.execute("ATTACH $p AS u", {"p": str(user)})
-    except duckdb.IOException as exc:
-        if "lock" in str(exc).lower():
-            return UserStatus(
-                None,
-                False,
-                "Another ipubench-gui window is using your imported "
-                "results, so this window shows the bundled results only "
-                "and cannot import. Close the other window to use them "
-                "here.",
-            )
-        return _set_aside(con, user, exc)
-    except duckdb.Error as exc:
+    except (OSError, duckdb.Error) as exc:
+        holder = lock_holder(exc)
+        if holder:
+            return UserStatus(None, False, LOCKED.format(holder=holder))
+        if isinstance(exc, OSError) or is_permission(exc):
+            return _attach_read_only(con, user, exc)
         return _set_aside(con, user, exc)
     try:
-        _migrate_wide_table(con)
-        con.execute(USER_SCHEMA)
-        con.execute("SELECT count(*) FROM u.user_results").fetchone()
+        problem = cut_short(con, "u", user)
+        if problem is None:
+            _migrate_wide_table(con)
+            problem = layout_problem(con, "u", USER_TABLES)
+        if problem is None:
+            con.execute(USER_SCHEMA)
+            con.execute("SELECT count(*) FROM u.user_results").fetchall()
     except duckdb.Error as exc:
         con.execute("DETACH u")
+        if is_permission(exc) or "No space left" in str(exc):
+            return _attach_read_only(con, user, exc)
         return _set_aside(con, user, exc)
+    if problem:
+        con.execute("DETACH u")
+        return _set_aside(con, user, problem)
     return UserStatus(user, True)
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\0"
+    except OSError:
+        return False
+
+
+def _attach_read_only(
+    con: duckdb.DuckDBPyConnection, user: Path, exc: BaseException
+) -> UserStatus:
+    """The user database when it may not be written: read-only if it is whole
+    (a permission problem is not damage: nothing is set aside)."""
+    why = (
+        exc.strerror
+        if isinstance(exc, OSError) and exc.strerror
+        else io_reason(reason(exc))
+    )
+    if not user.exists():
+        return UserStatus(
+            None,
+            False,
+            f"Importing is off: your user data folder {user.parent} cannot be "
+            f"written ({why}).",
+        )
+    try:
+        con.execute("ATTACH $p AS u (READ_ONLY)", {"p": str(user)})
+        problem = cut_short(con, "u", user) or layout_problem(con, "u", USER_TABLES)
+        if problem is None:
+            for t in USER_TABLES:
+                con.execute(f"SELECT count(*) FROM u.{t}").fetchall()
+    except duckdb.Error as exc2:
+        problem = reason(exc2)
+    if problem:
+        try:
+            con.execute("DETACH u")
+        except duckdb.Error:
+            pass
+        return UserStatus(
+            None,
+            False,
+            f"Your imported results ({user}) cannot be read ({problem}), and "
+            f"their folder cannot be written ({why}); showing the bundled "
+            "results only. Nothing was changed.",
+        )
+    return UserStatus(
+        user,
+        False,
+        f"Your imported results are shown read-only: {user.parent} cannot be "
+        f"written ({why}). Importing, renaming and removing imports are off "
+        "until it can be.",
+    )
 
 
 def _migrate_wide_table(con: duckdb.DuckDBPyConnection) -> None:
@@ -194,30 +281,47 @@ def _migrate_wide_table(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _set_aside(
-    con: duckdb.DuckDBPyConnection, user: Path, exc: Exception
+    con: duckdb.DuckDBPyConnection, user: Path, exc: BaseException | str
 ) -> UserStatus:
+    why = exc if isinstance(exc, str) else reason(exc)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     aside = user.with_name(f"{user.stem}.damaged-{stamp}{user.suffix}")
     try:
-        shutil.move(str(user), aside)
+        # A rename in the same folder: never a copy left behind when the
+        # file cannot be removed (an immutable file).
+        os.rename(user, aside)
         wal = user.with_name(user.name + ".wal")
         if wal.exists():
-            shutil.move(str(wal), aside.with_name(aside.name + ".wal"))
+            os.rename(wal, aside.with_name(aside.name + ".wal"))
     except OSError as move_exc:
         log.error("cannot move damaged user database aside: %s", move_exc)
         return UserStatus(
             None,
             False,
-            f"Your imported results ({user}) could not be read ({exc}) "
-            f"nor moved aside ({move_exc}); showing bundled results only.",
+            f"Your imported results ({user}) could not be read ({why}) "
+            f"nor moved aside ({move_exc.strerror or move_exc}); showing the "
+            "bundled results only.",
         )
-    con.execute("ATTACH $p AS u", {"p": str(user)})
-    con.execute(USER_SCHEMA)
-    log.warning("user database %s was unreadable (%s); moved to %s", user, exc, aside)
+    try:
+        con.execute("ATTACH $p AS u", {"p": str(user)})
+        con.execute(USER_SCHEMA)
+    except duckdb.Error as new_exc:
+        try:
+            con.execute("DETACH u")
+        except duckdb.Error:
+            pass
+        return UserStatus(
+            None,
+            False,
+            f"Your imported results could not be read ({why}); the file was "
+            f"kept as {aside}, but a new one cannot be started "
+            f"({reason(new_exc)}). Showing the bundled results only.",
+        )
+    log.warning("user database %s was unreadable (%s); moved to %s", user, why, aside)
     return UserStatus(
         user,
         True,
-        f"Your imported results could not be read ({exc}). The damaged "
+        f"Your imported results could not be read ({why}). The damaged "
         f"file was kept as {aside}; a new, empty one was started. The "
         "bundled results are all here.",
     )
@@ -246,3 +350,34 @@ def _define_views(con: duckdb.DuckDBPyConnection, with_user: bool) -> None:
     else:
         for name in ("results_v", "facet_cube", "sources"):
             con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM b.{name}")
+
+
+def check_user(user: Path) -> tuple[bool, str]:
+    """(fine, what was found) for the user database at ``user``, read-only and
+    changing nothing (``--self-test``): whole, laid out as expected, readable;
+    one held by a running window cannot be checked and says so."""
+    if not user.exists():
+        return True, "none yet"
+    if _is_sqlite(user):
+        return False, "it is a SQLite database, not this app's"
+    con = duckdb.connect(config=CONFIG)
+    try:
+        try:
+            con.execute("ATTACH $p AS u (READ_ONLY)", {"p": str(user)})
+        except duckdb.Error as exc:
+            holder = lock_holder(exc)
+            if holder:
+                return True, f"in use by {holder}, not checked"
+            return False, reason(exc)
+        tables = dict(USER_TABLES, user_results=("source_id", "model", "value"))
+        problem = cut_short(con, "u", user) or layout_problem(con, "u", tables)
+        if problem:
+            return False, problem
+        for t in USER_TABLES:  # each table read whole
+            con.execute(f"SELECT count(*) FROM u.{t}").fetchall()
+        n = con.execute("SELECT count(*) FROM u.imports").fetchall()[0][0]
+        return True, f"{n} import(s)"
+    except duckdb.Error as exc:
+        return False, reason(exc)
+    finally:
+        con.close()

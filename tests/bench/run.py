@@ -27,6 +27,7 @@ def main() -> int:
     ap.add_argument("--only", action="append", help="run only these cases")
     args = ap.parse_args()
     import tests.bench.bench_charts  # noqa: F401
+    import tests.bench.bench_export  # noqa: F401
     import tests.bench.bench_import  # noqa: F401
     import tests.bench.bench_package  # noqa: F401
     import tests.bench.bench_store  # noqa: F401  (registers cases)
@@ -39,6 +40,7 @@ def main() -> int:
             "ui",
             "charts",
             "import",
+            "export",
         ]  # issue order, whatever the imports'
         for name, fn in sorted(
             CASES.items(),

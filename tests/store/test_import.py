@@ -413,7 +413,9 @@ def test_second_instance_runs_read_only_and_says_so(tmp_path):
     try:
         assert holder.stdout.readline().strip() == "holding"
         db, status = open_combined(DATA, cache, user)
-        assert not status.writable and "Another ipubench-gui window" in status.message
+        assert not status.writable
+        said = status.message
+        assert f"in use by another ipubench-gui (process {holder.pid}:" in said
         assert db.scalar("SELECT count(*) FROM results_v") == STORE_ROWS
         db.close()
     finally:
