@@ -54,10 +54,13 @@ def _vendor_fig(r: Row) -> Figure:
 
 def _bench(rows: Sequence[Row], cat: Catalogue, model: str) -> list[Row]:
     want = cat.canonical("model", model)
+    names = {
+        b: cat.canonical("model", b) for b in {r["mlperf_benchmark"] for r in rows}
+    }
     return [
         r
         for r in rows
-        if cat.canonical("model", r["mlperf_benchmark"]) == want
+        if names[r["mlperf_benchmark"]] == want
         and r["division"] == "closed"
         and r["availability"] in AVAILABLE
     ]

@@ -30,29 +30,19 @@ def _dicts(db: Database, sql: str, params: dict[str, Any]) -> list[dict[str, Any
     return [dict(zip(cols, r)) for r in cur.fetchall()]
 
 
-def _spellings(db: Database, cat: Catalogue, model: str) -> list[str]:
-    """Every model name in the store that means ``model`` (canonical names)."""
-    want = cat.canonical("model", model)
-    names = [
-        r[0]
-        for r in db.cursor().execute("SELECT DISTINCT model FROM results_v").fetchall()
-    ]
-    return [n for n in names if cat.canonical("model", n) == want]
-
-
 def ipu_rows(db: Database, cat: Catalogue, cmp: dict[str, Any]) -> list[dict[str, Any]]:
-    """The vendor's own table rows of the comparison's IPU system, task and model."""
-    return _dicts(
+    """The vendor's own table rows of the comparison's IPU system, task and
+    model (any spelling of it: canonical names)."""
+    want = cat.canonical("model", cmp["model"])
+    rows = _dicts(
         db,
         f"SELECT {_IPU_COLS} FROM results_v WHERE platform = $p AND task = $t "
-        "AND metric = 'throughput' AND list_contains($m, model) "
-        "AND source_file <> 'gpu-reference/figures.csv' ORDER BY result_id",
-        {
-            "p": cmp["ipu_system"],
-            "t": cmp["task"],
-            "m": _spellings(db, cat, cmp["model"]),
-        },
+        "AND metric = 'throughput' AND source_file <> 'gpu-reference/figures.csv' "
+        "ORDER BY result_id",
+        {"p": cmp["ipu_system"], "t": cmp["task"]},
     )
+    names = {m: cat.canonical("model", m) for m in {r["model"] for r in rows}}
+    return [r for r in rows if names[r["model"]] == want]
 
 
 def gpu_rows(db: Database, comparison_id: str) -> list[dict[str, Any]]:

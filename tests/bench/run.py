@@ -27,6 +27,7 @@ def main() -> int:
     ap.add_argument("--only", action="append", help="run only these cases")
     args = ap.parse_args()
     import tests.bench.bench_charts  # noqa: F401
+    import tests.bench.bench_claims  # noqa: F401
     import tests.bench.bench_export  # noqa: F401
     import tests.bench.bench_import  # noqa: F401
     import tests.bench.bench_package  # noqa: F401
@@ -41,6 +42,7 @@ def main() -> int:
             "charts",
             "import",
             "export",
+            "claims",
         ]  # issue order, whatever the imports'
         for name, fn in sorted(
             CASES.items(),
