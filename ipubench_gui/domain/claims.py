@@ -11,6 +11,13 @@ import re
 from dataclasses import dataclass, field
 
 CONSISTENT, INCONSISTENT, NOT_CHECKABLE = "consistent", "inconsistent", "not checkable"
+MLPERF_NOTE = (
+    "MLPerf™ is a trademark of MLCommons Association in the United States and "
+    "other countries. MLPerf figures here are scored from the official results "
+    "repositories (mlcommons/training_results_v1.0 … v2.1, retrieved 2026-11-23); "
+    "figures derived from them (ratios, percentages, chip-minutes) are not "
+    "verified by MLCommons."
+)
 VERDICTS: tuple[str, ...] = (CONSISTENT, INCONSISTENT, NOT_CHECKABLE)
 # The columns of ``claims --format csv``: the first five are kept stable.
 CSV_COLUMNS: tuple[str, ...] = (
@@ -116,7 +123,15 @@ class Audit:
         if self.evidence:
             out.append("Nearest independent evidence:")
             out += [f"  - {e}" for e in self.evidence]
+        if self.uses_mlperf:
+            out.append(MLPERF_NOTE)
         return "\n".join(out)
+
+    @property
+    def uses_mlperf(self) -> bool:
+        return any(f.side == "MLPerf" for f in self.figures) or any(
+            "MLPerf v" in e for e in self.evidence
+        )
 
 
 def fmt(x: float, digits: int = 6) -> str:
@@ -205,5 +220,8 @@ def to_markdown(audits: list[Audit]) -> str:
     counts = {v: sum(a.verdict == v for a in audits) for v in VERDICTS}
     out += ["", ", ".join(f"{n} {v}" for v, n in counts.items()) + ".", ""]
     for a in audits:
-        out += [f"## {a.claim_id}", "", "```", a.explain(), "```", ""]
+        text = a.explain().replace("\n" + MLPERF_NOTE, "")
+        out += [f"## {a.claim_id}", "", "```", text, "```", ""]
+    if any(a.uses_mlperf for a in audits):
+        out += [MLPERF_NOTE, ""]
     return "\n".join(out)

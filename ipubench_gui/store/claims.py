@@ -103,3 +103,14 @@ def audit_store(db: Database, data_dir: Path) -> list[Audit]:
     """Every claim and comparison, with the entity tables and MLPerf results
     bundled in ``data_dir``."""
     return audit_all(db, load(data_dir / "entities"), data_dir / "mlperf_training.csv")
+
+
+def stored_ids(db: Database, audits: list[Audit]) -> frozenset[str]:
+    """Which of the results the audits used are rows of the store (MLPerf
+    results read from data/mlperf_training.csv may not be)."""
+    ids = sorted({i for a in audits for i in a.result_ids})
+    rows = db.cursor().execute(
+        "SELECT result_id FROM results_v WHERE list_contains($ids, result_id)",
+        {"ids": ids},
+    )
+    return frozenset(r[0] for r in rows.fetchall())

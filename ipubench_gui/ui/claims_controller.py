@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject
 from ipubench_gui import paths
 from ipubench_gui.domain.claims import Audit
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store.claims import audit_store
+from ipubench_gui.store.claims import audit_store, stored_ids
 from ipubench_gui.ui.controller import Controller
 
 SLOT = "claims-audit"  # ("claims" is the comparator's vendor-claims tab)
@@ -21,6 +21,7 @@ class ClaimsController(QObject):
         self.main = main
         self.state, self.window, self.runner = main.state, main.window, main.runner
         self.audits: dict[str, Audit] = {}
+        self.stored: frozenset[str] = frozenset()  # result ids the store holds
         self._asked = False
         self.runner.finished.connect(self._on_runner_finished)
         self.window.claims.claimChosen.connect(self.show_claim)
@@ -36,7 +37,12 @@ class ClaimsController(QObject):
         """Audit every claim on a worker thread; the view fills when done."""
         self._asked = True
         data = paths.data_dir()
-        self.runner.submit(SLOT, lambda db: audit_store(db, data))
+
+        def job(db):  # type: ignore[no-untyped-def]
+            audits = audit_store(db, data)
+            return audits, stored_ids(db, audits)
+
+        self.runner.submit(SLOT, job)
 
     def _on_runner_finished(self, slot: str, _rid: int, result: object) -> None:
         if slot != SLOT:
@@ -44,14 +50,15 @@ class ClaimsController(QObject):
         if isinstance(result, BaseException):
             self.window.claims.show_error(str(result))
             return
-        self.audits = {a.claim_id: a for a in result}  # type: ignore[attr-defined]
+        audits, self.stored = result  # type: ignore[misc]
+        self.audits = {a.claim_id: a for a in audits}
         self.window.claims.show_audits(list(self.audits.values()))
 
     def show_claim(self, claim_id: str) -> None:
         """Explain the claim and select the stored results it used."""
         a = self.audits[claim_id]
         self.window.claims.show_explanation(a.explain())
-        ids = a.result_ids
+        ids = tuple(i for i in a.result_ids if i in self.stored)
         m = self.window.model
         if any(m.row_of(i) is None for i in ids) and not self.state.filters.is_empty():
             self.state.set_filters(FilterState())

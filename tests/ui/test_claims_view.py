@@ -59,6 +59,34 @@ def test_claims_dock_opens_from_the_keyboard_and_explains_a_ratio(qtbot, session
         assert part in text, part
 
 
+def test_a_claim_checked_on_mlperf_results_keeps_the_filters(qtbot, session):
+    w = session.window
+    w.claims_dock.show()
+    qtbot.waitUntil(lambda: w.claims.table.rowCount() > 0, timeout=20_000)
+    # The PaddlePaddle "on par" claim rests on the seed's MLPerf v2.0 table rows.
+    w.claims.choose("clm-paddle-bert")
+    want = {"mlp20-fc7cae", "mlp20-bc85a3", "mlp20-769653", "mlp20-a791e0"}
+    assert _selected(session) == want
+    # Bow Pod16 vs DGX A100 rests on two MLPerf v2.0 results: selected when the
+    # store holds them as rows (filters hiding them cleared), else nothing to
+    # select and the user's filters stay.
+    ids = {"mlperf20-a2469a3d", "mlperf20-ce66b2e6"}
+    held = session.db.scalar(
+        "SELECT count(*) FROM results_v WHERE list_contains($i, result_id)",
+        {"i": sorted(ids)},
+    )
+    f = FilterState().with_values("framework", ["PopART"])
+    session.state.set_filters(f)
+    w.claims.choose("clm-bow16-vs-dgx640-rn50")
+    if held:
+        assert session.state.filters == FilterState() and _selected(session) == ids
+    else:
+        assert session.state.filters == f
+    text = w.claims.explain.toPlainText()
+    assert "31.55% less time" in text and "not verified by MLCommons" in text
+    assert "MLPerf™ is a trademark of MLCommons Association" in text
+
+
 def test_claims_audit_runs_on_a_worker_thread(qtbot, make_session):
     s = make_session(synchronous=False)  # worker threads, as the app runs
     s.window.show()
