@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from ipubench_gui.domain.chartspec import ChartSpec
@@ -35,24 +37,58 @@ class View:
 
     @classmethod
     def from_json(cls, data: object) -> View:
-        """Parse a saved view; ValueError says what is wrong with it."""
+        """Parse a saved view; ValueError says what is wrong with it (parts
+        that do not fit are dropped: :meth:`parse` says which)."""
+        return cls.parse(data)[0]
+
+    @classmethod
+    def parse(cls, data: object) -> tuple[View, list[str]]:
+        """A saved view and notices of what was dropped from it; ValueError when
+        it is no view at all, or one from a newer app."""
+        from ipubench_gui.domain.view_schema import (
+            parse_chart,
+            parse_comparison,
+            parse_filters,
+        )
+
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError("not an ipubench-gui view file")
         version = data.get("version")
-        if not isinstance(version, int) or version > VERSION:
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
             raise ValueError(
-                f"view format version {version!r} is newer than this "
-                f"app understands ({VERSION})"
+                f"the view's format version should be a whole number from 1, "
+                f"got {str(version)[:20]!r}"
             )
-        c = data.get("comparison") or {}
-        ids = c.get("ids") or []
-        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-            raise ValueError("comparison ids must be a list of strings")
-        return cls(
-            FilterState.from_json(data.get("filters") or {}),
-            ChartSpec.from_json(data.get("chart") or {}),
-            Comparison(tuple(ids), c.get("baseline"), c.get("focus")),
+        if version > VERSION:
+            raise ValueError(
+                f"saved by a newer ipubench-gui (view format {version}; this app "
+                f"reads format {VERSION} and older): update the app to open it"
+            )
+        filters, n1 = parse_filters(data.get("filters"))
+        chart, n2 = parse_chart(data.get("chart"))
+        comparison, n3 = parse_comparison(data.get("comparison"))
+        return cls(filters, chart, comparison), n1 + n2 + n3
+
+
+MAX_VIEW_BYTES = 1 << 20
+
+
+def load_view(path: Path) -> tuple[View, list[str]]:
+    """Read a view file: a regular file of at most 1 MB (a FIFO or /dev/zero
+    would never end); OSError or ValueError in words otherwise."""
+    from ipubench_gui.domain.view_schema import decode_json
+
+    st = Path(path).stat()
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError("not a regular file (a device, a pipe or a folder)")
+    if st.st_size > MAX_VIEW_BYTES:
+        raise ValueError(
+            f"{st.st_size / 1e6:,.1f} MB is too large for a view file "
+            f"(at most {MAX_VIEW_BYTES >> 20} MB)"
         )
+    with open(path, "rb") as f:
+        raw = f.read(MAX_VIEW_BYTES + 1)
+    return View.parse(decode_json(raw))
 
 
 def reconcile(

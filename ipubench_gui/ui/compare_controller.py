@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject
 
 from ipubench_gui.domain import compare as compare_domain
 from ipubench_gui.domain.opening import VIEW_SUFFIX, view_path
-from ipubench_gui.domain.views import View, reconcile
+from ipubench_gui.domain.views import View, load_view, reconcile
 from ipubench_gui.store import fetch, queries
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.widgets.message_box import show_warning
@@ -23,6 +23,7 @@ class CompareController(QObject):
         state, window = main.state, main.window
         self.state, self.window, self.runner = state, window, main.runner
         self.compare_rows: list[dict] = []
+        self._parse_notes: list[str] = []  # what a view file lost on reading
         self.last_view_message = ""
         self.picker = None
         self.runner.finished.connect(self._on_runner_finished)
@@ -112,13 +113,12 @@ class CompareController(QObject):
 
     def open_view(self, path) -> None:
         """Read a view file; the state follows once the store has checked it."""
-        import json
         from pathlib import Path
 
         from ipubench_gui.ui import settings_store as ss
 
         try:
-            view = View.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+            view, self._parse_notes = load_view(Path(path))
         except FileNotFoundError:
             self._warn("Cannot open the view", f"The view file {path} does not exist.")
             return
@@ -143,6 +143,8 @@ class CompareController(QObject):
         if view.comparison.ids:
             self.window.compare_dock.show()
         self.last_view_message = ""
+        dropped = [*self._parse_notes, *dropped]
+        self._parse_notes = []
         if dropped:
             self.last_view_message = (
                 "The view was opened without what no longer "

@@ -15,6 +15,7 @@ from PySide6.QtCore import QByteArray, QSettings
 from ipubench_gui import paths
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.view_schema import decode_json, parse_chart, parse_filters
 
 log = logging.getLogger(__name__)
 
@@ -65,16 +66,32 @@ def save_filters(state: FilterState) -> None:
     settings().setValue(LAST_FILTERS, json.dumps(state.to_json()))
 
 
-def load_filters() -> FilterState:
-    """The last session's filters; defaults (with a log line) if unreadable."""
-    raw = settings().value(LAST_FILTERS, "")
+MAX_SETTING_CHARS = 100_000
+
+
+def _json_setting(key: str) -> object:
+    """A JSON setting as Python values; None (with a log line) when it is
+    missing, too long or not JSON: a bad setting never stops a start."""
+    raw = settings().value(key, "")
     if not raw:
-        return FilterState()
+        return None
+    if not isinstance(raw, str) or len(raw) > MAX_SETTING_CHARS:
+        log.warning("ignoring saved %s: not a short JSON text", key)
+        return None
     try:
-        return FilterState.from_json(json.loads(raw))
-    except (ValueError, TypeError, KeyError) as exc:
-        log.warning("ignoring unreadable saved filters: %s", exc)
-        return FilterState()
+        return decode_json(raw.encode("utf-8", "replace"))
+    except ValueError as exc:
+        log.warning("ignoring saved %s: %s", key, exc)
+        return None
+
+
+def load_filters() -> FilterState:
+    """The last session's filters, checked by the views' schema: what does not
+    fit is dropped (with a log line) and the rest kept."""
+    st, notes = parse_filters(_json_setting(LAST_FILTERS))
+    for n in notes:
+        log.warning("saved filters: %s", n)
+    return st
 
 
 def clear_layout() -> None:
@@ -88,14 +105,10 @@ def save_chart(spec: ChartSpec) -> None:
 
 
 def load_chart() -> ChartSpec:
-    raw = settings().value(CHART, "")
-    if not raw:
-        return ChartSpec()
-    try:
-        return ChartSpec.from_json(json.loads(raw))
-    except (ValueError, TypeError, KeyError) as exc:
-        log.warning("ignoring unreadable saved chart options: %s", exc)
-        return ChartSpec()
+    spec, notes = parse_chart(_json_setting(CHART))
+    for n in notes:
+        log.warning("saved chart options: %s", n)
+    return spec
 
 
 def recent_views() -> list[str]:
