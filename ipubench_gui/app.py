@@ -13,13 +13,13 @@ from concurrent.futures import Future
 from functools import partial
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from ipubench_gui import __version__, paths, trace
+from ipubench_gui import trace
 from ipubench_gui.store.build import DataError
 from ipubench_gui.store.db import Database, StoreError
 from ipubench_gui.ui import settings_store
+from ipubench_gui.ui.application import ensure_app
 from ipubench_gui.ui.claims_controller import ClaimsController
 from ipubench_gui.ui.compare_controller import CompareController
 from ipubench_gui.ui.controller import Controller, submit_initial
@@ -29,22 +29,6 @@ from ipubench_gui.ui.runner import QueryRunner
 from ipubench_gui.ui.state import AppState
 
 log = logging.getLogger(__name__)
-
-
-def app_icon() -> QIcon:
-    return QIcon(str(paths.resource("icons", "app.svg")))
-
-
-def ensure_app(argv: list[str] | None = None) -> QApplication:
-    app = QApplication.instance()
-    if app is None:
-        app = QApplication(argv or [sys.argv[0]])
-    app.setOrganizationName(paths.ORG_NAME)
-    app.setApplicationName(paths.APP_NAME)
-    app.setApplicationDisplayName("IPU Benchmark Explorer")
-    app.setApplicationVersion(__version__)
-    app.setWindowIcon(app_icon())
-    return app  # type: ignore[return-value]
 
 
 class Session:

@@ -126,7 +126,6 @@ def export_chart(args: argparse.Namespace) -> int:
     import os
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never show a window
-    from ipubench_gui.app import ensure_app
     from ipubench_gui.bootstrap import open_store
     from ipubench_gui.charts.export import (
         ExportError,
@@ -135,8 +134,9 @@ def export_chart(args: argparse.Namespace) -> int:
         parse_size,
     )
     from ipubench_gui.domain.chartspec import ChartSpec
-    from ipubench_gui.domain.plots import build_plot, footnote
     from ipubench_gui.store import fetch
+    from ipubench_gui.store.charts import make_chart
+    from ipubench_gui.ui.application import ensure_app
 
     try:
         width, height = parse_size(args.size)
@@ -156,28 +156,24 @@ def export_chart(args: argparse.Namespace) -> int:
             budget_ms=args.budget_ms,
             title=args.title,
         )
-        data = fetch.chart_data(db, state, spec)
+        chart = make_chart(db, state, spec, universe)
     finally:
         db.close()
-    plot = build_plot(spec, data, universe.values.get(spec.color_by, []))
-    if plot.empty:
+    if chart.plot.empty:
         return _error(
             f"nothing to plot: no {args.kind} figures match {state.describe()}", 1
         )
     ensure_app()
-    subtitle = (
-        args.subtitle
-        if args.subtitle is not None
-        else ("" if state.is_empty() else f"Filters: {state.describe()}")
-    )
+    subtitle = chart.subtitle if args.subtitle is None else args.subtitle
     opts = ExportOptions(
-        width, height, args.title, subtitle, footnote(plot), args.transparent
+        width, height, args.title, subtitle, chart.footnote, args.transparent
     )
     try:
-        export(plot, args.out, opts)
+        export(chart.plot, args.out, opts)
     except ExportError as exc:
         return _error(exc, 1)
-    print(f"wrote {args.out} ({width}x{height}, {len(plot.point_ids())} items)")
+    n = len(chart.plot.point_ids())
+    print(f"wrote {args.out} ({width}x{height}, {n} items)")
     return 0
 
 

@@ -21,16 +21,16 @@ def run() -> int:
     step = "starting"
     try:
         from ipubench_gui import paths
-        from ipubench_gui.app import ensure_app
         from ipubench_gui.bootstrap import open_store, user_db_path
         from ipubench_gui.charts.export import ExportOptions, export
         from ipubench_gui.domain.chartspec import ChartSpec
         from ipubench_gui.domain.filters import FilterState
         from ipubench_gui.domain.kinds import KINDS
-        from ipubench_gui.domain.plots import build_plot, footnote
         from ipubench_gui.store import fetch
+        from ipubench_gui.store.charts import make_chart
         from ipubench_gui.store.health import cut_short
         from ipubench_gui.store.userdb import check_user
+        from ipubench_gui.ui.application import ensure_app
 
         step = "reading the shipped data"
         expected = _published_rows(paths.data_dir())
@@ -49,7 +49,8 @@ def run() -> int:
                 "aside (it is kept) and begin a new one"
             )
         step = "counting results"
-        total = fetch.universe(db).total
+        universe = fetch.universe(db)
+        total = universe.total
         if total != expected:
             raise AssertionError(f"store has {total} results, data has {expected}")
         step = "filtering"
@@ -59,19 +60,20 @@ def run() -> int:
             raise AssertionError(f"filter kept {page.matching} of {total}")
         step = "building charts"
         ensure_app()
-        plots = {}
+        charts = {}
         for kind in KINDS:
             spec = ChartSpec(kind=kind)
-            plots[kind] = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
-            if plots[kind].empty:
+            charts[kind] = make_chart(db, FilterState(), spec, universe)
+            if charts[kind].plot.empty:
                 raise AssertionError(f"chart {kind} is empty")
         db.close()
         step = "exporting a PNG"
         with tempfile.TemporaryDirectory() as tmp:
+            bars = charts["throughput"]
             out = export(
-                plots["throughput"],
+                bars.plot,
                 Path(tmp) / "selftest.png",
-                ExportOptions(1920, 1080, footnote=footnote(plots["throughput"])),
+                ExportOptions(1920, 1080, footnote=bars.footnote),
             )
             size = out.stat().st_size
         if size < 10_000:
@@ -82,7 +84,7 @@ def run() -> int:
     ms = (time.perf_counter() - t0) * 1000
     print(
         f"self-test ok: {total} results, filter kept {page.matching}, "
-        f"{len(plots)} chart kinds built, PNG {size:,} bytes, your imported "
+        f"{len(charts)} chart kinds built, PNG {size:,} bytes, your imported "
         f"results: {user_said}, {ms:.0f} ms"
     )
     return 0

@@ -8,21 +8,24 @@ and ``plot_vendor``, their registry in ``kinds``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ipubench_gui.domain.chartrows import ChartRows
 from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.kinds import KINDS, kind
 from ipubench_gui.domain.plot_kinds import best_within, pareto_front, scaling_efficiency
 from ipubench_gui.domain.plot_model import Plot, Point, Series
 
 __all__ = [
+    "Chart",
     "Plot",
     "Point",
     "Series",
     "best_within",
     "build_plot",
+    "chart_of",
     "footnote",
     "pareto_front",
     "scaling_efficiency",
@@ -81,3 +84,26 @@ def footnote(plot: Plot) -> str:
     if any(r.get("mlperf_id") for r in plot.rows):
         parts.append(MLPERF_NOTE)
     return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A chart as the window shows it and every export writes it."""
+
+    plot: Plot
+    subtitle: str  # the filters, in words ("" when none)
+    footnote: str  # sources, dates and the notes the figures need
+
+
+def chart_of(
+    spec: ChartSpec,
+    data: ChartRows,
+    filters: FilterState,
+    color_order: Sequence[object] = (),
+) -> Chart:
+    """The Chart of ``spec`` over the rows the store returned for ``filters``;
+    ``color_order``: the values of ``spec.color_by`` in the store's order, so a
+    value keeps its colour from chart to chart."""
+    plot = build_plot(spec, data, color_order)
+    subtitle = "" if filters.is_empty() else f"Filters: {filters.describe()}"
+    return Chart(plot, subtitle, footnote(plot))

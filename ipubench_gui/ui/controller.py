@@ -12,8 +12,9 @@ from ipubench_gui.domain.chartrows import ChartRows
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number
-from ipubench_gui.domain.plots import Plot, build_plot, footnote
+from ipubench_gui.domain.plots import Chart, Plot, chart_of
 from ipubench_gui.store import fetch
+from ipubench_gui.store.charts import color_order
 from ipubench_gui.ui.main_window import MainWindow
 from ipubench_gui.ui.runner import QueryRunner
 from ipubench_gui.ui.state import AppState
@@ -32,7 +33,7 @@ class Controller(QObject):
         self.page: fetch.Page | None = None
         self.chart_rows: ChartRows | None = None
         self.facet_counts: dict = {}
-        self.plot: Plot | None = None
+        self.chart: Chart | None = None  # as drawn: what every export writes
         self._chart_key: tuple | None = None
         runner.finished.connect(self._on_runner_finished)
         state.filtersChanged.connect(self._on_state_filters_changed)
@@ -69,19 +70,22 @@ class Controller(QObject):
         submit_chart(self.runner, self.state)
         self._chart_key = self.state.chart.data_key()
 
+    @property
+    def plot(self) -> Plot | None:
+        return None if self.chart is None else self.chart.plot
+
     # -- export ------------------------------------------------------------------
     def export_dialog(self):
         # Imported on first use: pyqtgraph's exporters are not needed to start.
         from ipubench_gui.ui.widgets.export_dialog import ExportDialog
 
-        if self.plot is None or self.plot.empty:
+        c = self.chart
+        if c is None or c.plot.empty:
             self.window.statusBar().showMessage(
                 "Nothing to export: the chart is empty.", 5000
             )
             return None
-        f = self.state.filters
-        subtitle = "" if f.is_empty() else f"Filters: {f.describe()}"
-        return ExportDialog(self.plot, subtitle, footnote(self.plot), self.window)
+        return ExportDialog(c.plot, c.subtitle, c.footnote, self.window)
 
     def open_export_dialog(self) -> None:
         dlg = self.export_dialog()
@@ -216,8 +220,8 @@ class Controller(QObject):
         if self.chart_rows is None:
             return
         spec = self.state.chart
-        order = self.universe.values.get(spec.color_by, []) if self.universe else []
-        self.plot = build_plot(spec, self.chart_rows, order)
+        order = color_order(self.universe, spec)
+        self.chart = chart_of(spec, self.chart_rows, self.state.filters, order)
         self.window.canvas.render(self.plot, self.state.selection)
         what = (
             f"{len(self.plot.point_ids())} shown"
