@@ -41,6 +41,13 @@ from ipubench_gui.store.import_read import (  # noqa: F401  (the import API)
     reader,
     stage,
 )
+from ipubench_gui.store.user_tables import (
+    define_view,
+    derived_sql,
+    drop,
+    land,
+    rows_of,
+)
 
 # -- normalising --
 # A number (optionally with thousands separators and exponent), then a unit.
@@ -391,6 +398,35 @@ def _no_value_message(spec: ImportSpec, names: list[str]) -> str:
     return msg + delimiter_hint(names)
 
 
+# Each stored column of an imported figure (user_tables.USER_COLUMNS but
+# source_id), as SQL over import_norm.
+LANDED: dict[str, str] = {
+    "n": "n.rowid + 1",
+    "row": "CAST(n.__row AS INTEGER)",
+    "task": "coalesce(n.task, CASE WHEN n.latency_ms IS NOT NULL OR n.metric = "
+    "'latency' THEN 'inference' WHEN n.metric IN ('time_to_train', "
+    "'time_to_result') THEN 'training' END)",
+    "model": "n.model",
+    "variant": "n.variant",
+    "platform": "n.platform",
+    "sdk_version": "n.sdk_version",
+    "framework": "n.framework",
+    "dataset": "n.dataset",
+    "batch_size": "CAST(n.batch_size AS INTEGER)",
+    "precision": "n.precision",
+    "metric": "n.metric",
+    "value": "n.value",
+    "unit": "n.unit",
+    "value_as_printed": "CASE WHEN TRY_CAST(n.value_raw AS DOUBLE) IS NULL "
+    "THEN n.value_raw END",
+    "latency_ms": "coalesce(n.latency_ms, CASE WHEN n.metric = 'latency' AND "
+    "lower(n.unit) LIKE '%ms%' THEN n.value END)",
+    "mlperf_id": "n.mlperf_id",
+    "division": "n.division",
+    "accelerators": "CAST(n.accelerators AS INTEGER)",
+}
+
+
 def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResult:
     """Validate, then land every row of ``spec`` in one transaction (or none)."""
     landed, skipped = validate(con, spec)
@@ -403,39 +439,18 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             "INSERT INTO u.imports VALUES ($id, $f, $l, current_timestamp, $n, $s)",
             {"id": sid, "f": spec.path.name, "l": label, "n": landed, "s": skipped},
         )
-        # Only what the file says; userdb.USER_RESULTS_V derives the rest.
+        # Only what the file says; user_tables.derived_sql derives the rest.
+        mapped = {"n", "row", "value", *spec.columns}
+        if spec.unpivot:
+            mapped.add(spec.unpivot_into)
+        land(con, sid, LANDED, "import_norm n WHERE n.value IS NOT NULL", mapped)
         con.execute(
-            """
-            INSERT INTO u.user_results BY NAME
-            SELECT
-                $id AS source_id, n.rowid + 1 AS n,
-                CAST(n.__row AS INTEGER) AS "row",
-                coalesce(n.task, CASE WHEN n.latency_ms IS NOT NULL
-                    OR n.metric = 'latency' THEN 'inference'
-                    WHEN n.metric IN ('time_to_train', 'time_to_result')
-                    THEN 'training' END) AS task,
-                n.model, n.variant, n.platform, n.sdk_version, n.framework, n.dataset,
-                CAST(n.batch_size AS INTEGER) AS batch_size, n.precision, n.metric,
-                n.value, n.unit,
-                CASE WHEN TRY_CAST(n.value_raw AS DOUBLE) IS NULL
-                    THEN n.value_raw END AS value_as_printed,
-                coalesce(n.latency_ms, CASE WHEN n.metric = 'latency'
-                    AND lower(n.unit) LIKE '%ms%' THEN n.value END) AS latency_ms,
-                n.mlperf_id, n.division,
-                CAST(n.accelerators AS INTEGER) AS accelerators
-            FROM import_norm n
-            WHERE n.value IS NOT NULL
-        """,
-            {"id": sid},
-        )
-        con.execute(
-            """
+            f"""
             INSERT INTO u.user_cube BY NAME
             SELECT task, metric, model, variant, platform, generation, accelerators,
                    sdk_version, framework, dataset, precision, source_file, batch_size,
-                   count(*) AS n, $id AS source_id
-            FROM user_results_v WHERE source_id = $id GROUP BY ALL""",
-            {"id": sid},
+                   count(*) AS n, source_id
+            FROM ({derived_sql(rows_of(sid))}) GROUP BY ALL"""
         )
         con.execute("COMMIT")
     except BaseException as exc:
@@ -454,6 +469,7 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             "DROP TABLE IF EXISTS import_problems",
         ):
             _quietly(con, sql)
+    define_view(con)
     return ImportResult(sid, landed, skipped, label)
 
 
@@ -493,17 +509,6 @@ def _check_space(con: duckdb.DuckDBPyConnection, spec: ImportSpec, n: int) -> Pa
     return folder
 
 
-def result_id_sql(source: str, n: str) -> str:
-    """SQL for an imported figure's id, ``usr<source>-<n, 7+ digits>``: the same
-    text as printf('usr%d-%07d') at half its cost (50 against 100 ms per 1M
-    figures, measured), and still one id per figure past 9,999,999."""
-    digits = f"CAST({n} AS VARCHAR)"
-    return (
-        f"'usr' || {source} || '-' || "
-        f"lpad({digits}, CAST(greatest(7, length({digits})) AS INTEGER), '0')"
-    )
-
-
 def list_sources(con: duckdb.DuckDBPyConnection) -> list[Row]:
     return con.execute(
         "SELECT source_id, label, file_name, imported_at, rows, skipped "
@@ -520,6 +525,8 @@ def rename_source(con: duckdb.DuckDBPyConnection, sid: int, label: str) -> None:
 
 def remove_source(con: duckdb.DuckDBPyConnection, sid: int) -> None:
     con.execute("BEGIN TRANSACTION")
-    for t in ("user_results", "user_cube", "imports"):
+    drop(con, sid)
+    for t in ("user_cube", "imports"):
         con.execute(f"DELETE FROM u.{t} WHERE source_id = $i", {"i": sid})
     con.execute("COMMIT")
+    define_view(con)

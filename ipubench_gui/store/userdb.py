@@ -18,7 +18,6 @@ from pathlib import Path
 
 import duckdb
 
-from ipubench_gui.domain.chartrows import LOWER_IS_BETTER
 from ipubench_gui.domain.files import io_reason
 from ipubench_gui.store.build import attach_bundled
 from ipubench_gui.store.db import Database, one_row
@@ -29,37 +28,14 @@ from ipubench_gui.store.health import (
     lock_holder,
     reason,
 )
-from ipubench_gui.store.importer import result_id_sql
+from ipubench_gui.store.user_tables import (
+    BASE_TABLE,
+    USER_COLUMNS,
+    define_view,
+    ord_sql,
+)
 
 log = logging.getLogger(__name__)
-
-# One row per imported figure, holding only what the file said (normalised);
-# everything derived from it, its import or its platform (ids, order, source,
-# vendor, generation, throughput per accelerator, ...) is computed by the view
-# user_results_v. Landing a million rows writes a third of the columns the
-# store's results_v has (the insert measured 6.2 -> 0.9 s; tests/bench).
-USER_COLUMNS: dict[str, str] = {
-    "source_id": "INTEGER NOT NULL",
-    "n": "BIGINT NOT NULL",  # the figure's number within its import, from 1
-    "row": "INTEGER",  # the file's data row it came from
-    "task": "VARCHAR",
-    "model": "VARCHAR",
-    "variant": "VARCHAR",
-    "platform": "VARCHAR",
-    "sdk_version": "VARCHAR",
-    "framework": "VARCHAR",
-    "dataset": "VARCHAR",
-    "batch_size": "INTEGER",
-    "precision": "VARCHAR",
-    "metric": "VARCHAR",
-    "value": "DOUBLE",
-    "unit": "VARCHAR",
-    "value_as_printed": "VARCHAR",
-    "latency_ms": "DOUBLE",
-    "mlperf_id": "VARCHAR",
-    "division": "VARCHAR",
-    "accelerators": "INTEGER",  # the file's own count; else the platform's
-}
 
 USER_SCHEMA = f"""
 CREATE SEQUENCE IF NOT EXISTS u.import_ids START 1;
@@ -71,38 +47,9 @@ CREATE TABLE IF NOT EXISTS u.imports (
     rows        BIGINT NOT NULL,
     skipped     BIGINT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS u.user_results (
-    {", ".join(f'"{c}" {t}' for c, t in USER_COLUMNS.items())}
-);
+{BASE_TABLE}
 CREATE TABLE IF NOT EXISTS u.user_cube AS
     SELECT *, CAST(NULL AS INTEGER) AS source_id FROM b.facet_cube LIMIT 0;
-"""
-
-_LOWER = "(" + ", ".join(f"'{m}'" for m in LOWER_IS_BETTER) + ")"
-# Imported figures with every column of results_v that applies to them.
-USER_RESULTS_V = f"""
-CREATE OR REPLACE VIEW user_results_v AS
-SELECT
-    1000000000 + CAST(r.source_id AS BIGINT) * 10000000000 + r.n AS ord,
-    {result_id_sql("r.source_id", "r.n")} AS result_id,
-    i.file_name AS source_file, i.label AS "table",
-    r.* EXCLUDE (source_id, n, accelerators),
-    p.vendor, p.generation, p.accelerator,
-    coalesce(r.accelerators, p.accelerators) AS accelerators,
-    r.metric NOT IN {_LOWER} AS higher_is_better,
-    CAST(i.imported_at AS DATE) AS source_date,
-    'imported' AS source_date_kind,
-    i.label AS source_title,
-    CASE WHEN r.metric = 'throughput' THEN r.value END AS throughput,
-    CASE WHEN r.metric = 'throughput'
-         THEN r.value / coalesce(r.accelerators, p.accelerators) END
-        AS throughput_per_accelerator,
-    TRY_CAST(split_part(r.precision, '.', 1) AS INTEGER) AS activation_bits,
-    TRY_CAST(split_part(r.precision, '.', 2) AS INTEGER) AS weight_bits,
-    r.source_id
-FROM u.user_results r
-JOIN u.imports i USING (source_id)
-LEFT JOIN b.platforms p USING (platform)
 """
 
 SHARED = ("comparisons", "claims", "gpu_reference", "platforms", "metrics", "meta")
@@ -251,8 +198,9 @@ def _attach_read_only(
 
 
 def _migrate_wide_table(con: duckdb.DuckDBPyConnection) -> None:
-    """A user database from before 0.2 kept every column of results_v per
-    figure: keep its figures, in the narrow table (ids and order unchanged)."""
+    """A user database written before the narrow layout kept every column of
+    results_v per figure: keep its figures, in the narrow table (ids and order
+    unchanged)."""
     wide = one_row(
         con.execute(
             "SELECT count(*) FROM duckdb_columns() WHERE database_name = 'u' "
@@ -260,6 +208,7 @@ def _migrate_wide_table(con: duckdb.DuckDBPyConnection) -> None:
         )
     )[0]
     if not wide:
+        _add_stored_ord(con)
         return
     cols = ", ".join(f'"{c}"' for c in USER_COLUMNS if c != "n")
     con.execute("BEGIN TRANSACTION")
@@ -278,6 +227,21 @@ def _migrate_wide_table(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("ROLLBACK")
         raise
     log.info("user database converted to the narrow table of imported figures")
+
+
+def _add_stored_ord(con: duckdb.DuckDBPyConnection) -> None:
+    """A narrow table written before the order was stored: add it."""
+    has_ord = one_row(
+        con.execute(
+            "SELECT count(*) FROM duckdb_columns() WHERE database_name = 'u' "
+            "AND table_name = 'user_results' AND column_name IN ('n', 'ord')"
+        )
+    )[0]
+    if has_ord == 1:  # a narrow table (n) without ord
+        con.execute(
+            "ALTER TABLE u.user_results ADD COLUMN ord BIGINT; "
+            f"UPDATE u.user_results SET ord = {ord_sql('source_id', 'n')}"
+        )
 
 
 def _set_aside(
@@ -331,7 +295,7 @@ def _define_views(con: duckdb.DuckDBPyConnection, with_user: bool) -> None:
     for name in SHARED:
         con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM b.{name}")
     if with_user:
-        con.execute(USER_RESULTS_V)
+        define_view(con)
         con.execute(
             "CREATE OR REPLACE VIEW results_v AS SELECT * FROM b.results_v "
             "UNION ALL BY NAME "

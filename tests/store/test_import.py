@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ipubench_gui.store import importer
+from ipubench_gui.store import importer, user_tables
 from ipubench_gui.store.export import export_table
 from ipubench_gui.store.importer import ImportFailed, ImportSpec
 from ipubench_gui.store.userdb import open_combined
@@ -161,7 +161,7 @@ def test_non_utf8_bytes_are_refused_with_a_reason(combined, tmp_path):
     # The encoding it names reads the file.
     spec = replace(_spec(p), encoding="latin-1")
     assert importer.import_file(combined.cursor(), spec).landed == 1
-    assert combined.scalar("SELECT model FROM u.user_results") == "Müller"
+    assert combined.scalar("SELECT model FROM user_results_v") == "Müller"
 
 
 def test_quoted_newlines_and_mixed_columns(combined, tmp_path):
@@ -524,11 +524,12 @@ def test_a_1gb_file_imports_within_the_memory_limit(tmp_path):
     assert f"imported {n} rows" in p.stdout
     peak_mb = int(p.stdout.split("peak-kb")[1].split()[0]) / 1024
     assert peak_mb < 1700, f"peak {peak_mb:.0f} MB"
-    # Counted independently, in the user database file itself.
+    # Counted independently, in the user database file itself (the import's
+    # own tables: user_tables).
     user = next((home / "data").glob("*.duckdb"))
     with duckdb.connect(str(user), read_only=True) as u:
         count, lo, hi = u.execute(
-            "SELECT count(*), min(value), max(value) FROM user_results"
+            "SELECT count(*), min(value), max(value) FROM figures_1, consts_1"
         ).fetchone()
     assert (count, lo, hi) == (n, 100, 100 + n - 1)
 
@@ -538,7 +539,7 @@ def test_imported_ids_read_like_printf_and_stay_unique_past_seven_digits():
     got = (
         duckdb.connect()
         .execute(
-            f"SELECT {importer.result_id_sql('$sid', 'n')} "
+            f"SELECT {user_tables.result_id_sql('$sid', 'n')} "
             "FROM unnest($ns) t(n) ORDER BY n",
             {"sid": 3, "ns": ns},
         )

@@ -126,3 +126,31 @@ def test_old_wide_user_database_keeps_its_figures_and_ids(tmp_path, store_path):
     db, _ = open_combined(DATA, cache, user)
     assert db.scalar("SELECT count(*) FROM user_results_v") == 3
     db.close()
+
+
+def test_narrow_table_without_stored_order_gets_it(tmp_path, store_path):
+    from ipubench_gui.store.user_tables import USER_COLUMNS
+
+    user = tmp_path / "user.duckdb"
+    cols = ", ".join(f'"{c}" {t}' for c, t in USER_COLUMNS.items() if c != "ord")
+    with duckdb.connect(str(user)) as con:
+        con.execute(
+            f"""
+            CREATE SEQUENCE import_ids START 2;
+            CREATE TABLE imports (source_id INTEGER PRIMARY KEY, file_name VARCHAR
+                NOT NULL, label VARCHAR NOT NULL, imported_at TIMESTAMP NOT NULL,
+                rows BIGINT NOT NULL, skipped BIGINT NOT NULL);
+            INSERT INTO imports VALUES
+                (1, 'n.csv', 'n', TIMESTAMP '2026-11-23 10:00:00', 1, 0);
+            CREATE TABLE user_results ({cols});
+            INSERT INTO user_results BY NAME SELECT 1 AS source_id, 5 AS n,
+                'M' AS model, 'throughput' AS metric, 2.5 AS value;
+            """
+        )
+    db, status = open_combined(DATA, _cache(tmp_path, store_path), user)
+    assert status.writable
+    got = db.cursor().execute(
+        "SELECT ord, result_id, value FROM results_v WHERE source_file = 'n.csv'"
+    )
+    assert got.fetchall() == [(1000000000 + 10000000000 + 5, "usr1-0000005", 2.5)]
+    db.close()

@@ -1,0 +1,178 @@
+"""How imported figures are stored in the user database, and the view over them.
+
+Each import lands in two tables of its own: ``u.figures_<id>``, one row per
+figure with only the columns that differ between its rows, and
+``u.consts_<id>``, one row with the columns every figure of that import shares
+(the metric and unit given for the whole file, a blank variant, ...). Nothing
+derived is stored: ids, order, the source, vendor, generation and
+per-accelerator throughput come from the view ``user_results_v``.
+
+Why: DuckDB's cost of landing rows in a database file grows with the number
+of columns written, constant and blank ones too (measured on 1M rows: 6
+columns 2.3 s; the same plus 8 blank columns 4.5 s; plus 3 constant text
+columns 4.1 s). A typical file maps five or six columns; writing those is
+what the floor (``read_csv`` into an on-disk table) costs too.
+
+``u.user_results`` (every column, one table) holds figures of user databases
+written before this layout and is also the view's typed base.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+import duckdb
+
+from ipubench_gui.domain.chartrows import LOWER_IS_BETTER
+from ipubench_gui.store.db import Params, one_row
+
+# Every stored column of an imported figure, and its type.
+USER_COLUMNS: dict[str, str] = {
+    "source_id": "INTEGER NOT NULL",
+    "n": "BIGINT NOT NULL",  # the figure's number within its import, from 1
+    # Table order (ord_sql); stored, not derived: queries find a page's rows
+    # by it, and DuckDB skips row groups by a stored column's min and max
+    # (a page over 1M imported rows 600 -> 40 ms).
+    "ord": "BIGINT",
+    "row": "INTEGER",  # the file's data row it came from
+    "task": "VARCHAR",
+    "model": "VARCHAR",
+    "variant": "VARCHAR",
+    "platform": "VARCHAR",
+    "sdk_version": "VARCHAR",
+    "framework": "VARCHAR",
+    "dataset": "VARCHAR",
+    "batch_size": "INTEGER",
+    "precision": "VARCHAR",
+    "metric": "VARCHAR",
+    "value": "DOUBLE",
+    "unit": "VARCHAR",
+    "value_as_printed": "VARCHAR",
+    "latency_ms": "DOUBLE",
+    "mlperf_id": "VARCHAR",
+    "division": "VARCHAR",
+    "accelerators": "INTEGER",  # the file's own count; else the platform's
+}
+
+BASE_TABLE = f"""
+CREATE TABLE IF NOT EXISTS u.user_results (
+    {", ".join(f'"{c}" {t}' for c, t in USER_COLUMNS.items())}
+);
+"""
+
+_LOWER = "(" + ", ".join(f"'{m}'" for m in LOWER_IS_BETTER) + ")"
+_TABLE = re.compile(r"figures_(\d+)")
+
+
+def result_id_sql(source: str, n: str) -> str:
+    """SQL for an imported figure's id, ``usr<source>-<n, 7+ digits>``: the same
+    text as printf('usr%d-%07d') at half its cost (50 against 100 ms per 1M
+    figures, measured), and still one id per figure past 9,999,999."""
+    digits = f"CAST({n} AS VARCHAR)"
+    return (
+        f"'usr' || {source} || '-' || "
+        f"lpad({digits}, CAST(greatest(7, length({digits})) AS INTEGER), '0')"
+    )
+
+
+def ord_sql(source: str, n: str) -> str:
+    """SQL for an imported figure's place in table order: after every bundled
+    row, by import, then as in the file."""
+    return f"1000000000 + CAST({source} AS BIGINT) * 10000000000 + {n}"
+
+
+def derived_sql(rows: str) -> str:
+    """Imported figures with every column of results_v that applies to them,
+    from ``rows`` (SQL giving USER_COLUMNS)."""
+    return f"""
+SELECT
+    r.ord,
+    {result_id_sql("r.source_id", "r.n")} AS result_id,
+    i.file_name AS source_file, i.label AS "table",
+    r.* EXCLUDE (ord, source_id, n, accelerators),
+    p.vendor, p.generation, p.accelerator,
+    coalesce(r.accelerators, p.accelerators) AS accelerators,
+    r.metric NOT IN {_LOWER} AS higher_is_better,
+    CAST(i.imported_at AS DATE) AS source_date,
+    'imported' AS source_date_kind,
+    i.label AS source_title,
+    CASE WHEN r.metric = 'throughput' THEN r.value END AS throughput,
+    CASE WHEN r.metric = 'throughput'
+         THEN r.value / coalesce(r.accelerators, p.accelerators) END
+        AS throughput_per_accelerator,
+    TRY_CAST(split_part(r.precision, '.', 1) AS INTEGER) AS activation_bits,
+    TRY_CAST(split_part(r.precision, '.', 2) AS INTEGER) AS weight_bits,
+    r.source_id
+FROM ({rows}) r
+JOIN u.imports i USING (source_id)
+LEFT JOIN b.platforms p USING (platform)
+"""
+
+
+def rows_of(sid: int) -> str:
+    """SQL giving import ``sid``'s figures with every column of USER_COLUMNS."""
+    return f"SELECT * FROM u.figures_{sid} CROSS JOIN u.consts_{sid}"
+
+
+def define_view(con: duckdb.DuckDBPyConnection) -> None:
+    """(Re)define ``user_results_v`` over every import's tables. Not inside a
+    transaction that wrote the user database (DuckDB writes one database per
+    transaction; this view lives in the connection's own catalog)."""
+    ids = sorted(
+        int(m[1])
+        for (name,) in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'u'"
+        ).fetchall()
+        if (m := _TABLE.fullmatch(name))
+    )
+    rows = " UNION ALL BY NAME ".join(
+        ["SELECT * FROM u.user_results", *(rows_of(i) for i in ids)]
+    )
+    con.execute(f"CREATE OR REPLACE VIEW user_results_v AS {derived_sql(rows)}")
+
+
+def land(
+    con: duckdb.DuckDBPyConnection,
+    sid: int,
+    columns: dict[str, str],
+    source: str,
+    varying: Collection[str] = (),
+) -> None:
+    """Store import ``sid``'s figures: ``columns`` maps each of USER_COLUMNS
+    but source_id to SQL over ``source`` (a FROM clause, one row per figure);
+    ``varying`` names those not worth checking (the file's own columns).
+    Call inside the import's transaction; then ``define_view`` after it."""
+    # Which other columns are the same on every row (NULL on all counts as the
+    # same): one scan, min = max, far cheaper than writing such a column a
+    # million times. The figure's number always varies (and keeps the count).
+    columns = {"ord": ord_sql(str(int(sid)), f"({columns['n']})"), **columns}
+    always = {"n", "ord", *varying}
+    checked = {c: e for c, e in columns.items() if c not in always}
+    checks = ", ".join(
+        f"min({e}) IS NOT DISTINCT FROM max({e}) AND count({e}) IN (0, count(*))"
+        for e in checked.values()
+    )
+    same: dict[str, bool] = {}
+    if checked:
+        row = one_row(con.execute(f"SELECT {checks} FROM {source}"))
+        same = dict(zip(checked, row))
+    varying = [f'{e} AS "{c}"' for c, e in columns.items() if not same.get(c)]
+    shared = [f'{e} AS "{c}"' for c, e in checked.items() if same[c]]
+    con.execute(
+        f"CREATE TABLE u.figures_{int(sid)} AS SELECT {', '.join(varying)} "
+        f"FROM {source}"
+    )
+    params: Params = {"id": sid}
+    con.execute(
+        f"CREATE TABLE u.consts_{int(sid)} AS SELECT CAST($id AS INTEGER) "
+        f"AS source_id{''.join(', ' + s for s in shared)} FROM {source} LIMIT 1",
+        params,
+    )
+
+
+def drop(con: duckdb.DuckDBPyConnection, sid: int) -> None:
+    """Remove import ``sid``'s figures (inside the caller's transaction)."""
+    con.execute(f"DROP TABLE IF EXISTS u.figures_{int(sid)}")
+    con.execute(f"DROP TABLE IF EXISTS u.consts_{int(sid)}")
+    con.execute("DELETE FROM u.user_results WHERE source_id = $i", {"i": sid})
