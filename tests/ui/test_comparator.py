@@ -15,7 +15,10 @@ def _select_rows(session, ids):
     session.window.table.select_ids(tuple(ids))
 
 
-def test_add_remove_reorder_and_baseline(qtbot, session):
+def test_add_remove_reorder_and_baseline(qtbot, session, db):
+    from ipubench_gui.domain.compare import ATTRIBUTES
+    from ipubench_gui.store.db import Query
+
     w = session.window
     session.state.set_filters(
         FilterState()
@@ -55,9 +58,11 @@ def test_add_remove_reorder_and_baseline(qtbot, session):
     assert cm.columnCount() == 2
     # differing attributes are flagged; "only differences" hides the others
     rows = cm.rows()
-    assert any(r.key == "platform" and r.differs for r in rows) or any(
-        r.differs for r in rows if r.kind == "attribute"
-    )
+    by_id = "SELECT * FROM results_v WHERE result_id = $i"
+    a, b = (db.run(Query(by_id, {"i": i})).dicts()[0] for i in (ids[2], ids[1]))
+    keys = [k for k, _ in ATTRIBUTES if k in a]  # as stored (data_kind is derived)
+    flagged = {r.key for r in rows if r.kind == "attribute" and r.differs}
+    assert flagged & set(keys) == {k for k in keys if a[k] != b[k]} != set()
     w.comparator.only_diff.setChecked(True)
     assert all(r.differs for r in cm.rows() if r.kind == "attribute")
     # copy as TSV
