@@ -20,17 +20,23 @@ def _cache(tmp_path, store_path):
     return cache
 
 
+# The imports table every layout so far has had, with import 1 taken.
+IMPORTS = """
+CREATE SEQUENCE import_ids START 2;
+CREATE TABLE imports (source_id INTEGER PRIMARY KEY, file_name VARCHAR NOT NULL,
+    label VARCHAR NOT NULL, imported_at TIMESTAMP NOT NULL, rows BIGINT NOT NULL,
+    skipped BIGINT NOT NULL);
+"""
+
+
 def _old_wide_database(user, store_path, platform):
     """A user database as versions before the narrow table wrote it: every
     column of results_v per figure, ids and table order stored."""
     con = duckdb.connect(str(user))
     con.execute(f"ATTACH '{store_path}' AS b (READ_ONLY)")
     con.execute(
-        """
-        CREATE SEQUENCE import_ids START 2;
-        CREATE TABLE imports (source_id INTEGER PRIMARY KEY, file_name VARCHAR
-            NOT NULL, label VARCHAR NOT NULL, imported_at TIMESTAMP NOT NULL,
-            rows BIGINT NOT NULL, skipped BIGINT NOT NULL);
+        IMPORTS
+        + """
         INSERT INTO imports VALUES
             (1, 'old.csv', 'my old runs', TIMESTAMP '2026-01-02 03:04:05', 2, 0);
         CREATE TABLE user_results AS
@@ -135,11 +141,8 @@ def test_narrow_table_without_stored_order_gets_it(tmp_path, store_path):
     cols = ", ".join(f'"{c}" {t}' for c, t in USER_COLUMNS.items() if c != "ord")
     with duckdb.connect(str(user)) as con:
         con.execute(
-            f"""
-            CREATE SEQUENCE import_ids START 2;
-            CREATE TABLE imports (source_id INTEGER PRIMARY KEY, file_name VARCHAR
-                NOT NULL, label VARCHAR NOT NULL, imported_at TIMESTAMP NOT NULL,
-                rows BIGINT NOT NULL, skipped BIGINT NOT NULL);
+            IMPORTS
+            + f"""
             INSERT INTO imports VALUES
                 (1, 'n.csv', 'n', TIMESTAMP '2026-11-23 10:00:00', 1, 0);
             CREATE TABLE user_results ({cols});
