@@ -34,7 +34,8 @@ def _fig(r: Row) -> Figure:
         float(r["value"]),
         "min",
         f"{float(r['value']):.2f} min",
-        f"v{r['mlperf_round']} {r['division']} {r['submitter']} {r['system_name']} "
+        f"v{r['mlperf_round']} {r['division']} {r['availability']} {r['submitter']} "
+        f"{r['system_name']} "
         f"({r['accelerators']}× {r['accelerator_type']}), {r['mlperf_benchmark']}",
         f"MLPerf Training v{r['mlperf_round']} results, {r['path']}",
     )
