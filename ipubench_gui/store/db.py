@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
 import duckdb
-
-if TYPE_CHECKING:
-    from ipubench_gui.store.snapshot import Snapshot
-    from ipubench_gui.store.userdb import UserStatus
 
 Row = tuple[Any, ...]  # one row as DuckDB returns it
 Params = dict[str, Any]  # bound parameters by name
@@ -63,6 +59,15 @@ def fetch_rows(cur: duckdb.DuckDBPyConnection, most: int | None) -> list[Row]:
     return rows
 
 
+@dataclass(frozen=True)
+class UserStatus:
+    """What happened to the user database at start-up, in words for users."""
+
+    path: Path | None
+    writable: bool
+    message: str = ""
+
+
 class StoreError(Exception):
     """A store could not be opened or queried; the message is for users."""
 
@@ -88,11 +93,9 @@ class Database:
         self._local = threading.local()
         self._lock = threading.Lock()
         self._cursors: list[duckdb.DuckDBPyConnection] = []
-        self.cube_pays: bool | None = None  # see store.fetch.cube_pays
-        # store.fetch.snapshot: the rows in memory, False when too many to hold,
-        # None when not loaded yet (or dropped by data_changed).
-        self.snapshot: Snapshot | Literal[False] | None = None
-        self.cache_lock = threading.Lock()
+        # Called by data_changed: what holds values derived from the rows
+        # (store.cache) registers here, so this module names none of them.
+        self._on_change: list[Callable[[], None]] = []
         self.user_status: UserStatus | None = None  # when a user db is attached
 
     @classmethod
@@ -146,8 +149,12 @@ class Database:
 
     def data_changed(self) -> None:
         """Forget what was derived from the rows (the in-memory copy)."""
-        with self.cache_lock:
-            self.snapshot = None
+        for forget in list(self._on_change):
+            forget()
+
+    def on_data_changed(self, forget: Callable[[], None]) -> None:
+        """Call ``forget()`` whenever the rows change (see ``data_changed``)."""
+        self._on_change.append(forget)
 
     def interrupt(self) -> None:
         """Cancel whatever query is running on any cursor of this database."""

@@ -21,6 +21,7 @@ from ipubench_gui.domain.fields import FACETS, RANGES, field
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import kind
 from ipubench_gui.store import queries as q
+from ipubench_gui.store.cache import cache_of
 from ipubench_gui.store.db import Database, Query, QueryResult
 from ipubench_gui.store.snapshot import INLINE_MAX_ROWS as SNAPSHOT_INLINE_MAX_ROWS
 from ipubench_gui.store.snapshot import MAX_ROWS as SNAPSHOT_MAX_ROWS
@@ -73,23 +74,33 @@ def universe(db: Database) -> Universe:
 def snapshot(db: Database) -> Snapshot | None:
     """The store's rows in memory when it is small (see ``store.snapshot``),
     else None. Loaded once per database, and again after ``db.data_changed()``."""
-    with db.cache_lock:
-        if db.snapshot is None:
+    cache = cache_of(db)
+    with cache.lock:
+        if cache.snapshot is None:
             rows = db.scalar("SELECT count(*) FROM results_v")
             snap: Snapshot | Literal[False] = False
             if rows <= SNAPSHOT_MAX_ROWS:
                 snap = Snapshot.load(db)
                 snap.projected(q.result_columns())  # the table's, made here
-            db.snapshot = snap
-        return db.snapshot or None
+            cache.snapshot = snap
+        return cache.snapshot or None
+
+
+def inline_snapshot(db: Database) -> Snapshot | None:
+    """``db``'s rows in memory if they are held already (never loads them) and
+    few enough (``snapshot.INLINE_MAX_ROWS``) that a filter's table and counts
+    take a millisecond or two, little enough for the GUI thread. Pass it to the
+    jobs run there (``snap=``): asking again could find it dropped by a write
+    in between and load the rows through DuckDB on the GUI thread."""
+    snap = cache_of(db).snapshot
+    if isinstance(snap, Snapshot) and 0 < len(snap) <= SNAPSHOT_INLINE_MAX_ROWS:
+        return snap
+    return None
 
 
 def answers_at_once(db: Database) -> bool:
-    """Whether ``db``'s rows are held in memory already (never loads them) and
-    few enough (``snapshot.INLINE_MAX_ROWS``) that a filter's table and counts
-    take a millisecond or two, little enough for the GUI thread."""
-    snap = db.snapshot
-    return isinstance(snap, Snapshot) and 0 < len(snap) <= SNAPSHOT_INLINE_MAX_ROWS
+    """Whether :func:`inline_snapshot` has the rows."""
+    return inline_snapshot(db) is not None
 
 
 def page(
@@ -97,8 +108,10 @@ def page(
     state: FilterState,
     sort: tuple[str | None, bool],
     limit: int = TABLE_LIMIT,
+    snap: Snapshot | None = None,
 ) -> Page:
-    snap = snapshot(db)
+    """The table's page; from ``snap`` (else ``db``'s rows in memory, if held)."""
+    snap = snap or snapshot(db)
     if snap is not None:
         res, matching = snap.page(state, q.result_columns(), *sort, limit=limit)
         return Page(res, matching)
@@ -120,14 +133,19 @@ def page(
 
 def cube_pays(db: Database) -> bool:
     """Whether the facet cube is at least 4x smaller than the rows (asked once)."""
-    if db.cube_pays is None:
+    cache = cache_of(db)
+    if cache.cube_pays is None:
         cube, rows = db.run(q.cube_size()).rows[0]
-        db.cube_pays = cube * 4 <= rows
-    return db.cube_pays
+        cache.cube_pays = cube * 4 <= rows
+    return cache.cube_pays
 
 
-def facet_counts(db: Database, state: FilterState) -> dict[str, dict[object, int]]:
-    snap = snapshot(db)
+def facet_counts(
+    db: Database, state: FilterState, snap: Snapshot | None = None
+) -> dict[str, dict[object, int]]:
+    """Per facet, rows per value with every filter but its own; from ``snap``
+    (else ``db``'s rows in memory, if held)."""
+    snap = snap or snapshot(db)
     if snap is not None:
         return snap.facet_counts(state)
     out: dict[str, dict[object, int]] = {f.name: {} for f in FACETS}
@@ -188,24 +206,25 @@ def _bars_from_page(spec: ChartSpec, matching: int) -> bool:
     return kind(spec.kind).rows == "best" and matching <= TABLE_LIMIT
 
 
-def chart_from_page(db: Database, state: FilterState, spec: ChartSpec) -> bool:
-    """Whether :func:`page_and_chart` answers ``spec``'s chart from the page's
-    rows, with no query of its own (asked of a store held in memory only)."""
-    snap = db.snapshot
-    if not snap:
-        return False
+def chart_from_page(snap: Snapshot, state: FilterState, spec: ChartSpec) -> bool:
+    """Whether :func:`page_and_chart` over ``snap`` answers ``spec``'s chart
+    from the page's rows, with no query of its own."""
     # When every row fits a page, this filter's rows do too: no need to count.
     matching = len(snap) if len(snap) <= TABLE_LIMIT else snap.count(state)
     return _bars_from_page(spec, matching)
 
 
 def page_and_chart(
-    db: Database, state: FilterState, sort: tuple[str | None, bool], spec: ChartSpec
+    db: Database,
+    state: FilterState,
+    sort: tuple[str | None, bool],
+    spec: ChartSpec,
+    snap: Snapshot | None = None,
 ) -> dict[str, object]:
     """The table's page and the chart's rows for one filter state, as the
     runner's ``page`` and ``chart`` results (the chart from the page when it
     can be, see :func:`chart_data`)."""
-    p = page(db, state, sort)
+    p = page(db, state, sort, snap=snap)
     return {"page": p, "chart": chart_data(db, state, spec, page=p)}
 
 

@@ -13,14 +13,13 @@ from __future__ import annotations
 import logging
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 
 from ipubench_gui.domain.files import io_reason
 from ipubench_gui.store.build import attach_bundled
-from ipubench_gui.store.db import Database, one_row
+from ipubench_gui.store.db import Database, UserStatus, one_row
 from ipubench_gui.store.health import (
     cut_short,
     is_permission,
@@ -66,15 +65,6 @@ CONFIG: dict[str, str | bool | int | float | list[str]] = {
     "autoinstall_known_extensions": False,
     "autoload_known_extensions": False,
 }
-
-
-@dataclass(frozen=True)
-class UserStatus:
-    """What happened to the user database at start-up, in words for users."""
-
-    path: Path | None
-    writable: bool
-    message: str = ""
 
 
 def open_combined(

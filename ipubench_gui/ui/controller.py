@@ -233,30 +233,32 @@ class Controller(QObject):
         )
 
 
-def submit_refresh(
-    runner: QueryRunner, state: AppState, inline: bool | None = None
-) -> None:
+def submit_refresh(runner: QueryRunner, state: AppState, inline: bool = True) -> None:
     """The jobs behind every view of the data: page, facet counts, chart.
 
     A small store held in memory answers the page and the counts in a
-    millisecond or two: by default they then run on this thread (``inline``,
-    see ``fetch.answers_at_once``), so they change together in one paint,
+    millisecond or two: unless ``inline`` is false they then run on this thread
+    (see ``fetch.inline_snapshot``), so they change together in one paint,
     where a worker's answers would arrive after a first paint of the chips.
     So does a bar chart picked from the page's rows; a chart that needs its
     own queries (other kinds, or more rows than a page) still runs on a worker.
     """
     f = state.filters
     db = runner.opened
-    if inline is None:
-        inline = db is not None and fetch.answers_at_once(db)
-    if inline and not fetch.chart_from_page(db, f, state.chart):
-        page = partial(fetch.page, state=f, sort=state.sort)
+    # The rows held in memory are handed to the inline jobs themselves: asked
+    # again inside them, a write in between could have dropped them.
+    snap = fetch.inline_snapshot(db) if inline and db is not None else None
+    if snap is not None and not fetch.chart_from_page(snap, f, state.chart):
+        page = partial(fetch.page, state=f, sort=state.sort, snap=snap)
         runner.submit("page", page, inline=True)
         submit_chart(runner, state)  # its own queries: on a worker
     else:
-        both = partial(fetch.page_and_chart, state=f, sort=state.sort, spec=state.chart)
-        runner.submit(("page", "chart"), both, inline=inline)
-    runner.submit("facets", partial(fetch.facet_counts, state=f), inline=inline)
+        both = partial(
+            fetch.page_and_chart, state=f, sort=state.sort, spec=state.chart, snap=snap
+        )
+        runner.submit(("page", "chart"), both, inline=snap is not None)
+    counts = partial(fetch.facet_counts, state=f, snap=snap)
+    runner.submit("facets", counts, inline=snap is not None)
 
 
 def submit_chart(runner: QueryRunner, state: AppState) -> None:

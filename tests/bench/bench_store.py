@@ -110,7 +110,9 @@ def _in_memory_rows(label: str, store: Path, runs: int) -> list[Row]:
 
     assert fetch.snapshot(db) is not None
     mine = median_ms(ask, runs)
-    db.snapshot = False  # as for a store too large to hold
+    from ipubench_gui.store.cache import cache_of
+
+    cache_of(db).snapshot = False  # as for a store too large to hold
     sql = median_ms(ask, runs)
     load = median_ms(lambda: Snapshot.load(db), 5)
     db.close()

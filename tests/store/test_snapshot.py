@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from ipubench_gui.domain.fields import FACETS, RANGES, TABLE_COLUMNS
 from ipubench_gui.domain.filters import FilterState, NumRange
 from ipubench_gui.store import fetch
+from ipubench_gui.store.cache import cache_of
 from ipubench_gui.store.db import Database
 from tests.conftest import STORE_ROWS
 
@@ -24,21 +25,14 @@ from tests.conftest import STORE_ROWS
 @contextmanager
 def _sql_only(db: Database):
     """The SQL path: the snapshot marked as too large, as for a big store."""
-    with db.cache_lock:
-        saved, db.snapshot = db.snapshot, False
+    cache = cache_of(db)
+    with cache.lock:
+        saved, cache.snapshot = cache.snapshot, False
     try:
         yield
     finally:
-        with db.cache_lock:
-            db.snapshot = saved
-
-
-@pytest.fixture
-def db(fresh_db):
-    """Tests here switch a store's in-memory copy off and on, drop it and patch
-    ``run``: on a connection of their own, never the session's store, which
-    would change the path later tests take."""
-    return fresh_db
+        with cache.lock:
+            cache.snapshot = saved
 
 
 @pytest.fixture(scope="module")
@@ -158,15 +152,41 @@ def test_chart_from_page_says_when_page_and_chart_needs_no_query(db, kind):
 
     spec = ChartSpec(kind=kind)
     state = FilterState().with_values("framework", ["PyTorch"])
+    snap = fetch.snapshot(db)
     asked = []
     real_run = db.run
     db.run = lambda *a, **k: asked.append(a) or real_run(*a, **k)
     try:
-        fetch.page_and_chart(db, state, (None, False), spec)
+        fetch.page_and_chart(db, state, (None, False), spec, snap=snap)
     finally:
         del db.run
-    assert fetch.chart_from_page(db, state, spec) == (not asked)
-    assert fetch.chart_from_page(db, state, spec) == (kind == "throughput")
+    assert fetch.chart_from_page(snap, state, spec) == (not asked)
+    assert fetch.chart_from_page(snap, state, spec) == (kind == "throughput")
+
+
+def test_inline_jobs_answer_from_the_rows_handed_to_them(db):
+    # The GUI thread picks inline answers by the rows held; a write that drops
+    # them before the jobs run must not make the jobs load the rows through
+    # DuckDB on the GUI thread: they answer from the copy they were given.
+    from ipubench_gui.domain.chartspec import ChartSpec
+
+    assert fetch.snapshot(db) is not None
+    snap = fetch.inline_snapshot(db)
+    assert snap is not None
+    state = FilterState().with_values("framework", ["PyTorch"])
+    want = fetch.page(db, state, (None, False))
+    db.data_changed()  # a write in between: the store's copy is dropped
+    opened = []
+    real_cursor = db.cursor
+    db.cursor = lambda: opened.append(1) or real_cursor()
+    try:
+        got = fetch.page_and_chart(db, state, (None, False), ChartSpec(), snap=snap)
+        counts = fetch.facet_counts(db, state, snap=snap)
+    finally:
+        del db.cursor
+    assert opened == []  # no query at all
+    assert got["page"] == want and counts["framework"]["PyTorch"] == want.matching
+    assert fetch.inline_snapshot(db) is None  # still dropped, until asked anew
 
 
 def test_stores_above_the_limit_are_not_held(db, monkeypatch):

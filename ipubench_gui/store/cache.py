@@ -1,0 +1,42 @@
+"""What is worked out once from a store's rows, per Database, typed: the rows
+held in memory and whether the facet cube pays. Forgotten when the rows change
+(``Database.data_changed``)."""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ipubench_gui.store.db import Database
+from ipubench_gui.store.snapshot import Snapshot
+
+
+@dataclass
+class StoreCache:
+    """One Database's derived values; read and set under ``lock``."""
+
+    # The rows in memory (store.fetch.snapshot); False: too many to hold;
+    # None: not loaded yet, or dropped because the rows changed.
+    snapshot: Snapshot | Literal[False] | None = None
+    cube_pays: bool | None = None  # store.fetch.cube_pays (the cube never changes)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def forget_rows(self) -> None:
+        with self.lock:
+            self.snapshot = None
+
+
+_CACHES: weakref.WeakKeyDictionary[Database, StoreCache] = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+def cache_of(db: Database) -> StoreCache:
+    """``db``'s cache, made on first use (from any thread)."""
+    with _LOCK:
+        cache = _CACHES.get(db)
+        if cache is None:
+            cache = _CACHES[db] = StoreCache()
+            db.on_data_changed(cache.forget_rows)
+        return cache
