@@ -23,10 +23,12 @@ _PERMISSION = (
 
 def cut_short(con: duckdb.DuckDBPyConnection, alias: str, path: Path) -> str | None:
     """Why the database attached as ``alias`` from ``path`` is damaged (shorter
-    than its own block count says: queries would fail later, one by one), or
-    None. Cheap: no data is read."""
+    than the blocks it uses: queries would fail later, one by one), or None.
+    Cheap: no data is read. Used blocks, not all: DuckDB gives free blocks at
+    the end of the file back to the disk but still counts them in its total
+    (a whole file measured 1,323,008 bytes with 9 blocks of 256 KiB, 4 free)."""
     rows = con.execute(
-        "SELECT total_blocks, block_size FROM pragma_database_size() "
+        "SELECT used_blocks, block_size FROM pragma_database_size() "
         "WHERE database_name = $a",
         {"a": alias},
     ).fetchall()

@@ -313,3 +313,30 @@ def test_self_test_checks_the_user_database(tmp_path):
         f"{user}: the file is cut short"
     ), p.stdout
     assert not list(user.parent.glob("*.damaged-*"))  # the check changes nothing
+
+
+def test_free_blocks_given_back_are_not_damage(tmp_path, cache):
+    """DuckDB truncates free blocks at a file's end yet still counts them: a
+    whole file must not look cut short (it was set aside once, wrongly)."""
+    from ipubench_gui.store.health import cut_short
+
+    f = tmp_path / "f.duckdb"
+    with duckdb.connect(str(f)) as c:
+        c.execute("CREATE TABLE keep AS SELECT range AS i FROM range(1000)")
+        c.execute("CHECKPOINT")
+        c.execute(
+            "CREATE TABLE big AS SELECT range AS i, hash(range) h FROM range(3000000)"
+        )
+        c.execute("CHECKPOINT")
+        c.execute("DROP TABLE big")
+        c.execute("CHECKPOINT")
+    with duckdb.connect() as c:
+        c.execute("ATTACH $p AS u (READ_ONLY)", {"p": str(f)})
+        total, used, size = c.execute(
+            "SELECT total_blocks, used_blocks, block_size FROM pragma_database_size() "
+            "WHERE database_name = 'u'"
+        ).fetchall()[0]
+        assert total > used  # free blocks are counted ...
+        assert f.stat().st_size < 3 * 4096 + total * size  # ... but not on disk
+        assert cut_short(c, "u", f) is None
+        assert c.execute("SELECT count(*) FROM u.keep").fetchall() == [(1000,)]
