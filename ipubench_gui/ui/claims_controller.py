@@ -42,14 +42,14 @@ class ClaimsController(QObject):
             audits = audit_store(db, data)
             return audits, stored_ids(db, audits)
 
-        self.runner.submit(SLOT, job)
+        self.runner.submit(SLOT, job, on_error=self._on_failed)
+
+    def _on_failed(self, _slot: str, exc: Exception) -> None:
+        self.window.claims.show_error(str(exc))
 
     def _on_runner_finished(self, slot: str, _rid: int, result: object) -> None:
-        if slot != SLOT:
-            return
-        if isinstance(result, BaseException):
-            self.window.claims.show_error(str(result))
-            return
+        if slot != SLOT or isinstance(result, BaseException):
+            return  # a failure is shown by the submit's on_error
         audits, self.stored = result  # type: ignore[misc]
         self.audits = {a.claim_id: a for a in audits}
         self.window.claims.show_audits(list(self.audits.values()))

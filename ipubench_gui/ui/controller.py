@@ -36,6 +36,7 @@ class Controller(QObject):
         self.chart: Chart | None = None  # as drawn: what every export writes
         self._chart_key: tuple | None = None
         runner.finished.connect(self._on_runner_finished)
+        runner.failed.connect(self._on_runner_failed)
         state.filtersChanged.connect(self._on_state_filters_changed)
         state.sortChanged.connect(self._on_state_sort_changed)
         state.chartChanged.connect(self._on_state_chart_changed)
@@ -143,13 +144,16 @@ class Controller(QObject):
         self.window.details.show_rows(rows)
 
     # -- results -> widgets ------------------------------------------------------
+    def _on_runner_failed(self, slot: str, exc: Exception) -> None:
+        """The error sink of every job submitted without its own reporter."""
+        self._report(slot, exc)
+        if slot == "universe":  # draw without it rather than not at all
+            self._universe_failed = True
+            self._render_chart()
+
     def _on_runner_finished(self, slot: str, _rid: int, result) -> None:
         if isinstance(result, Exception):
-            self._report(slot, result)
-            if slot == "universe":  # draw without it rather than not at all
-                self._universe_failed = True
-                self._render_chart()
-            return
+            return  # reported once, by _on_runner_failed or the job's on_error
         if slot == "universe":
             self._apply_universe(result)
         elif slot == "page":

@@ -66,16 +66,22 @@ class ImportController(QObject):
             self.open_file(Path(path))
 
     def open_file(self, path: Path) -> None:
-        self.runner.submit("import-preview", partial(_preview, path=path))
+        self.runner.submit(
+            "import-preview", partial(_preview, path=path), on_error=self._on_failed
+        )
 
     def check(self, spec: importer.ImportSpec) -> None:
         self._busy(True)
-        self.runner.submit("import-check", partial(_check, spec=spec))
+        self.runner.submit(
+            "import-check", partial(_check, spec=spec), on_error=self._on_failed
+        )
 
     def start_import(self, spec: importer.ImportSpec) -> None:
         self._busy(True)
         self.window.statusBar().showMessage(f"Importing {spec.path.name}…")
-        self.runner.submit("import", partial(_import, spec=spec))
+        self.runner.submit(
+            "import", partial(_import, spec=spec), on_error=self._on_failed
+        )
 
     def cancel(self) -> None:
         # The import runs in one transaction: interrupting it rolls it all back.
@@ -93,13 +99,17 @@ class ImportController(QObject):
             self.sources_dialog = SourcesDialog(self.window)
             self.sources_dialog.renameRequested.connect(
                 lambda sid, label: self.runner.submit(
-                    "sources", partial(_rename, sid=sid, label=label)
+                    "sources",
+                    partial(_rename, sid=sid, label=label),
+                    on_error=self._on_failed,
                 )
             )
             self.sources_dialog.removeRequested.connect(
-                lambda sid: self.runner.submit("sources", partial(_remove, sid=sid))
+                lambda sid: self.runner.submit(
+                    "sources", partial(_remove, sid=sid), on_error=self._on_failed
+                )
             )
-        self.runner.submit("sources", _list)
+        self.runner.submit("sources", _list, on_error=self._on_failed)
         self.sources_dialog.show()
 
     # -- export --------------------------------------------------------------------
@@ -116,28 +126,33 @@ class ImportController(QObject):
 
     def export(self, path: Path) -> None:
         self.runner.submit(
-            "export-table", partial(_export, state=self.main.state.filters, path=path)
+            "export-table",
+            partial(_export, state=self.main.state.filters, path=path),
+            on_error=self._on_failed,
         )
 
     # -- results -------------------------------------------------------------------
+    def _on_failed(self, slot: str, exc: Exception) -> None:
+        """The one report of a failed import, check, source change or export."""
+        self._busy(False)
+        text = str(exc)
+        if "INTERRUPT" in text.upper():
+            text = "Import cancelled; nothing was stored."
+        self.last_error = text
+        if slot == "import-preview":
+            self._warn("Cannot import this file", text)
+        elif self.dialog is not None and slot.startswith("import"):
+            self.dialog.show_report(text)
+        else:
+            self._warn("Could not complete that", text)
+        self.window.statusBar().showMessage(text.splitlines()[0], 8000)
+
     def _on_runner_finished(self, slot: str, _rid: int, result) -> None:
-        if not slot.startswith(("import", "sources", "export-table")):
+        if isinstance(result, Exception) or not slot.startswith(
+            ("import", "sources", "export-table")
+        ):
             return
         bar = self.window.statusBar()
-        if isinstance(result, Exception):
-            self._busy(False)
-            text = str(result)
-            if "INTERRUPT" in text.upper():
-                text = "Import cancelled; nothing was stored."
-            self.last_error = text
-            if slot == "import-preview":
-                self._warn("Cannot import this file", text)
-            elif self.dialog is not None and slot.startswith("import"):
-                self.dialog.show_report(text)
-            else:
-                self._warn("Could not complete that", text)
-            bar.showMessage(text.splitlines()[0], 8000)
-            return
         if slot == "import-preview":
             from ipubench_gui.ui.widgets.import_dialog import ImportDialog
 

@@ -9,6 +9,10 @@ only), and a stale result is never delivered. One job may answer several
 slots at once (``submit`` with a tuple of slots; the job returns a mapping
 slot -> result): each answer is delivered unless a newer request for its own
 slot came since.
+
+Errors have one sink: a failed job's exception goes to the ``on_error`` it was
+submitted with, else to the ``failed`` signal (the window's status bar), never
+to both; ``finished`` carries every answer, errors too, for waiting on.
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ from ipubench_gui import trace
 from ipubench_gui.store.db import Database
 
 Job = Callable[[Database], Any]
+ErrorHandler = Callable[[str, Exception], None]
 
 
 class QueryRunner(QObject):
     """Run ``job(db)`` for a slot; deliver ``finished(slot, id, result|Exception)``."""
 
     finished = Signal(str, int, object)
+    failed = Signal(str, object)  # slot, exception: jobs without their own on_error
     # Internal: carries results from the worker thread; queued to the GUI thread.
     _delivered = Signal(str, int, object)
 
@@ -47,6 +53,7 @@ class QueryRunner(QObject):
         self.synchronous = synchronous
         self._ids = itertools.count(1)
         self._latest: dict[str, int] = {}
+        self._on_error: dict[int, ErrorHandler] = {}  # request id -> its handler
         # request id -> (its slots, the cursor running it)
         self._running: dict[int, tuple[tuple[str, ...], Any]] = {}
         self._lock = threading.Lock()
@@ -73,18 +80,29 @@ class QueryRunner(QObject):
         return self.db
 
     def submit(
-        self, slot: str | tuple[str, ...], job: Job, inline: bool = False
+        self,
+        slot: str | tuple[str, ...],
+        job: Job,
+        inline: bool = False,
+        on_error: ErrorHandler | None = None,
     ) -> int:
         """Queue ``job`` for ``slot`` (or for each of a tuple of slots, the job
         then returning a mapping slot -> result); returns the request id.
 
         ``inline``: run it now, on this thread, and deliver before returning;
-        for jobs known to take a millisecond or two (see ``fetch.answers_at_once``).
+        for jobs known to take a millisecond or two (see ``fetch.inline_snapshot``).
+        ``on_error(slot, exc)``: who reports this job's failure (else ``failed``).
         """
         rid = next(self._ids)
         with self._lock:
             for s in slots_of(slot):
                 self._latest[s] = rid
+            # Handlers of requests made stale are dropped with them.
+            self._on_error = {
+                r: h for r, h in self._on_error.items() if r in self._latest.values()
+            }
+            if on_error is not None:
+                self._on_error[rid] = on_error
         # A running job that is now stale for every slot it answers stops.
         self._interrupt(lambda old, slots: self._stale(slots, old))
         if self._pool is None or inline:
@@ -147,8 +165,15 @@ class QueryRunner(QObject):
         self._deliver(slot, rid, result)
 
     def _deliver(self, slot: str, rid: int, result: Any) -> None:
-        if self.is_current(slot, rid):
-            self.finished.emit(slot, rid, result)
+        if not self.is_current(slot, rid):
+            return
+        self.finished.emit(slot, rid, result)
+        if isinstance(result, Exception):
+            handler = self._on_error.get(rid)
+            if handler is not None:
+                handler(slot, result)
+            else:
+                self.failed.emit(slot, result)
 
 
 def slots_of(slot: str | tuple[str, ...]) -> tuple[str, ...]:

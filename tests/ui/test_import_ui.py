@@ -90,11 +90,17 @@ def test_a_file_that_cannot_be_read_is_named_in_a_warning(
 
     make, db = combined_session
     s = make()
+    sunk = []
+    s.runner.failed.connect(lambda slot, exc: sunk.append(slot))
     missing = tmp_path / "gone.csv"
     s.imports.open_file(missing)
     [(title, text)] = message_boxes(s.window)
     assert title == "Cannot import this file"
     assert "gone.csv" in text and text == s.imports.last_error
+    # Reported once, by the import's own handler: not by the general sink too
+    # (whose "... could not be computed" would replace the status line).
+    assert sunk == []
+    assert s.window.statusBar().currentMessage() == text.splitlines()[0]
     assert s.imports.dialog is None  # no import dialog for it
     press_ok(qtbot, s.window)
     assert db.scalar("SELECT count(*) FROM user_results_v") == 0

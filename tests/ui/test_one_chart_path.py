@@ -53,3 +53,21 @@ def test_cli_chart_export_imports_no_window_module(tmp_path):
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip().splitlines()[-1] == "0 []"
     assert (tmp_path / "c.png").stat().st_size > 10_000
+
+
+def test_a_failed_job_without_its_own_handler_reaches_the_one_sink(make_session):
+    s = make_session()
+    sunk = []
+    s.runner.failed.connect(lambda slot, exc: sunk.append((slot, str(exc))))
+
+    def broken(db):
+        raise ValueError("no such thing")
+
+    s.runner.submit("page", broken)
+    assert sunk == [("page", "no such thing")]
+    assert s.window.statusBar().currentMessage() == (
+        "Results could not be computed: no such thing"
+    )
+    handled = []
+    s.runner.submit("page", broken, on_error=lambda slot, exc: handled.append(slot))
+    assert handled == ["page"] and len(sunk) == 1
