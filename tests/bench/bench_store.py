@@ -12,7 +12,7 @@ from ipubench_gui.store import queries as q
 from ipubench_gui.store.build import build_store
 from ipubench_gui.store.db import Database
 from tests.bench.harness import REPO_DATA, Row, case, median_ms
-from tests.bench.synthetic import make_data
+from tests.bench.synthetic import largest_held_store, make_data
 
 FILTER = (
     FilterState()
@@ -128,7 +128,7 @@ def bench_store(args, tmp: Path) -> list[Row]:
 
     rows = _store_rows("seed", REPO_DATA, tmp, build_runs=5, runs=30)
     rows += _in_memory_rows("seed", tmp / "seed.duckdb", runs=30)
-    held = build_store(make_data(tmp / "held", MAX_ROWS), tmp / "held.duckdb")
+    held = largest_held_store(tmp)
     rows += _in_memory_rows(f"{MAX_ROWS:,} rows (largest held)", held, runs=10)
     n = 100_000 if args.quick else 1_000_000
     data = make_data(tmp / "synthetic", n)

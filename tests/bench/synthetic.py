@@ -54,3 +54,23 @@ def make_data(dst: Path, n: int, seed: float = 0.42) -> Path:
     """)
     con.close()
     return dst
+
+
+def largest_held_store(tmp: Path) -> Path:
+    """A store of exactly ``snapshot.MAX_ROWS`` rows in ``results_v``, the most
+    held in memory: synthetic results plus the rows the data holds beside
+    ``results`` (NVIDIA's reference figures), which count too."""
+    from ipubench_gui.store.build import build_store
+    from ipubench_gui.store.snapshot import MAX_ROWS
+
+    out = tmp / "held.duckdb"
+    build_store(make_data(tmp / "held", MAX_ROWS), out)
+    con = duckdb.connect(str(out), read_only=True)
+    extra = con.execute(
+        "SELECT (SELECT count(*) FROM results_v) - (SELECT count(*) FROM results)"
+    ).fetchone()[0]
+    con.close()
+    if extra:
+        out.unlink()
+        build_store(make_data(tmp / "held", MAX_ROWS - extra), out)
+    return out
