@@ -38,6 +38,20 @@ def build_parser() -> argparse.ArgumentParser:
         "double-click) is opened in it: a saved view (*.ipubench-view.json), "
         "results to import (CSV/TSV, Parquet, JSON), or an MLPerf results folder.",
     )
+    _add_global_options(p)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", prog=p.prog)
+    filter_help = _filter_help()
+    _add_export_results(sub)
+    _add_export_chart(sub, filter_help)
+    _add_export_table(sub, filter_help)
+    _add_import(sub)
+    _add_compare(sub)
+    _add_claims(sub)
+    _add_counterparts(sub)
+    return p
+
+
+def _add_global_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--version",
         action=_VersionAction,
@@ -67,13 +81,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE.json",
         help="open the app with a saved view (File → Save view)",
     )
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", prog=p.prog)
-    filter_help = _filter_help()
+
+
+def _add_export_results(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
     ex = sub.add_parser(
         "export-results", help="write every stored result as CSV (not a filtered view)"
     )
     _add_output(ex, "output CSV path")
 
+
+def _add_export_chart(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], filter_help: str
+) -> None:
     from ipubench_gui.domain.kinds import KINDS
 
     ch = sub.add_parser(
@@ -124,6 +145,11 @@ def build_parser() -> argparse.ArgumentParser:
     ch.add_argument(
         "--transparent", action="store_true", help="transparent background (PNG)"
     )
+
+
+def _add_export_table(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], filter_help: str
+) -> None:
     et = sub.add_parser(
         "export-table", help="write the filtered results as CSV, Parquet or Excel"
     )
@@ -136,6 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
         help=filter_help,
     )
 
+
+def _add_import(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     im = sub.add_parser(
         "import",
         help="import results from a CSV/TSV, Parquet or JSON file",
@@ -193,6 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="check the file and report, but store nothing",
     )
 
+
+def _add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmp = sub.add_parser(
         "compare", help="compare configurations side by side (ids from export-results)"
     )
@@ -204,6 +234,14 @@ def build_parser() -> argparse.ArgumentParser:
         "first); a RESULT_ID as above",
     )
     cmp.add_argument("--format", choices=("markdown", "csv"), default="markdown")
+    cmp.add_argument(
+        "--only-differences",
+        action="store_true",
+        help="leave out attributes that are the same everywhere",
+    )
+
+
+def _add_claims(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cl = sub.add_parser(
         "claims",
         help="audit the vendor's claims and IPU-versus-GPU comparisons against "
@@ -214,16 +252,13 @@ def build_parser() -> argparse.ArgumentParser:
         "checkable) and what is not like for like.",
     )
     cl.add_argument("--format", choices=("csv", "markdown"), default="markdown")
-    cmp.add_argument(
-        "--only-differences",
-        action="store_true",
-        help="leave out attributes that are the same everywhere",
-    )
+
+
+def _add_counterparts(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cp = sub.add_parser(
         "counterparts", help="results that differ from one in exactly one attribute"
     )
     cp.add_argument("id", metavar="RESULT_ID", help=RESULT_ID_HELP)
-    return p
 
 
 class _VersionAction(argparse.Action):
