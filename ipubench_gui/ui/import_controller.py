@@ -14,6 +14,7 @@ from ipubench_gui.store import importer
 from ipubench_gui.store.export import export_table
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
+from ipubench_gui.ui.import_messages import NOTHING_STORED, explain
 from ipubench_gui.ui.widgets.message_box import show_warning
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,7 @@ class ImportController(QObject):
         self.sources_dialog = None  # SourcesDialog
         self.last_result: importer.ImportResult | None = None
         self.last_error: str = ""
+        self.last_message: tuple[str, str] = ("", "")  # what is wrong, what to do
         file_menu = self.window.file_menu
         first = file_menu.actions()[0]
         self.import_action = QAction("&Import results…", self.window)
@@ -136,13 +138,20 @@ class ImportController(QObject):
         """The one report of a failed import, check, source change or export."""
         self._busy(False)
         text = str(exc)
-        if "INTERRUPT" in text.upper():
+        cancelled = "INTERRUPT" in text.upper()
+        if cancelled:
             text = "Import cancelled; nothing was stored."
         self.last_error = text
-        if slot == "import-preview":
-            self._warn("Cannot import this file", text)
-        elif self.dialog is not None and slot.startswith("import"):
+        if cancelled and self.dialog is not None:
             self.dialog.show_report(text)
+        elif slot.startswith("import"):
+            # What is wrong (the store's words) and what to do (import_messages).
+            what, todo = explain(text)
+            self.last_message = (what, todo)
+            if slot == "import-preview" or self.dialog is None:
+                self.warn("Cannot import this file", what, todo)
+            else:
+                self.dialog.show_report(f"{what}\n\n{todo} {NOTHING_STORED}")
         else:
             self._warn("Could not complete that", text)
         self.window.statusBar().showMessage(text.splitlines()[0], 8000)
@@ -188,12 +197,13 @@ class ImportController(QObject):
             ss.save_text(ss.LAST_EXPORT_DIR, str(Path(path).parent))
             bar.showMessage(f"Wrote {n} results to {path}.", 8000)
 
-    def warn(self, title: str, text: str) -> None:
-        """In the status bar, and in a message box over a shown window."""
+    def warn(self, title: str, text: str, todo: str = "") -> None:
+        """In the status bar, and in a message box over a shown window: what
+        is wrong, and below it what to do."""
         self.last_error = text
         self.window.statusBar().showMessage(text.splitlines()[0], 10000)
         if self.window.isVisible():
-            show_warning(self.window, title, text)
+            show_warning(self.window, title, text, todo)
 
     _warn = warn
 

@@ -6,7 +6,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 
-def show_warning(parent: QWidget, title: str, text: str) -> QMessageBox:
+def show_warning(
+    parent: QWidget, title: str, text: str, informative: str = ""
+) -> QMessageBox:
     """Show ``text`` over ``parent`` and return at once.
 
     ``QMessageBox.warning`` runs a nested event loop until it is answered, and
@@ -17,6 +19,8 @@ def show_warning(parent: QWidget, title: str, text: str) -> QMessageBox:
     box = QMessageBox(
         QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent
     )
+    if informative:  # what to do, under what is wrong
+        box.setInformativeText(informative)
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.open()
     return box
