@@ -106,3 +106,19 @@ def test_frozen_app_imports_qt_through_the_start_up_hooks(built_app, tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     assert "lazy Qt mirrors: QtCore, QtGui, QtWidgets" in p.stderr, p.stderr
     assert "PySide6 imported; per-module source scan replaced" in p.stderr
+
+
+def test_frozen_app_carries_the_whole_data_folder(built_app, tmp_path):
+    # Every file of data/ (new tables and subfolders too), plus the prebuilt
+    # store, whose build date --version reports.
+    bundled = built_app / "_internal" / "data"
+    want = {
+        str(p.relative_to(REPO / "data"))
+        for p in (REPO / "data").rglob("*")
+        if p.is_file() and ".duckdb" not in p.name
+    }
+    got = {str(p.relative_to(bundled)) for p in bundled.rglob("*") if p.is_file()}
+    assert got == want | {"results.duckdb"}
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    line = _run(built_app, "--version", env=env).stdout.splitlines()[1]
+    assert line.startswith("data: built 20") and line.endswith(" UTC"), line
