@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -125,3 +126,22 @@ def write_csv(path: Path, select_sql: str) -> Path:
     with duckdb.connect() as con:
         con.execute(f"COPY ({select_sql}) TO '{path}' (HEADER)")
     return path
+
+
+@contextlib.contextmanager
+def small_disk(folder: Path, size: str = "2m"):
+    """A tmpfs of ``size`` mounted on ``folder`` (root only; else the test is
+    skipped): a full disk, or with ``mount -o remount,ro``, a read-only one."""
+    import subprocess
+
+    folder.mkdir(parents=True, exist_ok=True)
+    p = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+        capture_output=True,
+    )
+    if p.returncode:
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)

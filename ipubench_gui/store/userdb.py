@@ -133,6 +133,14 @@ def _attach_user(con: duckdb.DuckDBPyConnection, user: Path) -> UserStatus:
     return UserStatus(user, True)
 
 
+def _detach(con: duckdb.DuckDBPyConnection) -> None:
+    """DETACH u, if it is attached at all."""
+    try:
+        con.execute("DETACH u")
+    except duckdb.Error:
+        pass
+
+
 def _is_sqlite(path: Path) -> bool:
     try:
         with open(path, "rb") as f:
@@ -167,10 +175,7 @@ def _attach_read_only(
     except duckdb.Error as exc2:
         problem = reason(exc2)
     if problem:
-        try:
-            con.execute("DETACH u")
-        except duckdb.Error:
-            pass
+        _detach(con)
         return UserStatus(
             None,
             False,
@@ -260,10 +265,7 @@ def _set_aside(
         con.execute("ATTACH $p AS u", {"p": str(user)})
         con.execute(USER_SCHEMA)
     except duckdb.Error as new_exc:
-        try:
-            con.execute("DETACH u")
-        except duckdb.Error:
-            pass
+        _detach(con)
         return UserStatus(
             None,
             False,

@@ -3,11 +3,9 @@ places (devices, pipes, links, a full disk) that end with a clear message."""
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import os
-import subprocess
 from pathlib import Path
 
 import duckdb
@@ -24,7 +22,7 @@ from ipubench_gui.store.export import (
     inert_sql,
 )
 from ipubench_gui.store.export_xlsx import write_xlsx
-from tests.conftest import run_cli
+from tests.conftest import run_cli, small_disk
 
 # Cells as an attacker (or an honest vendor table) writes them, and what a
 # spreadsheet must be given: formulas made text, numbers and "-" as they are.
@@ -171,22 +169,6 @@ def test_a_link_is_written_through_and_stays_a_link(db, tmp_path):
     assert link.is_symlink() and os.readlink(link) == str(real)
     with open(real, newline="", encoding="utf-8") as f:
         assert len(list(csv.reader(f))) == n + 1
-
-
-@contextlib.contextmanager
-def small_disk(folder: Path, size: str = "2m"):
-    """A tmpfs of ``size`` mounted on ``folder`` (root only; else skip)."""
-    folder.mkdir(exist_ok=True)
-    p = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
-        capture_output=True,
-    )
-    if p.returncode:
-        pytest.skip("cannot mount a small tmpfs here (needs root)")
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
 
 
 @pytest.mark.parametrize("name", ["all.csv", "all.parquet", "all.xlsx"])

@@ -19,7 +19,7 @@ from ipubench_gui.store import importer
 from ipubench_gui.store.build import fingerprint
 from ipubench_gui.store.importer import ImportFailed, ImportSpec
 from ipubench_gui.store.userdb import check_user, open_combined
-from tests.conftest import DATA, REPO, STORE_ROWS, run_cli
+from tests.conftest import DATA, REPO, STORE_ROWS, run_cli, small_disk
 
 CACHE_NAME = f"results-{fingerprint(DATA)[:16]}.duckdb"
 
@@ -50,6 +50,27 @@ def _user_with_import(tmp_path: Path, cache: Path) -> Path:
     )
     db.close()
     return user
+
+
+def _big_csv(tmp_path: Path) -> Path:
+    big = tmp_path / "big.csv"
+    with duckdb.connect() as c:
+        c.execute(
+            "COPY (SELECT 'm' || i AS model, i + 1 AS throughput "
+            f"FROM range(200000) t(i)) TO '{big}' (HEADER)"
+        )
+    return big
+
+
+def _import(db, path: Path) -> None:
+    importer.import_file(
+        db.cursor(),
+        ImportSpec(
+            path,
+            {"model": "model", "value": "throughput"},
+            {"metric": "throughput", "unit": "x/s"},
+        ),
+    )
 
 
 def _aside(user: Path) -> list[Path]:
@@ -135,23 +156,6 @@ def test_a_truncated_cache_is_rebuilt_not_trusted(tmp_path, store_path):
     assert (ok, said) == (True, "none yet")
 
 
-@contextlib.contextmanager
-def small_disk(folder: Path, size: str, read_only: bool = False):
-    """A tmpfs of ``size`` on ``folder`` (root only; else skip), optionally
-    remounted read-only."""
-    folder.mkdir(parents=True, exist_ok=True)
-    p = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
-        capture_output=True,
-    )
-    if p.returncode:
-        pytest.skip("cannot mount a small tmpfs here (needs root)")
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
-
-
 def test_a_read_only_folder_is_read_not_set_aside(tmp_path, cache):
     user = _user_with_import(tmp_path / "w", cache)
     with small_disk(tmp_path / "ro", "8m") as ro:
@@ -187,24 +191,12 @@ def test_a_full_disk_refuses_the_import_and_keeps_the_store(tmp_path, cache):
         db, status = open_combined(DATA, cache, user)
         assert status.writable
         db.close()
-        big = tmp_path / "big.csv"
-        with duckdb.connect() as c:
-            c.execute(
-                "COPY (SELECT 'm' || i AS model, i + 1 AS throughput "
-                f"FROM range(200000) t(i)) TO '{big}' (HEADER)"
-            )
+        big = _big_csv(tmp_path)
         before = user.stat().st_size
         db, _ = open_combined(DATA, cache, user)
         try:
             with pytest.raises(ImportFailed) as err:
-                importer.import_file(
-                    db.cursor(),
-                    ImportSpec(
-                        big,
-                        {"model": "model", "value": "throughput"},
-                        {"metric": "throughput", "unit": "x/s"},
-                    ),
-                )
+                _import(db, big)
             free = shutil.disk_usage(disk).free
             assert str(err.value) == (
                 f"big.csv: nothing was imported: 200,000 figures need about 41.0 MB "
@@ -226,23 +218,11 @@ def test_a_write_failing_midway_rolls_back_with_a_message(tmp_path, cache, monke
         db, _ = open_combined(DATA, cache, user)
         db.close()
         (disk / "filler").write_bytes(b"x" * (shutil.disk_usage(disk).free - 8192))
-        big = tmp_path / "big.csv"
-        with duckdb.connect() as c:
-            c.execute(
-                "COPY (SELECT 'm' || i AS model, i + 1 AS throughput "
-                f"FROM range(200000) t(i)) TO '{big}' (HEADER)"
-            )
+        big = _big_csv(tmp_path)
         db, _ = open_combined(DATA, cache, user)
         try:
             with pytest.raises(ImportFailed) as err:
-                importer.import_file(
-                    db.cursor(),
-                    ImportSpec(
-                        big,
-                        {"model": "model", "value": "throughput"},
-                        {"metric": "throughput", "unit": "x/s"},
-                    ),
-                )
+                _import(db, big)
             assert str(err.value) == (
                 "big.csv: nothing was imported: your imported results could not "
                 f"be written (No space left on device) in {disk}"
