@@ -25,6 +25,7 @@ from ipubench_gui.ui.compare_controller import CompareController
 from ipubench_gui.ui.controller import Controller, submit_initial
 from ipubench_gui.ui.import_controller import ImportController
 from ipubench_gui.ui.main_window import MainWindow
+from ipubench_gui.ui.mlperf_import_controller import MLPerfImportController
 from ipubench_gui.ui.runner import QueryRunner
 from ipubench_gui.ui.state import AppState
 
@@ -65,6 +66,7 @@ class Session:
         self.compare = CompareController(self.controller)
         self.imports = ImportController(self.controller)
         self.claims = ClaimsController(self.controller)
+        self.mlperf_imports = MLPerfImportController(self.controller)
 
     def start(self, restore: bool = True) -> None:
         if restore:
@@ -143,17 +145,7 @@ def open_path(session: Session, path) -> str:
     elif what.kind == "import":
         session.imports.open_file(what.path)
     elif what.kind == "mlperf-folder":
-        # The MLPerf folder import (issue 15) provides open_mlperf_folder.
-        opener = getattr(session.imports, "open_mlperf_folder", None)
-        if opener is not None:
-            opener(what.path)
-        else:
-            session.imports.warn(
-                "Cannot open a folder",
-                f"{what.path} is a folder. This version imports results files "
-                "(CSV/TSV, Parquet, JSON), not MLPerf results folders: choose a "
-                "file, or File > Import results.",
-            )
+        session.mlperf_imports.open_folder(what.path)
     else:
         session.imports.warn("Cannot open the file", what.message)
     return what.kind

@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_export_chart(sub, filter_help)
     _add_export_table(sub, filter_help)
     _add_import(sub)
+    _add_import_mlperf(sub)
     _add_compare(sub)
     _add_claims(sub)
     _add_counterparts(sub)
@@ -219,6 +220,36 @@ def _add_import(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "--check",
         action="store_true",
         help="check the file and report, but store nothing",
+    )
+
+
+def _add_import_mlperf(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    mi = sub.add_parser(
+        "import-mlperf",
+        help="import an MLPerf Training results folder (a round or one submitter)",
+        description="Read, score (as MLCommons' result summarizer does) and "
+        "import every result under DIR: a round's folder of a "
+        "training_results_vX.Y clone, or one submitter's folder in it. All or "
+        "nothing; results already stored are reported, never duplicated.",
+    )
+    mi.add_argument("dir", type=Path, metavar="DIR")
+    mi.add_argument(
+        "--round",
+        metavar="X.Y",
+        help="the MLPerf round (default: from a training_results_vX.Y folder "
+        "above DIR)",
+    )
+    mi.add_argument(
+        "--skip-bad",
+        action="store_true",
+        help="import the results without problems even if others have some",
+    )
+    mi.add_argument(
+        "--check",
+        action="store_true",
+        help="read and report only; store nothing",
     )
 
 
@@ -397,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
         "claims": commands.claims,
         "counterparts": commands.counterparts,
         "import": commands.import_,
+        "import-mlperf": commands.import_mlperf,
         "export-table": commands.export_table,
     }[args.command]
     try:

@@ -285,6 +285,40 @@ def import_(args: argparse.Namespace) -> int:
     return 0
 
 
+def import_mlperf(args: argparse.Namespace) -> int:
+    from ipubench_gui import paths
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.store import mlperf_import
+    from ipubench_gui.store.mlperf import Names, TreeError
+
+    try:
+        rnd = mlperf_import.resolve_round(args.dir, args.round)
+    except mlperf_import.MLPerfImportError as exc:
+        return _error(exc, 2)
+    db = open_store()
+    try:
+        status = db.user_status
+        if not args.check and (status is None or not status.writable):
+            return _error(status.message if status else "no user database", 1)
+        names = Names.load(paths.data_dir() / "entities")
+        plan = mlperf_import.plan(db.cursor(), args.dir, rnd, names)
+        print(plan.summary())
+        for r in plan.stored:
+            print(f"already stored: {r.path}")
+        for problem in plan.problems:
+            print(f"problem: {problem}", file=sys.stderr)
+        if args.check or (not plan.new and not plan.bad):
+            return 0
+        with db.writing() as con:
+            sid, n = mlperf_import.land(con, plan, skip_bad=args.skip_bad)
+    except (TreeError, mlperf_import.MLPerfImportError) as exc:
+        return _error(exc, 1)
+    finally:
+        db.close()
+    print(f"imported {n} MLPerf results (source {sid})")
+    return 0
+
+
 def compare(args: argparse.Namespace) -> int:
     import io
 

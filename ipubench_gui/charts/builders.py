@@ -329,11 +329,11 @@ def draw(
             if s.dashed
             else QtCore.Qt.PenStyle.SolidLine,
         )
-        symbol = None if s.dashed or s.style == "step" else "o"
+        symbol = None if s.dashed or s.style == "step" else s.symbol
         opts = dict(
-            pen=pen,
+            pen=None if s.style == "scatter" else pen,
             symbol=symbol,
-            symbolSize=7 * line_scale,
+            symbolSize=7 * s.symbol_scale * line_scale,
             symbolBrush=theme.series(s.color),
             symbolPen=pg.mkPen(theme.background or "#FFFFFF", width=0.8 * line_scale),
         )

@@ -52,6 +52,11 @@ FACETS: tuple[Field, ...] = (
     Field("dataset", "Dataset"),
     Field("precision", "Precision"),
     Field("source_file", "Source"),
+    Field("source", "Source kind"),
+    Field("mlperf_round", "MLPerf round"),
+    Field("division", "Division"),
+    Field("category", "Availability"),
+    Field("submitter", "Submitter"),
 )
 
 # Numeric range filters.
@@ -84,8 +89,25 @@ TABLE_COLUMNS: tuple[Field, ...] = (
     Field("latency_ms", "Latency", "ms", numeric=True),
     Field("throughput_per_accelerator", "Throughput / accel.", "items/s", numeric=True),
     Field("mlperf_id", "MLPerf ID"),
+    Field("submitter", "Submitter"),
+    Field("mlperf_round", "MLPerf round"),
+    Field("division", "Division"),
+    Field("category", "Availability"),
+    Field("sources_agree", "Sources agree"),
     Field("table", "Table"),
     Field("source_file", "Source"),
+)
+
+# Where an MLPerf row comes from: the results repository, its commit and the
+# result's folder; the vendor-page figure that shares the row, and whether the
+# two agree.
+MLPERF_PROVENANCE: tuple[str, ...] = (
+    "repository",
+    "commit",
+    "path",
+    "vendor_source_file",
+    "vendor_value_as_printed",
+    "sources_agree",
 )
 
 # Provenance columns fetched with every row (for tooltips and detail panes).
@@ -104,6 +126,34 @@ PROVENANCE: tuple[str, ...] = (
     "link",
     "note",
     "value_as_printed",
+    "source",
+    "mlperf_status",
+    "runs_found",
+    "runs_used",
+    *MLPERF_PROVENANCE,
+)
+
+# MLPerf columns of results_v (empty for vendor rows); export-results writes
+# them, the first six under names fixed by contract.
+MLPERF_COLUMNS: tuple[str, ...] = (
+    "mlperf_round",
+    "submitter",
+    "system_id",
+    "mlperf_benchmark",
+    "division",
+    "availability",
+    "category",
+    "system_name",
+    "accelerator_model",
+    "accelerator_type",
+    "source",
+    "mlperf_status",
+    "runs_found",
+    "runs_required",
+    "runs_used",
+    "runs_dropped",
+    "scaling_factor",
+    *MLPERF_PROVENANCE,
 )
 
 # Names of a result's own fields as export-results writes them (a contract):

@@ -18,10 +18,10 @@ from ipubench_gui.domain.chartrows import ChartRows
 from ipubench_gui.domain.plot_kinds import (
     bars_plot,
     latency_throughput_plot,
-    mlperf_plot,
     progress_plot,
     scaling_plot,
 )
+from ipubench_gui.domain.plot_mlperf import mlperf_plot
 from ipubench_gui.domain.plot_model import Plot
 from ipubench_gui.domain.plot_vendor import vendor_plot
 
@@ -134,11 +134,17 @@ KINDS: dict[str, ChartKind] = {
     ),
     "mlperf": ChartKind(
         "MLPerf time to train",
-        lambda _o, data, order, series: mlperf_plot(data.rows, series, order),
+        lambda _o, data, order, _series: mlperf_plot(data.rows, order),
         uses=frozenset({"log"}),
-        condition=RowRule((("metric", "time_to_train"),), ("mlperf_id",)),
-        keys=("model", "framework", "division", "accelerators"),
-        series=("model", "framework", "division"),
+        # official results (the seed's cited figures share their rows); a time
+        # and an accelerator count to plot
+        condition=RowRule(
+            (("metric", "time_to_train"),), ("mlperf_round", "value", "accelerators")
+        ),
+        keys=("model", "generation", "division", "category", "accelerators"),
+        # plot_mlperf: one series per accelerator type, Open/Preview/Research
+        # apart
+        series=("generation", "division", "category"),
     ),
     "vendor": ChartKind(
         "Vendor IPU-vs-GPU claims",

@@ -311,37 +311,3 @@ def progress_plot(
         notes=("each group: same model, variant, framework and system size",),
         rows=tuple(r for rs in groups.values() for r in rs),
     )
-
-
-# -- 5. MLPerf time to train --
-def mlperf_plot(
-    rows: Sequence[Row], series_keys: Sequence[str], color_order: Sequence[object] = ()
-) -> Plot:
-    mine = [
-        r for r in rows if r.get("mlperf_id") and r.get("metric") == "time_to_train"
-    ]
-    series = line_series(
-        mine,
-        series_keys,
-        lambda r: r["accelerators"],
-        lambda r: Point(
-            r["accelerators"],
-            r["value"],
-            r["result_id"],
-            f"{format_number(r['value'])} min",
-            tooltip(r) + f"\n{r.get('quality_target') or ''}",
-        ),
-    )
-    sizes = {r["accelerators"] for r in mine}
-    return Plot(
-        "mlperf",
-        "MLPerf Training v2.0 time to train",
-        "Accelerators (log2 scale)",
-        "Time to train (minutes) — lower is better",
-        tuple(series),
-        log2_x=True,
-        log_y=True,
-        legend_corner="tr",
-        x_ticks=tuple((float(n), str(n)) for n in sorted(sizes)),
-        rows=tuple(mine),
-    )

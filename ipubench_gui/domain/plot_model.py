@@ -34,6 +34,8 @@ class Series:
     style: str = "line"  # line | scatter | bars | step
     dashed: bool = False
     in_legend: bool = True
+    symbol: str = "o"  # pyqtgraph symbol of the points: o, star, t, s, d
+    symbol_scale: float = 1.0
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.kinds import KINDS, kind
 from ipubench_gui.domain.plot_kinds import best_within, pareto_front, scaling_efficiency
+from ipubench_gui.domain.plot_mlperf import mlperf_footnote
 from ipubench_gui.domain.plot_model import Plot, Point, Series
 
 __all__ = [
@@ -53,10 +54,6 @@ PRECISION_NOTE = (
     "Precision X.Y: X-bit activations and gradients, Y-bit weights "
     "(the vendor's notation)."
 )
-MLPERF_NOTE = (
-    "MLPerf is a trademark of MLCommons Association in the United States "
-    "and other countries."
-)
 
 
 def footnote(plot: Plot) -> str:
@@ -81,8 +78,9 @@ def footnote(plot: Plot) -> str:
         parts.append(PRECISION_NOTE)
     if plot.kind in KINDS and KINDS[plot.kind].note:
         parts.append(KINDS[plot.kind].note)
-    if any(r.get("mlperf_id") for r in plot.rows):
-        parts.append(MLPERF_NOTE)
+    mlperf = mlperf_footnote(plot.rows)
+    if mlperf:
+        parts.append(mlperf)
     return " ".join(parts)
 
 

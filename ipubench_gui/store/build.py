@@ -16,7 +16,12 @@ from ipubench_gui import __version__
 from ipubench_gui.domain.files import io_reason
 from ipubench_gui.store.db import StoreError
 from ipubench_gui.store.health import cut_short
-from ipubench_gui.store.schema import DATA_TABLES, SCHEMA_SQL, VIEWS_SQL
+from ipubench_gui.store.schema import (
+    DATA_TABLES,
+    MLPERF_ROWS_SQL,
+    SCHEMA_SQL,
+    VIEWS_SQL,
+)
 
 STORE_NAME = "results.duckdb"
 
@@ -99,6 +104,19 @@ RULES: dict[str, list[Rule]] = {
             "ratio must be positive",
         ),
     ],
+    "mlperf_training": [
+        Rule(
+            "value",
+            "coalesce(value > 0, false) = (status = 'scored')",
+            "a scored result needs a positive time, an unscored one none",
+        ),
+        Rule(
+            "vendor_result_id",
+            "vendor_result_id IS NULL OR vendor_result_id IN "
+            "(SELECT result_id FROM results)",
+            "vendor_result_id names no row of data/results.csv",
+        ),
+    ],
     "claims": [
         Rule(
             "source_file",
@@ -157,12 +175,15 @@ _PRIMARY_KEYS = {
     "comparisons": "comparison_id",
     "claims": "claim_id",
     "gpu_reference": "result_id",
+    "mlperf_training": "result_id",
 }
 
 
 def fingerprint(data_dir: Path) -> str:
     """A hash of the schema and every data file: a store built from them matches it."""
-    h = hashlib.sha256(SCHEMA_SQL.read_bytes() + VIEWS_SQL.read_bytes())
+    h = hashlib.sha256(
+        SCHEMA_SQL.read_bytes() + VIEWS_SQL.read_bytes() + MLPERF_ROWS_SQL.read_bytes()
+    )
     for name in DATA_TABLES:
         h.update(name.encode())
         h.update((data_dir / f"{name}.csv").read_bytes())
@@ -204,7 +225,14 @@ def load_into(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
     con.execute(SCHEMA_SQL.read_text(encoding="utf-8"))
     for table in DATA_TABLES:
         _load_table(con, table, data_dir / f"{table}.csv")
-    con.execute(VIEWS_SQL.read_text(encoding="utf-8"))
+    con.execute(views_sql())
+
+
+def views_sql() -> str:
+    """views.sql with mlperf_rows.sql in place of its include line."""
+    return VIEWS_SQL.read_text(encoding="utf-8").replace(
+        "-- @include mlperf_rows.sql", MLPERF_ROWS_SQL.read_text(encoding="utf-8")
+    )
 
 
 def _load_table(con: duckdb.DuckDBPyConnection, table: str, path: Path) -> None:

@@ -14,7 +14,7 @@ from typing import TextIO
 
 import duckdb
 
-from ipubench_gui.domain.fields import RESULT_FIELDS
+from ipubench_gui.domain.fields import MLPERF_COLUMNS, RESULT_FIELDS
 from ipubench_gui.domain.files import atomic_write as atomic_write_file
 from ipubench_gui.domain.files import io_reason
 from ipubench_gui.domain.filters import FilterState
@@ -49,6 +49,7 @@ EXPORT_COLUMNS: tuple[str, ...] = (
     "source_date_kind",
     "link",
     "note",
+    *(c for c in MLPERF_COLUMNS if c != "division"),
 )
 
 

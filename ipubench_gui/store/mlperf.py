@@ -8,6 +8,7 @@ here writes anywhere: callers decide what lands.
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from collections.abc import Callable
@@ -15,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ipubench_gui.domain.entities import Catalogue
+from ipubench_gui.domain.entities import load as entities_load
 from ipubench_gui.store.mlperf_log import LogError, read_log, read_scaling, score_runs
 
 _ROUND_DIR = re.compile(r"training_results_v(\d+\.\d+)$")
@@ -30,22 +33,67 @@ CATEGORIES = {
     "research": "Research, Development, or Internal",
 }
 
-# Smallest useful accelerator family names (until the canonical entity tables
-# name them): first pattern that matches the system file's accelerator model.
-_ACCELERATOR_TYPES = (
-    (r"\bH100", "H100"),
-    (r"\bA100", "A100"),
-    (r"\bA30\b", "A30"),
-    (r"\bA40\b", "A40"),
-    (r"RTX A5000", "RTX A5000"),
-    (r"Bow IPU", "Bow IPU"),
-    (r"\bGC200\b|\bIPU\b", "IPU GC200"),
-    (r"Gaudi ?2", "Gaudi2"),
-    (r"Gaudi", "Gaudi"),
-    (r"Ascend", "Ascend 910"),
-    (r"TPU[- ]?v?4", "TPU v4"),
-    (r"TPU[- ]?v?3", "TPU v3"),
-)
+
+@dataclass(frozen=True)
+class Names:
+    """Canonical names for what the logs and system files spell their own way:
+    the entity tables (``data/entities``, domain/entities.py), including which
+    model each benchmark folder is in which round."""
+
+    catalogue: Catalogue
+    benchmarks: tuple[tuple[str, str, str, str, str], ...]  # folder, first, last,
+    # model, dataset
+
+    @classmethod
+    def load(cls, entities: Path) -> Names:
+        with open(
+            entities / "mlperf_benchmarks.csv", newline="", encoding="utf-8"
+        ) as f:
+            rows = tuple(
+                (
+                    r["benchmark"],
+                    r["first_round"].lstrip("v"),
+                    r["last_round"].lstrip("v"),
+                    r["model"],
+                    r["dataset"] or "",
+                )
+                for r in csv.DictReader(f)
+            )
+        return cls(entities_load(entities), rows)
+
+    def benchmark(self, folder: str, round_: str) -> tuple[str, str | None]:
+        """(model, dataset) of a benchmark folder in a round; an unknown folder
+        (a later round's benchmark) keeps its own name."""
+        want = _round_key(round_)
+        for name, first, last, model, dataset in self.benchmarks:
+            if name == folder and _round_key(first) <= want <= _round_key(last):
+                return model, dataset or None
+        for name, _first, _last, model, dataset in reversed(self.benchmarks):
+            if name == folder:  # outside the rounds the table covers
+                return model, dataset or None
+        return folder, None
+
+    def accelerator(self, model: str, system_name: str) -> tuple[str, str, str, str]:
+        """(accelerator, vendor, generation, type) of a system file's accelerator
+        model: the entity's name, vendor and generation (A100, H100, Bow, TPU v4,
+        ...); the type is the generation named so it says its family (Bow IPU)."""
+        text = model.strip()
+        if text.upper() == "TPU":  # Google's v1.x files: the generation is in
+            m = re.search(r"tpu[- ]?v?(\d)", system_name, re.IGNORECASE)  # the name
+            text = f"TPU v{m[1]}" if m else text
+        ent = self.catalogue.entity("accelerator", text)
+        if ent is not None:
+            gen = ent.get("generation") or ent.name
+            family = ent.get("family") or ""
+            kind = gen if family != "IPU" or "IPU" in gen else f"{gen} IPU"
+            return ent.name, ent.get("vendor") or "", gen, kind
+        if text.upper() in {"N/A", "NA", ""}:
+            return "none (CPU only)", "", "CPU only", "CPU only"
+        return text, "", text, text
+
+
+def _round_key(r: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in r.split(".") if x.isdigit())
 
 
 class TreeError(ValueError):
@@ -54,18 +102,6 @@ class TreeError(ValueError):
 
 class Cancelled(Exception):
     """The caller asked the scan to stop."""
-
-
-def accelerator_type(model: str, system_name: str = "") -> str:
-    """Accelerator family of a system file's ``accelerator_model_name``."""
-    for pattern, name in _ACCELERATOR_TYPES:
-        if re.search(pattern, model, re.IGNORECASE):
-            return name
-    if model.strip().upper() == "TPU":  # Google's v1.x files: the generation is
-        for pattern, name in _ACCELERATOR_TYPES:  # in the system name
-            if "TPU" in name and re.search(pattern, system_name, re.IGNORECASE):
-                return name
-    return "CPU only" if model.strip().upper() in {"N/A", "NA", ""} else model
 
 
 @dataclass(frozen=True)
@@ -77,12 +113,17 @@ class Result:
     system_id: str  # folder under results/
     benchmark: str  # folder name
     path: str  # SUBMITTER/results/SYSTEM/BENCHMARK, relative to the round
+    model: str | None = None  # canonical, from the entity tables
+    dataset: str | None = None
     division: str | None = None
     availability: str | None = None  # the system file's status, as printed
     category: str | None = None
     system_name: str | None = None
-    accelerator_model: str | None = None
-    accelerator_type: str | None = None
+    accelerator_model: str | None = None  # as the system file prints it
+    accelerator: str | None = None  # canonical
+    accelerator_vendor: str | None = None
+    accelerator_generation: str | None = None
+    accelerator_type: str | None = None  # the accelerator's generation
     accelerators: int | None = None
     nodes: int | None = None
     host_cpu: str | None = None
@@ -159,6 +200,7 @@ class _Job:
 def scan(
     folder: Path,
     round_: str,
+    names: Names,
     *,
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
@@ -193,7 +235,7 @@ def scan(
         if sys_file not in systems:
             systems[sys_file] = _read_system(sys_file, root)
         rel = f"{job.org.name}/results/{job.system_id}/{job.benchmark}"
-        out.append(_result(root, job, rel, round_, systems[sys_file], missing))
+        out.append(_result(root, job, rel, round_, systems[sys_file], missing, names))
         if progress is not None:
             progress(i + 1, len(jobs))
     return out
@@ -231,20 +273,24 @@ def _framework(desc: dict[str, Any]) -> str:
     return re.sub(r" commit hash = .*", "", fw) if "TensorFlow" in fw else fw
 
 
-def _system_fields(desc: dict[str, Any]) -> dict[str, Any]:
+def _system_fields(desc: dict[str, Any], names: Names) -> dict[str, Any]:
     nodes = _int(desc.get("number_of_nodes"))
     per_node = _int(desc.get("accelerators_per_node"))
     cpus = _int(desc.get("host_processors_per_node"))
     division = desc["division"].strip().lower()
     status = desc["status"].strip()
     model = desc["accelerator_model_name"].strip()
+    accel, vendor, gen, kind = names.accelerator(model, desc["system_name"])
     return {
         "division": "closed" if division == "close" else division,
         "availability": status,
         "category": CATEGORIES.get(status.lower(), status),
         "system_name": desc["system_name"].strip(),
         "accelerator_model": model,
-        "accelerator_type": accelerator_type(model, desc["system_name"]),
+        "accelerator": accel,
+        "accelerator_vendor": vendor or None,
+        "accelerator_generation": gen,
+        "accelerator_type": kind,
         # result_summarizer.py: accelerators_count = per node x nodes
         "accelerators": per_node * nodes if per_node is not None and nodes else None,
         "nodes": nodes,
@@ -261,17 +307,21 @@ def _result(
     round_: str,
     desc: dict[str, Any] | str,
     missing: dict[str, int],
+    names: Names,
 ) -> Result:
+    model, dataset = names.benchmark(job.benchmark, round_)
     base: dict[str, Any] = {
         "round": round_,
         "submitter": job.org.name,
         "system_id": job.system_id,
         "benchmark": job.benchmark,
         "path": rel,
+        "model": model,
+        "dataset": dataset,
     }
     if isinstance(desc, str):
         return Result(**base, status="unreadable", note=desc, problems=(desc,))
-    base.update(_system_fields(desc))
+    base.update(_system_fields(desc, names))
     if desc["division"].strip().lower() == "close":
         base["note"] = "system file spells the division 'close'"
     gone = missing.get(rel, 0)

@@ -20,7 +20,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ipubench_gui.store.mlperf import Result, round_of, scan
+from ipubench_gui.store.mlperf import Names, Result, round_of, scan
+
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 COLUMNS = (
     "result_id",
@@ -28,11 +30,16 @@ COLUMNS = (
     "submitter",
     "system_id",
     "mlperf_benchmark",
+    "model",
+    "dataset",
     "division",
     "availability",
     "category",
     "system_name",
     "accelerator_model",
+    "accelerator",
+    "accelerator_vendor",
+    "accelerator_generation",
     "accelerator_type",
     "accelerators",
     "nodes",
@@ -52,6 +59,7 @@ COLUMNS = (
     "commit",
     "path",
     "retrieved",
+    "vendor_result_id",
 )
 
 
@@ -100,11 +108,16 @@ def row(res: Result, repository: str, commit: str, retrieved: str) -> dict[str, 
         "submitter": res.submitter,
         "system_id": res.system_id,
         "mlperf_benchmark": res.benchmark,
+        "model": res.model,
+        "dataset": res.dataset,
         "division": res.division,
         "availability": res.availability,
         "category": res.category,
         "system_name": res.system_name,
         "accelerator_model": res.accelerator_model,
+        "accelerator": res.accelerator,
+        "accelerator_vendor": res.accelerator_vendor,
+        "accelerator_generation": res.accelerator_generation,
         "accelerator_type": res.accelerator_type,
         "accelerators": res.accelerators,
         "nodes": res.nodes,
@@ -124,6 +137,7 @@ def row(res: Result, repository: str, commit: str, retrieved: str) -> dict[str, 
         "commit": commit,
         "path": res.path,
         "retrieved": retrieved,
+        "vendor_result_id": None,
     }
 
 
@@ -137,15 +151,57 @@ def round_folders(root: Path) -> list[tuple[str, Path]]:
     return out
 
 
-def build_rows(root: Path) -> list[dict[str, Any]]:
-    """Every result of every round under ``root``, as CSV rows."""
+def build_rows(root: Path, data_dir: Path = DATA) -> list[dict[str, Any]]:
+    """Every result of every round under ``root``, as CSV rows, each vendor
+    figure that cites an MLPerf result matched to its row."""
+    names = Names.load(data_dir / "entities")
     rows: list[dict[str, Any]] = []
     for rnd, folder in round_folders(root):
         repo = f"mlcommons/training_results_v{rnd}"
         commit, retrieved = commit_of(folder), retrieved_of(folder)
-        rows.extend(row(r, repo, commit, retrieved) for r in scan(folder, rnd))
+        rows.extend(row(r, repo, commit, retrieved) for r in scan(folder, rnd, names))
     rows.sort(key=lambda r: (r["mlperf_round"], r["path"]))
+    match_vendor_rows(rows, data_dir, names)
     return rows
+
+
+def _csv_rows(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def match_vendor_rows(rows: list[dict[str, Any]], data_dir: Path, names: Names) -> None:
+    """Set ``vendor_result_id`` on the official row each vendor figure citing an
+    MLPerf result is about: same round (the table's "vX.Y"), model, division,
+    submitter (the system's vendor), accelerator type and count, and a framework
+    the official one names. Graphcore's PaddlePaddle results, also listed under
+    Baidu with other logs, match Graphcore's own folder. A cited figure that
+    matches no row, or several, stops the build with its id."""
+    platforms = {p["platform"]: p for p in _csv_rows(data_dir / "platforms.csv")}
+    for seed in _csv_rows(data_dir / "results.csv"):
+        if not seed["mlperf_id"] or seed["metric"] != "time_to_train":
+            continue
+        m = re.search(r"v(\d+\.\d+)", seed["table"])
+        plat = platforms[seed["platform"]]
+        model = names.catalogue.canonical("model", seed["model"])
+        hits = [
+            r
+            for r in rows
+            if m
+            and r["mlperf_round"] == m[1]
+            and r["model"] == model
+            and (r["division"] or "") == seed["division"].lower()
+            and r["submitter"] == plat["vendor"]
+            and r["accelerator_generation"] == plat["generation"]
+            and str(r["accelerators"]) == plat["accelerators"]
+            and seed["framework"].lower() in (r["framework"] or "").lower()
+        ]
+        if len(hits) != 1:
+            raise ValueError(
+                f"results.csv {seed['result_id']} ({seed['mlperf_id']}): "
+                f"{len(hits)} official results match, need exactly one"
+            )
+        hits[0]["vendor_result_id"] = seed["result_id"]
 
 
 def to_csv(rows: list[dict[str, Any]]) -> str:
@@ -158,7 +214,7 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    repo_root = Path(__file__).resolve().parents[2]
+    repo_root = DATA.parent
     ap = argparse.ArgumentParser(prog="python -m ipubench_gui.store.mlperf_build")
     ap.add_argument(
         "source",

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ipubench_gui.domain.fields import FACETS, PROVENANCE, RANGES, TABLE_COLUMNS
+from ipubench_gui.domain.fields import (
+    FACETS,
+    MLPERF_COLUMNS,
+    PROVENANCE,
+    RANGES,
+    TABLE_COLUMNS,
+)
 
 SCHEMA_SQL = Path(__file__).with_name("schema.sql")
 VIEWS_SQL = Path(__file__).with_name("views.sql")
+# An official MLPerf result as a results_v row (views.sql and imports use it).
+MLPERF_ROWS_SQL = Path(__file__).with_name("mlperf_rows.sql")
 
 # Tables loaded from data/<name>.csv, in dependency order.
 DATA_TABLES: tuple[str, ...] = (
@@ -18,12 +26,14 @@ DATA_TABLES: tuple[str, ...] = (
     "comparisons",
     "claims",
     "gpu_reference",
+    "mlperf_training",
 )
 
 # Columns of results_v that may appear in generated SQL.
 VIEW_COLUMNS: frozenset[str] = frozenset(
     [f.name for f in (*FACETS, *RANGES, *TABLE_COLUMNS)]
     + list(PROVENANCE)
+    + list(MLPERF_COLUMNS)
     + [
         "higher_is_better",
         "vendor",

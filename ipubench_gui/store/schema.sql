@@ -141,3 +141,42 @@ CREATE TABLE gpu_reference (
 );
 
 CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
+
+-- MLPerf Training results built from the official logs (data/README.md).
+CREATE TABLE mlperf_training (
+    result_id         VARCHAR PRIMARY KEY,
+    mlperf_round      VARCHAR NOT NULL,
+    submitter         VARCHAR NOT NULL,
+    system_id         VARCHAR NOT NULL,
+    mlperf_benchmark  VARCHAR NOT NULL,
+    model             VARCHAR NOT NULL,
+    dataset           VARCHAR,
+    division          VARCHAR,
+    availability      VARCHAR,
+    category          VARCHAR,
+    system_name       VARCHAR,
+    accelerator_model VARCHAR,
+    accelerator       VARCHAR,
+    accelerator_vendor VARCHAR,
+    accelerator_generation VARCHAR,
+    accelerator_type  VARCHAR,
+    accelerators      INTEGER,
+    nodes             INTEGER,
+    host_cpu          VARCHAR,
+    host_cpus         INTEGER,
+    framework         VARCHAR,
+    value             DOUBLE,
+    unit              VARCHAR NOT NULL,
+    status            VARCHAR NOT NULL,
+    runs_found        INTEGER NOT NULL,
+    runs_required     INTEGER,
+    runs_used         INTEGER NOT NULL,
+    runs_dropped      INTEGER NOT NULL,
+    scaling_factor    DOUBLE NOT NULL,
+    note              VARCHAR,
+    repository        VARCHAR NOT NULL,
+    "commit"          VARCHAR,
+    path              VARCHAR NOT NULL,
+    retrieved         DATE,
+    vendor_result_id  VARCHAR
+);

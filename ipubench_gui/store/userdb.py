@@ -27,6 +27,7 @@ from ipubench_gui.store.health import (
     lock_holder,
     reason,
 )
+from ipubench_gui.store.schema import MLPERF_ROWS_SQL
 from ipubench_gui.store.user_tables import (
     BASE_TABLE,
     USER_COLUMNS,
@@ -49,6 +50,23 @@ CREATE TABLE IF NOT EXISTS u.imports (
 {BASE_TABLE}
 CREATE TABLE IF NOT EXISTS u.user_cube AS
     SELECT *, CAST(NULL AS INTEGER) AS source_id FROM b.facet_cube LIMIT 0;
+CREATE TABLE IF NOT EXISTS u.user_mlperf AS
+    SELECT *, CAST(NULL AS INTEGER) AS source_id FROM b.mlperf_training LIMIT 0;
+"""
+
+# Imported MLPerf results (store/mlperf_import.py): kept as the bundled ones
+# are (data/mlperf_training.csv's columns), shown through the same SQL.
+USER_MLPERF_V = f"""
+CREATE OR REPLACE VIEW user_mlperf_v AS
+WITH mlperf_src AS (SELECT * FROM u.user_mlperf),
+vendor_src AS (SELECT * FROM b.results WHERE false)
+SELECT
+    1000000000 + CAST(m.source_id AS BIGINT) * 10000000000
+        + row_number() OVER (PARTITION BY m.source_id ORDER BY m.path) AS ord,
+    o.*,
+    m.source_id
+FROM ({MLPERF_ROWS_SQL.read_text(encoding="utf-8")}) o
+JOIN u.user_mlperf m USING (result_id)
 """
 
 SHARED = ("comparisons", "claims", "gpu_reference", "platforms", "metrics", "meta")
@@ -288,10 +306,13 @@ def _define_views(con: duckdb.DuckDBPyConnection, with_user: bool) -> None:
         con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM b.{name}")
     if with_user:
         define_view(con)
+        con.execute(USER_MLPERF_V)
         con.execute(
             "CREATE OR REPLACE VIEW results_v AS SELECT * FROM b.results_v "
             "UNION ALL BY NAME "
-            "SELECT * EXCLUDE (source_id) FROM user_results_v"
+            "SELECT * EXCLUDE (source_id) FROM user_results_v "
+            "UNION ALL BY NAME "
+            "SELECT * EXCLUDE (source_id) FROM user_mlperf_v"
         )
         con.execute(
             "CREATE OR REPLACE VIEW facet_cube AS SELECT * FROM "

@@ -2,9 +2,20 @@
 -- once built, so derived columns are materialised here rather than recomputed
 -- (joins and regexes) by every query the app runs.
 
+-- The MLPerf repositories are sources too (retrieved, not published, dates).
+INSERT INTO sources
+SELECT DISTINCT repository, 'MLPerf Training v' || mlperf_round
+    || ' results (MLCommons, official logs)', 'results repository', retrieved,
+    'retrieved', 'https://github.com/' || repository
+FROM mlperf_training;
+
 -- One row per published figure, with everything a filter, chart or comparison needs:
--- the vendor's own tables, then the other vendor's (NVIDIA's) published figures
--- of data/gpu_reference.csv that are measurements (a value in a known metric).
+-- the vendor's own tables, the other vendor's (NVIDIA's) published figures of
+-- data/gpu_reference.csv that are measurements (a value in a known metric), then
+-- every official MLPerf Training result. One result, one row: a vendor-page
+-- figure that cites an MLPerf result (the seed's MLPerf v2.0 table) shares the
+-- official result's row; the build script matched them
+-- (mlperf_training.vendor_result_id, see store/mlperf_build.py).
 CREATE TABLE results_v AS
 WITH gpu AS (
     SELECT
@@ -31,36 +42,56 @@ rows AS (
     SELECT r.*, CAST(NULL AS DATE) AS g_date, CAST(NULL AS VARCHAR) AS source_repo,
            0 AS part
     FROM results r
+    WHERE r.result_id NOT IN (
+        SELECT vendor_result_id FROM mlperf_training
+        WHERE vendor_result_id IS NOT NULL
+    )
     UNION ALL BY NAME
     SELECT *, 1 AS part FROM gpu
+),
+vendor_rows AS (
+    SELECT
+        r.* EXCLUDE (g_date, source_repo),
+        p.vendor,
+        p.generation,
+        p.accelerator,
+        p.accelerators,
+        m.higher_is_better,
+        coalesce(r.g_date, s.date) AS source_date,
+        CASE WHEN r.g_date IS NOT NULL THEN 'commit or post date'
+             ELSE s.date_kind END AS source_date_kind,
+        s.title || coalesce(' — ' || r.source_repo, '') AS source_title,
+        CASE WHEN r.part = 0 THEN 'Vendor page'
+             ELSE 'Published reference (NVIDIA)' END AS source
+    FROM rows r
+    JOIN platforms p USING (platform)
+    JOIN metrics m USING (metric)
+    JOIN sources s USING (source_file)
+),
+mlperf_src AS (SELECT * FROM mlperf_training),
+vendor_src AS (SELECT * FROM results),
+official_rows AS (
+    SELECT *, 2 AS part FROM (
+-- @include mlperf_rows.sql
+    )
+),
+both_parts AS (
+    SELECT * FROM vendor_rows UNION ALL BY NAME SELECT * FROM official_rows
 )
 SELECT
-    row_number() OVER (ORDER BY r.part, r.source_file, r."table", r."row", r.metric)
-        AS ord,
-    r.* EXCLUDE (g_date, source_repo, part),
-    p.vendor,
-    p.generation,
-    p.accelerator,
-    p.accelerators,
-    m.higher_is_better,
-    coalesce(r.g_date, s.date) AS source_date,
-    CASE WHEN r.g_date IS NOT NULL THEN 'commit or post date' ELSE s.date_kind END
-        AS source_date_kind,
-    s.title || coalesce(' — ' || r.source_repo, '') AS source_title,
-    CASE WHEN r.metric = 'throughput' THEN r.value END AS throughput,
-    CASE WHEN r.metric = 'throughput' THEN r.value / p.accelerators END
+    row_number() OVER (ORDER BY part, source_file, "table", "row", metric) AS ord,
+    * EXCLUDE (part),
+    CASE WHEN metric = 'throughput' THEN value END AS throughput,
+    CASE WHEN metric = 'throughput' THEN value / accelerators END
         AS throughput_per_accelerator,
-    TRY_CAST(split_part(r.precision, '.', 1) AS INTEGER) AS activation_bits,
-    TRY_CAST(split_part(r.precision, '.', 2) AS INTEGER) AS weight_bits,
+    TRY_CAST(split_part(precision, '.', 1) AS INTEGER) AS activation_bits,
+    TRY_CAST(split_part(precision, '.', 2) AS INTEGER) AS weight_bits,
     -- "SDK 2.4.0" -> 20400, "SDK 3.1" -> 30100: sorts numerically, not as text.
-    TRY_CAST(regexp_extract(r.sdk_version, '(\d+)\.(\d+)', 1) AS INTEGER) * 10000
-        + TRY_CAST(regexp_extract(r.sdk_version, '(\d+)\.(\d+)', 2) AS INTEGER) * 100
-        + coalesce(TRY_CAST(regexp_extract(r.sdk_version, '\d+\.\d+\.(\d+)', 1)
+    TRY_CAST(regexp_extract(sdk_version, '(\d+)\.(\d+)', 1) AS INTEGER) * 10000
+        + TRY_CAST(regexp_extract(sdk_version, '(\d+)\.(\d+)', 2) AS INTEGER) * 100
+        + coalesce(TRY_CAST(regexp_extract(sdk_version, '\d+\.\d+\.(\d+)', 1)
                             AS INTEGER), 0) AS sdk_sort
-FROM rows r
-JOIN platforms p USING (platform)
-JOIN metrics m USING (metric)
-JOIN sources s USING (source_file)
+FROM both_parts
 ORDER BY ord;
 
 -- Throughput against system size within one configuration family: the
@@ -91,7 +122,8 @@ WHERE family_size > 1;
 -- ranges on continuous figures (throughput, latency) need results_v itself.
 CREATE TABLE facet_cube AS
 SELECT task, metric, model, variant, platform, generation, accelerators,
-       sdk_version, framework, dataset, precision, source_file, batch_size,
+       sdk_version, framework, dataset, precision, source_file, source,
+       mlperf_round, division, category, submitter, batch_size,
        count(*) AS n
 FROM results_v
 GROUP BY ALL;

@@ -30,6 +30,7 @@ def main() -> int:
     import tests.bench.bench_claims  # noqa: F401
     import tests.bench.bench_export  # noqa: F401
     import tests.bench.bench_import  # noqa: F401
+    import tests.bench.bench_mlperf  # noqa: F401
     import tests.bench.bench_package  # noqa: F401
     import tests.bench.bench_store  # noqa: F401  (registers cases)
     import tests.bench.bench_ui  # noqa: F401
@@ -41,6 +42,7 @@ def main() -> int:
             "ui",
             "charts",
             "import",
+            "mlperf",
             "export",
             "claims",
         ]  # issue order, whatever the imports'

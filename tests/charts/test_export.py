@@ -134,11 +134,11 @@ def test_cli_writes_charts_and_refuses_bad_requests(tmp_path, _isolated_home):
             2,
             ["invalid choice: 'colour'"],
         ),
-        (["--kind", "mlperf", "--filter", "framework=PyTorch"], 1, ["nothing to plot"]),
+        (["--kind", "mlperf", "--filter", "task=inference"], 1, ["nothing to plot"]),
         (
-            ["--kind", "mlperf", "--filter", "framework=Pytorch"],
+            ["--kind", "mlperf", "--filter", "framework=PYTORCH"],
             2,
-            ["no framework called 'Pytorch'", "did you mean 'PyTorch'?"],
+            ["no framework called 'PYTORCH'", "did you mean 'PyTorch'?"],
         ),
     ]
     for args, code, says in refusals:

@@ -133,7 +133,7 @@ def test_mlperf_points_are_the_published_times(db):
     rows = _seed_rows("MLPerf v2.0 Training Performance")
     plot = _plot(db, "mlperf")
     got = {p.result_id: p for s in plot.series for p in s.points}
-    assert len(got) == len(rows) == 11
+    assert len(rows) == 11
     ids = dict(
         db.cursor()
         .execute("SELECT result_id, mlperf_id FROM results WHERE mlperf_id IS NOT NULL")
@@ -141,11 +141,19 @@ def test_mlperf_points_are_the_published_times(db):
     )
     for r in rows:
         rid = next(k for k, v in ids.items() if v == r["MLPerf ID"])
-        assert got[rid].y == _n(r["Time to Train (mins)"])
+        # the official time from the logs; the page prints it to 0.01 min (two
+        # are 0.01 higher, flagged in the row: see test_mlperf_store)
+        assert got[rid].y == pytest.approx(_n(r["Time to Train (mins)"]), abs=0.011)
         assert f"MLPerf ID: {r['MLPerf ID']}" in got[rid].tooltip
-        assert f"division: {r['Division']}" in got[rid].tooltip
+        assert f"division: {r['Division'].lower()}" in got[rid].tooltip
     assert "lower is better" in plot.y_title
     assert "MLCommons" in footnote(plot)
+    # every official result with a time and accelerators is a point
+    scored = db.scalar(
+        "SELECT count(*) FROM mlperf_training WHERE value IS NOT NULL "
+        "AND accelerators > 0"
+    )
+    assert len(got) == scored
 
 
 def test_vendor_claims_with_caveats(db):
@@ -221,3 +229,41 @@ def test_every_kind_names_known_options_and_columns():
         cols = [c for c, _ in k.condition.equals] + list(k.condition.present)
         assert set(cols) | set(k.keys) | set(k.series) <= VIEW_COLUMNS, name
         assert k.rows in ("best", "matching", "comparisons"), name
+
+
+def test_mlperf_chart_marks_ipu_open_and_preview_and_carries_the_footnote(db):
+    state = FilterState().with_values("model", ["RNN-T"])
+    plot = _plot(db, "mlperf", state)
+    cur = db.cursor()
+    want = cur.execute(
+        "SELECT accelerator_generation, division, category, count(*) "
+        "FROM mlperf_training "
+        "WHERE model = 'RNN-T' AND value IS NOT NULL AND accelerators > 0 "
+        "GROUP BY ALL"
+    ).fetchall()
+    assert sum(len(s.points) for s in plot.series) == sum(n for *_, n in want)
+    names = {s.name for s in plot.series}
+    # Graphcore's Open-division RNN-T (2.0-2125) is a series of its own, starred
+    assert "Bow (Open)" in names
+    open_ipu = next(s for s in plot.series if s.name == "Bow (Open)")
+    assert open_ipu.symbol == "star" and open_ipu.symbol_scale > 1
+    assert plot.series[0].name.startswith("Bow")  # IPU first in the legend
+    previews = {(t, d) for t, d, c, _ in want if c == "Preview"}
+    for kind, division in previews:
+        mark = "Open, Preview" if division == "open" else "Preview"
+        assert f"{kind} ({mark})" in names
+    assert all(
+        s.symbol != "star" for s in plot.series if not s.name.startswith(("Bow", "IPU"))
+    )
+    note = footnote(plot)
+    for text in (
+        "MLPerf™ Training v1.0, v1.1, v2.0, v2.1",
+        "division: closed, open",
+        "Result IDs: 2.0-2125",
+        "github.com/mlcommons/training_results_v2.0",
+        "retrieved 2026-11-23",
+        "not verified by MLCommons",
+        "MLPerf™ is a trademark of MLCommons Association",
+    ):
+        assert text in note, text
+    assert "RNN-T" in plot.title and "log2" in plot.x_title

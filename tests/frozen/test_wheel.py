@@ -151,7 +151,7 @@ def test_wheel_carries_the_whole_data_and_resources_folders(installed):
 
 
 def test_installed_app_self_tests_and_exports_from_another_folder(installed, tmp_path):
-    expected = STORE_ROWS  # every vendor row and NVIDIA's stored reference figures
+    expected = STORE_ROWS  # vendor rows, NVIDIA reference figures, MLPerf results
     p = _run(installed, "--self-test", cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
     assert p.stdout.startswith(f"self-test ok: {expected} results"), p.stdout

@@ -5,17 +5,20 @@ submitters' own summary.csv files, and hand-made trees with known answers."""
 from __future__ import annotations
 
 import csv
-import json
 from pathlib import Path
 
 import pytest
 
 from ipubench_gui.store import mlperf_build
-from ipubench_gui.store.mlperf import Cancelled, TreeError, round_of, scan
+from ipubench_gui.store.mlperf import Cancelled, Names, TreeError, round_of, scan
 from ipubench_gui.store.mlperf_log import olympic_mean, read_log
+from tests.mlperf_trees import line as _line
+from tests.mlperf_trees import log as _log
+from tests.mlperf_trees import tree as _tree
 
 REPO = Path(__file__).resolve().parents[2]
 TRAINING = REPO.parent / "shared" / "mlperf" / "training"
+NAMES = Names.load(REPO / "data" / "entities")
 needs_shared = pytest.mark.skipif(
     not TRAINING.is_dir(), reason="../shared/mlperf is not present"
 )
@@ -84,7 +87,7 @@ def _match(results, submitter: str, row: dict, benchmark: str):
 
 @needs_shared
 def test_every_published_v20_summary_figure_is_reproduced():
-    results = scan(TRAINING / "v2.0", "2.0")
+    results = scan(TRAINING / "v2.0", "2.0", NAMES)
     checked, unmatched, differing = 0, set(), set()
     for submitter in SUMMARIES:
         path = TRAINING / "v2.0" / submitter / "summary.csv"
@@ -131,64 +134,12 @@ def test_missing_logs_are_listed_never_scored():
     assert all(r["value"] == "" for r in rows if r["status"] == "logs missing")
 
 
-# --- hand-made trees ---------------------------------------------------------
-
-
-def _line(key, t, value=None, **meta):
-    rec = {
-        "namespace": "",
-        "time_ms": t,
-        "event_type": "POINT_IN_TIME",
-        "key": key,
-        "value": value,
-        "metadata": meta,
-    }
-    return ":::MLLOG " + json.dumps(rec)
-
-
-def _log(minutes: float, status="success", prefix="") -> str:
-    start = 1_000_000
-    return "\n".join(
-        [
-            prefix + _line("submission_division", 1, "closed"),
-            "some shell output",
-            prefix + _line("run_start", start),
-            prefix + _line("run_stop", start + round(minutes * 60000), status=status),
-            "",
-        ]
-    )
-
-
-SYSTEM = {
-    "submitter": "Acme",
-    "division": "closed",
-    "status": "onprem",
-    "system_name": "Box8",
-    "number_of_nodes": "2",
-    "accelerators_per_node": "4",
-    "accelerator_model_name": "NVIDIA H100-SXM5-80GB",
-    "host_processors_per_node": "2",
-    "host_processor_model_name": "CPU X",
-    "framework": "PyTorch",
-}
-
-
-def _tree(tmp_path: Path, times, bench="resnet", system=SYSTEM, **logs) -> Path:
-    org = tmp_path / "training_results_v9.9" / "Acme"
-    (org / "systems").mkdir(parents=True)
-    (org / "systems" / "box8.json").write_text(
-        system if isinstance(system, str) else json.dumps(system)
-    )
-    res = org / "results" / "box8" / bench
-    res.mkdir(parents=True)
-    for i, t in enumerate(times):
-        (res / f"result_{i}.txt").write_text(logs.get(f"r{i}", _log(t)))
-    return org.parent
+# --- hand-made trees (tests/mlperf_trees.py) ----------------------------------
 
 
 def test_olympic_mean_drops_one_fastest_and_one_slowest(tmp_path):
     root = _tree(tmp_path, [10, 20, 30, 40, 100])
-    (res,) = scan(root, round_of(root))
+    (res,) = scan(root, round_of(root), NAMES)
     assert res.round == "9.9" and res.minutes == pytest.approx(30.0)
     assert (res.runs_used, res.runs_dropped, res.accelerators) == (3, 0, 8)
     assert res.accelerator_type == "H100" and res.problems == ()
@@ -196,7 +147,7 @@ def test_olympic_mean_drops_one_fastest_and_one_slowest(tmp_path):
 
 def test_an_aborted_run_counts_as_the_slowest(tmp_path):
     root = _tree(tmp_path, [10, 20, 30, 40, 1], r4=_log(1, status="aborted"))
-    (res,) = scan(root, "9.9")
+    (res,) = scan(root, "9.9", NAMES)
     assert res.minutes == pytest.approx((20 + 30 + 40) / 3)
     assert res.runs_dropped == 1 and "aborted" in res.note and res.problems == ()
 
@@ -204,7 +155,7 @@ def test_an_aborted_run_counts_as_the_slowest(tmp_path):
 def test_two_aborted_runs_give_no_score(tmp_path):
     bad = _log(1, status="aborted")
     root = _tree(tmp_path, [10, 20, 30, 1, 1], r3=bad, r4=bad)
-    (res,) = scan(root, "9.9")
+    (res,) = scan(root, "9.9", NAMES)
     assert res.minutes is None and res.status == "no score"
     assert any("too many runs" in p for p in res.problems)
 
@@ -214,13 +165,13 @@ def test_scaling_factor_multiplies_the_mean(tmp_path):
     (root / "Acme/results/box8/resnet/scaling.json").write_text(
         '{"scaling_factor": 1.5}'
     )
-    (res,) = scan(root, "9.9")
+    (res,) = scan(root, "9.9", NAMES)
     assert res.minutes == pytest.approx(45.0) and res.scaling_factor == 1.5
 
 
 def test_text_before_mllog_is_ignored(tmp_path):
     root = _tree(tmp_path, [10] * 5, r0=_log(10, prefix="[1,0]<stdout>:"))
-    (res,) = scan(root, "9.9")
+    (res,) = scan(root, "9.9", NAMES)
     assert res.minutes == pytest.approx(10.0) and res.problems == ()
 
 
@@ -233,7 +184,7 @@ def test_text_before_mllog_is_ignored(tmp_path):
 )
 def test_bad_logs_are_named_with_their_problem(tmp_path, log, says):
     root = _tree(tmp_path, [10, 20, 30, 40, 50], r2=log)
-    (res,) = scan(root, "9.9")
+    (res,) = scan(root, "9.9", NAMES)
     assert len(res.problems) == 1
     assert "result_2.txt" in res.problems[0] and says in res.problems[0]
     # the summarizer drops that run as the slowest: mean of 20, 40, 50
@@ -241,27 +192,27 @@ def test_bad_logs_are_named_with_their_problem(tmp_path, log, says):
 
 
 def test_too_few_runs_is_a_problem(tmp_path):
-    (res,) = scan(_tree(tmp_path, [10, 20, 30]), "9.9")
+    (res,) = scan(_tree(tmp_path, [10, 20, 30]), "9.9", NAMES)
     assert res.problems == ("Acme/results/box8/resnet: 3 runs, the round requires 5",)
 
 
 def test_a_system_file_that_does_not_parse_is_named(tmp_path):
-    (res,) = scan(_tree(tmp_path, [10] * 5, system="{not json"), "9.9")
+    (res,) = scan(_tree(tmp_path, [10] * 5, system="{not json"), "9.9", NAMES)
     assert res.status == "unreadable" and res.minutes is None
     assert "Acme/systems/box8.json: not valid JSON" in res.problems[0]
 
 
 def test_not_a_results_tree(tmp_path):
     with pytest.raises(TreeError, match="not an MLPerf Training results tree"):
-        scan(tmp_path, "2.0")
+        scan(tmp_path, "2.0", NAMES)
 
 
 def test_one_submitter_folder_and_cancel(tmp_path):
     root = _tree(tmp_path, [10] * 5)
-    (res,) = scan(root / "Acme", "9.9")
+    (res,) = scan(root / "Acme", "9.9", NAMES)
     assert res.path == "Acme/results/box8/resnet"
     with pytest.raises(Cancelled):
-        scan(root, "9.9", cancelled=lambda: True)
+        scan(root, "9.9", NAMES, cancelled=lambda: True)
 
 
 def test_round_comes_from_the_repository_folder_name(tmp_path):

@@ -57,15 +57,25 @@ STORED = (
     "FROM gpu_reference WHERE value IS NOT NULL "
     "AND metric IN (SELECT metric FROM metrics))"
 )
+# The same columns for the official MLPerf results no vendor row shares.
+MLPERF_AS_RESULTS = (
+    "SELECT result_id, 'training' AS task, model, NULL AS variant, dataset, "
+    "coalesce(system_name, system_id) AS platform, framework, NULL AS precision, "
+    "CAST(NULL AS INTEGER) AS batch_size, 'time_to_train' AS metric, value, unit, "
+    "repository AS source_file, CAST(NULL AS DOUBLE) AS latency_ms "
+    "FROM mlperf_training WHERE vendor_result_id IS NULL"
+)
 
 
 def sql_ids(db, where: str = "TRUE", params: dict | None = None) -> set[str]:
-    """Result ids by an independent SQL query on the store's base tables."""
+    """Result ids by an independent SQL query on the store's base tables: the
+    vendor rows, and the official MLPerf results no vendor row shares."""
     rows = (
         db.cursor()
         .execute(
             f"SELECT r.result_id FROM {STORED} r "
-            f"JOIN platforms p USING (platform) WHERE {where}",
+            f"JOIN platforms p USING (platform) WHERE {where} UNION ALL "
+            f"SELECT r.result_id FROM ({MLPERF_AS_RESULTS}) r WHERE {where}",
             params or {},
         )
         .fetchall()

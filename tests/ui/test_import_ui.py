@@ -53,8 +53,10 @@ def test_import_through_the_dialog(qtbot, combined_session, tmp_path):
     assert "2 rows will land; 1 without a figure" in dlg.report.toPlainText()
     qtbot.mouseClick(dlg.import_button, Qt.MouseButton.LeftButton)
     assert s.imports.last_result.landed == 2
-    n = STORE_ROWS + 2
-    assert s.window.count_label.text() == f"{n} of {n} results"
+    assert (
+        s.window.count_label.text()
+        == f"{STORE_ROWS + 2:,} of {STORE_ROWS + 2:,} results"
+    )
     s.state.set_filters(FilterState().with_values("source_file", ["mine.csv"]))
     m = s.window.model
     names = [f.name for f in m.fields]
@@ -172,8 +174,10 @@ def test_renaming_and_removing_a_source_update_the_table(
         label="Lab A100",
     )
     s.imports.start_import(spec)
-    n = STORE_ROWS + 1
-    assert s.window.count_label.text() == f"{n} of {n} results"
+    assert (
+        s.window.count_label.text()
+        == f"{STORE_ROWS + 1:,} of {STORE_ROWS + 1:,} results"
+    )
     sid = s.imports.last_result.source_id
     s.state.set_filters(FilterState().with_values("source_file", ["mine.csv"]))
     m = s.window.model
@@ -187,5 +191,5 @@ def test_renaming_and_removing_a_source_update_the_table(
     s.imports.sources_dialog.removeRequested.emit(sid)
     assert m.rowCount() == 0
     s.state.set_filters(FilterState())
-    assert s.window.count_label.text() == f"{STORE_ROWS} of {STORE_ROWS} results"
+    assert s.window.count_label.text() == f"{STORE_ROWS:,} of {STORE_ROWS:,} results"
     s.imports.sources_dialog.close()

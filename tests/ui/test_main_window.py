@@ -12,7 +12,7 @@ from PySide6.QtGui import QGuiApplication, QImage
 from ipubench_gui.domain.filters import FilterState, NumRange
 from ipubench_gui.ui.models.facet_model import VALUE_ROLE
 from tests.conftest import STORE_ROWS
-from tests.ui.conftest import STORED, sql_ids, table_ids
+from tests.ui.conftest import MLPERF_AS_RESULTS, STORED, sql_ids, table_ids
 
 
 def click_facet_value(qtbot, session, dim: str, value) -> None:
@@ -38,7 +38,9 @@ def facet_counts_shown(session, dim: str) -> dict:
 
 def test_opens_with_every_result(session, db):
     assert table_ids(session) == sql_ids(db)
-    assert session.window.count_label.text() == f"{STORE_ROWS} of {STORE_ROWS} results"
+    assert (
+        session.window.count_label.text() == f"{STORE_ROWS:,} of {STORE_ROWS:,} results"
+    )
 
 
 def test_facet_click_filters_table_counts_and_chart(qtbot, session, db):
@@ -46,13 +48,16 @@ def test_facet_click_filters_table_counts_and_chart(qtbot, session, db):
     assert session.state.filters.values("framework") == {"PyTorch"}
     want = sql_ids(db, "framework = 'PyTorch'")
     assert table_ids(session) == want
-    assert session.window.count_label.text() == f"{len(want)} of {STORE_ROWS} results"
+    assert (
+        session.window.count_label.text() == f"{len(want):,} of {STORE_ROWS:,} results"
+    )
     # Another facet's counts: computed with the framework filter applied.
     rows = (
         db.cursor()
         .execute(
             f"SELECT p.platform FROM {STORED} r JOIN platforms p USING (platform) "
-            "WHERE framework = 'PyTorch'"
+            "WHERE framework = 'PyTorch' UNION ALL SELECT platform FROM "
+            f"({MLPERF_AS_RESULTS}) WHERE framework = 'PyTorch'"
         )
         .fetchall()
     )
@@ -60,7 +65,10 @@ def test_facet_click_filters_table_counts_and_chart(qtbot, session, db):
     # The facet's own counts ignore its own filter (so a second value can be added).
     own = dict(
         db.cursor()
-        .execute(f"SELECT framework, count(*) FROM {STORED} GROUP BY 1")
+        .execute(
+            f"SELECT framework, count(*) FROM (SELECT framework FROM {STORED} "
+            f"UNION ALL SELECT framework FROM ({MLPERF_AS_RESULTS})) GROUP BY 1"
+        )
         .fetchall()
     )
     assert facet_counts_shown(session, "framework") == own
@@ -191,7 +199,7 @@ def test_threaded_app_applies_a_filter_at_once_when_the_store_is_in_memory(
     s.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
     # No event loop has run since: everything below arrived inline.
     assert table_ids(s) == want
-    assert s.window.count_label.text() == f"{len(want)} of {STORE_ROWS} results"
+    assert s.window.count_label.text() == f"{len(want):,} of {STORE_ROWS:,} results"
     counts = s.window.facets.boxes["framework"].model
     assert counts.count("PyTorch") == len(want)
 
@@ -590,7 +598,11 @@ def test_chart_kind_picker_switches_kinds(qtbot, session):
     combo = session.window.chart_options.kind
     combo.setCurrentIndex(combo.findData("mlperf"))
     assert session.state.chart.kind == "mlperf"
-    assert len(session.window.canvas.item_ids()) == 11
+    # every official MLPerf time to train with an accelerator count
+    assert len(session.window.canvas.item_ids()) == session.runner.db.scalar(
+        "SELECT count(*) FROM mlperf_training WHERE value IS NOT NULL "
+        "AND accelerators > 0"
+    )
     assert not session.window.chart_options.color_by.isVisibleTo(session.window)
 
 

@@ -1,0 +1,195 @@
+"""The MLPerf chart: official time to train against accelerator count, one
+colour per accelerator type, and the footnote the MLPerf messaging rules ask
+for."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from ipubench_gui.domain.chartrows import stable_color
+from ipubench_gui.domain.format import format_number
+from ipubench_gui.domain.plot_model import Plot, Point, Row, Series, tooltip
+
+IPU_TYPES = frozenset({"Bow", "IPU Mk2 Classic"})
+# One colour per accelerator type, the same in every MLPerf chart (others by
+# a hash of the name); IPU types first and strongest.
+TYPE_COLORS = {
+    "Bow": "#D55E00",
+    "IPU Mk2 Classic": "#E69F00",
+    "A100": "#0072B2",
+    "H100": "#009E73",
+    "TPU v4": "#CC79A7",
+    "Gaudi2": "#000000",
+    "Gaudi": "#999933",
+    "A30": "#56B4E9",
+    "A40": "#332288",
+    "RTX A5000": "#44AA99",
+    "Ascend 910": "#882255",
+    "CPU only": "#888888",
+}
+# Open division and Preview / Research systems: their own marks.
+MARK_SYMBOLS = {"Open": "t", "Preview": "s", "Research": "d"}
+TRADEMARK = (
+    "MLPerf™ is a trademark of MLCommons Association in the United States and "
+    "other countries. All rights reserved. Unauthorized use strictly prohibited."
+)
+DERIVED = (
+    "Times to train computed here from the official logs with MLCommons' "
+    "result summarizer rules; not verified by MLCommons."
+)
+
+
+def is_mlperf(row: Row) -> bool:
+    return bool(row.get("mlperf_round") or row.get("mlperf_id"))
+
+
+def marker(row: Row) -> str:
+    """What sets a result apart from Closed / Available: Open, Preview, Research."""
+    marks = []
+    if str(row.get("division") or "").lower() == "open":
+        marks.append("Open")
+    category = str(row.get("category") or "")
+    if category.startswith("Preview"):
+        marks.append("Preview")
+    elif category.startswith("Research"):
+        marks.append("Research")
+    return ", ".join(marks)
+
+
+def mlperf_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plot:
+    """Time to train against accelerators, a colour per accelerator type; Open
+    division and Preview/Research systems in series of their own, named so."""
+    mine = [
+        r
+        for r in rows
+        if is_mlperf(r)
+        and r.get("metric") == "time_to_train"
+        and r.get("value") is not None
+        and r.get("accelerators")
+    ]
+    groups: dict[str, list[Row]] = defaultdict(list)
+    for r in mine:
+        kind = str(r.get("generation") or r.get("accelerator") or "unknown")
+        mark = marker(r)
+        groups[f"{kind} ({mark})" if mark else kind].append(r)
+
+    def point(r: Row) -> Point:
+        who = " · ".join(
+            str(r[k]) for k in ("submitter", "platform") if r.get(k) not in (None, "")
+        )
+        extra = [
+            f"MLPerf Training v{r['mlperf_round']}" if r.get("mlperf_round") else "",
+            f"{r.get('division') or ''} division, {r.get('category') or ''}",
+            f"result ID {r['mlperf_id']}" if r.get("mlperf_id") else "",
+            f"{r['repository']}: {r['path']}" if r.get("path") else "",
+            f"{r.get('runs_used')} of {r.get('runs_found')} runs averaged"
+            if r.get("runs_found")
+            else "",
+            f"sources: {r['sources_agree']}" if r.get("sources_agree") else "",
+        ]
+        return Point(
+            float(r["accelerators"]),
+            float(r["value"]),
+            str(r["result_id"]),
+            "",
+            tooltip(r) + f"\n{who}\n" + "\n".join(e for e in extra if e),
+        )
+
+    # IPU series first (they are what the app is about), then by name.
+    names = sorted(groups, key=lambda n: (n.split(" (")[0] not in IPU_TYPES, n))
+
+    def kind_of(name: str) -> str:
+        return name.split(" (")[0]
+
+    def symbol(name: str) -> str:
+        if kind_of(name) in IPU_TYPES:
+            return "star"
+        marks = name[len(kind_of(name)) :].strip(" ()").split(", ")
+        return MARK_SYMBOLS.get(marks[0], "o")
+
+    series = tuple(
+        Series(
+            name,
+            TYPE_COLORS.get(kind_of(name)) or stable_color(kind_of(name), color_order),
+            tuple(
+                point(r) for r in sorted(groups[name], key=lambda r: r["accelerators"])
+            ),
+            "scatter",
+            symbol=symbol(name),
+            symbol_scale=2.2 if kind_of(name) in IPU_TYPES else 1.0,
+        )
+        for name in names
+    )
+    models = sorted({str(r.get("model")) for r in mine})
+    rounds = sorted({str(r["mlperf_round"]) for r in mine if r.get("mlperf_round")})
+    what = models[0] if len(models) == 1 else f"{len(models)} benchmarks"
+    when = ", ".join(f"v{x}" for x in rounds) or "v2.0"
+    notes = [
+        "IPU results as stars; Open division (triangles) and Preview (squares) "
+        "or Research (diamonds) systems in series of their own"
+    ]
+    if len(models) > 1:
+        notes.append(
+            "several benchmarks shown: pick one Model to compare like for like"
+        )
+    sizes = {int(r["accelerators"]) for r in mine}
+    return Plot(
+        "mlperf",
+        f"MLPerf™ Training {when} time to train: {what}",
+        "Accelerators (log2 scale)",
+        "Time to train (minutes) — lower is better",
+        series,
+        log2_x=True,
+        log_y=True,
+        legend_corner="tr",
+        x_ticks=tuple(
+            (float(n), format_number(n)) for n in sorted(sizes) if n & (n - 1) == 0
+        ),
+        notes=tuple(notes),
+        rows=tuple(mine),
+    )
+
+
+def mlperf_footnote(rows: Sequence[Row]) -> str:
+    """Round, division, category, result IDs or repository paths, retrieval
+    date, the trademark line and, for figures scored here, that MLCommons has
+    not verified them."""
+    mine = [r for r in rows if is_mlperf(r)]
+    if not mine:
+        return ""
+    rounds = sorted({str(r["mlperf_round"]) for r in mine if r.get("mlperf_round")})
+    divisions = sorted({str(r.get("division") or "").lower() for r in mine} - {""})
+    categories = sorted({str(r["category"]) for r in mine if r.get("category")})
+    ids = sorted({str(r["mlperf_id"]) for r in mine if r.get("mlperf_id")})
+    repos = sorted({str(r["repository"]) for r in mine if r.get("repository")})
+    dates = sorted(
+        {
+            str(r["source_date"])
+            for r in mine
+            if r.get("source_date") and r.get("repository")
+        }
+    )
+    parts = [
+        "MLPerf™ Training "
+        + (", ".join(f"v{x}" for x in rounds) or "v2.0")
+        + (f"; division: {', '.join(divisions)}" if divisions else "")
+        + (f"; category: {', '.join(categories)}" if categories else "")
+        + "."
+    ]
+    if ids:
+        shown = ", ".join(ids[:12]) + (
+            f" and {len(ids) - 12} more" if len(ids) > 12 else ""
+        )
+        parts.append(f"Result IDs: {shown}.")
+    if repos:
+        parts.append(
+            "Results from github.com/"
+            + ", github.com/".join(repos)
+            + " (each point's folder in its tooltip and in export-results' path)"
+            + (f", retrieved {', '.join(dates)}" if dates else "")
+            + "."
+        )
+        parts.append(DERIVED)
+    parts.append(TRADEMARK)
+    return " ".join(parts)

@@ -1,0 +1,182 @@
+"""Import an MLPerf Training results folder (a round, or one submitter's folder
+of any round's ``training_results_vX.Y`` clone) into the user's results: read
+and scored by store/mlperf.py (the same code that built the bundled rows), then
+landed all or nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+import duckdb
+
+from ipubench_gui.store.db import one_row
+from ipubench_gui.store.mlperf import Names, Result, round_of, scan
+from ipubench_gui.store.mlperf_build import COLUMNS, commit_of, row
+
+
+class MLPerfImportError(ValueError):
+    """The folder cannot be imported as asked; the message says why."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What an import of one folder would do."""
+
+    folder: Path
+    round: str
+    repository: str
+    commit: str
+    new: tuple[Result, ...]  # read cleanly, not stored yet
+    bad: tuple[Result, ...]  # with problems (named in each result's problems)
+    stored: tuple[Result, ...] = field(default=())  # already in the store
+
+    @property
+    def problems(self) -> list[str]:
+        return [p for r in self.bad for p in r.problems]
+
+    def summary(self) -> str:
+        parts = [f"{len(self.new)} new result(s)"]
+        if self.stored:
+            parts.append(f"{len(self.stored)} already stored (not imported again)")
+        if self.bad:
+            parts.append(f"{len(self.bad)} with problems")
+        return f"MLPerf Training v{self.round}, {self.folder.name}: " + ", ".join(parts)
+
+
+def resolve_round(folder: Path, given: str | None) -> str:
+    """The round asked for, else the one a ``training_results_vX.Y`` folder
+    above names; raises :class:`MLPerfImportError` when neither says."""
+    if given:
+        parts = given.strip().lstrip("v").split(".")
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            raise MLPerfImportError(f"round {given!r}: expected X.Y, e.g. 2.0")
+        return ".".join(parts)
+    found = round_of(folder.resolve())
+    if found is None:
+        raise MLPerfImportError(
+            f"{folder}: which MLPerf round is it? No folder named "
+            "training_results_vX.Y holds it; give the round (--round X.Y)"
+        )
+    return found
+
+
+def plan(
+    con: duckdb.DuckDBPyConnection,
+    folder: Path,
+    round_: str,
+    names: Names,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> Plan:
+    """Read and score every result under ``folder`` (raises TreeError for a
+    folder that is not a results tree, Cancelled when asked to stop), and sort
+    them into new, with problems, and already stored."""
+    results = scan(folder, round_, names, progress=progress, cancelled=cancelled)
+    stored_keys = set(
+        con.execute(
+            "SELECT mlperf_round, submitter, system_id, mlperf_benchmark "
+            "FROM results_v WHERE mlperf_round = $r",
+            {"r": round_},
+        ).fetchall()
+    )
+    new, bad, stored = [], [], []
+    for r in results:
+        if r.key in stored_keys:
+            stored.append(r)
+        elif r.problems:
+            bad.append(r)
+        else:
+            new.append(r)
+    root = folder.resolve()
+    repo_dir = next(
+        (p for p in (root, *root.parents) if p.name.startswith("training_results_v")),
+        root,
+    )
+    return Plan(
+        folder,
+        round_,
+        f"mlcommons/training_results_v{round_}",
+        commit_of(repo_dir),
+        tuple(new),
+        tuple(bad),
+        tuple(stored),
+    )
+
+
+def land(
+    con: duckdb.DuckDBPyConnection, p: Plan, *, skip_bad: bool = False
+) -> tuple[int, int]:
+    """Write the plan's new results in one transaction; returns (source id, rows).
+
+    With problems in the folder nothing lands unless ``skip_bad`` (then only the
+    results without problems do)."""
+    if p.bad and not skip_bad:
+        shown = "; ".join(p.problems[:3])
+        more = f" (and {len(p.problems) - 3} more)" if len(p.problems) > 3 else ""
+        raise MLPerfImportError(
+            f"{len(p.bad)} result(s) in {p.folder} have problems: {shown}{more}. "
+            "Nothing was imported; import the others with --skip-bad"
+        )
+    if not p.new:
+        raise MLPerfImportError(f"{p.summary()}: nothing to import")
+    _add_missing_columns(con)
+    label = f"MLPerf Training v{p.round}: {p.folder.name}"
+    today = date.today().isoformat()  # the date the results were read
+    rows = [row(r, p.repository, p.commit, today) for r in p.new]
+    con.execute("BEGIN TRANSACTION")
+    try:
+        sid = one_row(con.execute("SELECT nextval('u.import_ids')"))[0]
+        con.execute(
+            "INSERT INTO u.imports VALUES ($id, $f, $l, current_timestamp, $n, 0)",
+            {"id": sid, "f": p.repository, "l": label, "n": len(rows)},
+        )
+        cols = ", ".join(f'"{c}"' for c in (*COLUMNS, "source_id"))
+        marks = ", ".join("?" for _ in (*COLUMNS, "source_id"))
+        con.executemany(
+            f"INSERT INTO u.user_mlperf ({cols}) VALUES ({marks})",
+            [[r[c] for c in COLUMNS] + [sid] for r in rows],
+        )
+        con.execute(
+            f"""
+            INSERT INTO u.user_cube BY NAME
+            SELECT {_CUBE}, count(*) AS n, $id AS source_id
+            FROM user_mlperf_v WHERE source_id = $id GROUP BY ALL""",
+            {"id": sid},
+        )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return sid, len(rows)
+
+
+_CUBE = (
+    "task, metric, model, variant, platform, generation, accelerators, "
+    "sdk_version, framework, dataset, precision, source_file, source, "
+    "mlperf_round, division, category, submitter, batch_size"
+)
+
+
+def _add_missing_columns(con: duckdb.DuckDBPyConnection) -> None:
+    """A user database made by an older version lacks the MLPerf facets."""
+    for table, like in (("user_cube", "facet_cube"),):
+        have = {
+            r[0]
+            for r in con.execute(
+                "SELECT column_name FROM information_schema.columns "
+                "WHERE table_catalog = 'u' AND table_name = $t",
+                {"t": table},
+            ).fetchall()
+        }
+        for name, typ in con.execute(
+            "SELECT column_name, data_type FROM information_schema.columns "
+            "WHERE table_catalog = 'b' AND table_name = $t ORDER BY ordinal_position",
+            {"t": like},
+        ).fetchall():
+            if name not in have:
+                # names and types come from our own bundled schema, not from users
+                con.execute(f'ALTER TABLE u.{table} ADD COLUMN "{name}" {typ}')

@@ -1,0 +1,196 @@
+"""File > Import MLPerf results folder…: read and score on a worker thread with a
+progress bar and Cancel, confirm what would land, then land it all or nothing."""
+
+from __future__ import annotations
+
+import threading
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QInputDialog,
+    QMessageBox,
+    QProgressDialog,
+)
+
+from ipubench_gui import paths
+from ipubench_gui.store import mlperf_import
+from ipubench_gui.store.mlperf import Cancelled, Names
+from ipubench_gui.ui import settings_store as ss
+from ipubench_gui.ui.controller import Controller
+
+
+class _Progress(QObject):
+    """Carries (done, total) from the worker to the GUI thread (queued)."""
+
+    moved = Signal(int, int)
+
+
+class MLPerfImportController(QObject):
+    """Adds File > Import MLPerf results folder…"""
+
+    def __init__(self, main: Controller, import_menu_after: Any = None):
+        super().__init__(main)
+        self.main = main
+        self.runner = main.runner
+        self.window = main.window
+        self.progress = _Progress()
+        self.progress.moved.connect(
+            self._on_progress, Qt.ConnectionType.QueuedConnection
+        )
+        self.dialog: QProgressDialog | None = None
+        self.stop = threading.Event()
+        self.plan: mlperf_import.Plan | None = None
+        self.last_message = ""
+        self.ask = True  # tests answer the questions themselves
+        from PySide6.QtGui import QAction
+
+        self.action = QAction("Import &MLPerf results folder…", self.window)
+        menu = self.window.file_menu
+        menu.insertAction(
+            menu.actions()[1] if len(menu.actions()) > 1 else None, self.action
+        )
+        self.action.triggered.connect(self.choose_folder)
+        self.runner.finished.connect(self._on_runner_finished)
+        status = main.runner.db.user_status
+        self.action.setEnabled(bool(status and status.writable))
+        if status and not status.writable:
+            self.action.setToolTip(status.message)
+
+    def choose_folder(self) -> None:
+        start = ss.load_text("import/mlperf_dir", str(Path.home()))
+        folder = QFileDialog.getExistingDirectory(
+            self.window, "Import MLPerf results folder", start
+        )
+        if folder:
+            ss.save_text("import/mlperf_dir", folder)
+            self.open_folder(Path(folder))
+
+    def open_folder(self, folder: Path, round_: str | None = None) -> None:
+        """Read ``folder`` on the worker; asks for the round if no folder says."""
+        try:
+            rnd = mlperf_import.resolve_round(folder, round_)
+        except mlperf_import.MLPerfImportError as exc:
+            self._say(str(exc))
+            if self.ask:  # not modal: the answer comes back as a signal
+                dlg = QInputDialog(self.window)
+                dlg.setWindowTitle("MLPerf round")
+                dlg.setLabelText(
+                    f"Which MLPerf Training round are the results in {folder.name} "
+                    "from? (e.g. 2.1)"
+                )
+                dlg.textValueSelected.connect(
+                    lambda text: self.open_folder(folder, text or None)
+                )
+                dlg.open()
+            return
+        self.stop.clear()
+        self.dialog = QProgressDialog(
+            f"Reading MLPerf results in {folder.name}…", "Cancel", 0, 0, self.window
+        )
+        self.dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        self.dialog.setMinimumDuration(300)
+        self.dialog.canceled.connect(self.stop.set)
+        self.runner.submit(
+            "mlperf-plan",
+            partial(
+                _plan,
+                folder=folder,
+                round_=rnd,
+                moved=self.progress.moved.emit,
+                stop=self.stop,
+            ),
+        )
+
+    def land(self, skip_bad: bool) -> None:
+        assert self.plan is not None
+        self.runner.submit(
+            "mlperf-land", partial(_land, plan=self.plan, skip_bad=skip_bad)
+        )
+
+    def _on_progress(self, done: int, total: int) -> None:
+        if self.dialog is not None:
+            self.dialog.setMaximum(total)
+            self.dialog.setValue(done)
+
+    def _close_progress(self) -> None:
+        if self.dialog is not None:
+            self.dialog.reset()
+            self.dialog.deleteLater()
+            self.dialog = None
+
+    def _on_runner_finished(self, slot: str, _rid: int, result: object) -> None:
+        if not slot.startswith("mlperf-"):
+            return
+        bar = self.window.statusBar()
+        if slot == "mlperf-plan":
+            self._close_progress()
+        if isinstance(result, Cancelled):
+            self._say("MLPerf import cancelled; nothing was stored.")
+            return
+        if isinstance(result, Exception):
+            self._say(str(result), warn=True)
+            return
+        if slot == "mlperf-plan":
+            assert isinstance(result, mlperf_import.Plan)
+            self.plan = result
+            if not result.new and not result.bad:
+                self._say(result.summary() + ". Nothing to import.")
+                return
+            if self.ask:
+                self._confirm(result)
+        else:
+            sid, n = result  # type: ignore[misc]
+            self._say(f"Imported {n} MLPerf results (source {sid}).")
+            self.main.start()
+        del bar
+
+    def _confirm(self, plan: mlperf_import.Plan) -> None:
+        box = QMessageBox(self.window)
+        box.setWindowTitle("Import MLPerf results")
+        box.setText(plan.summary() + ".")
+        details = [f"already stored: {r.path}" for r in plan.stored]
+        details += [f"problem: {p}" for p in plan.problems]
+        if details:
+            box.setDetailedText("\n".join(details))
+        every = box.addButton("Import", QMessageBox.ButtonRole.AcceptRole)
+        good = None
+        if plan.bad:
+            box.setInformativeText(
+                "Results with problems are not imported unless you import only "
+                "the good ones; see Details."
+            )
+            every.setEnabled(False)
+            good = box.addButton(
+                "Import the good ones", QMessageBox.ButtonRole.AcceptRole
+            )
+            if not plan.new:
+                good.setEnabled(False)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        if box.clickedButton() is every:
+            self.land(skip_bad=False)
+        elif good is not None and box.clickedButton() is good:
+            self.land(skip_bad=True)
+
+    def _say(self, text: str, warn: bool = False) -> None:
+        self.last_message = text
+        self.window.statusBar().showMessage(text.splitlines()[0], 10000)
+        if warn and self.ask and self.window.isVisible():
+            QMessageBox.warning(self.window, "MLPerf import", text)
+
+
+# Store jobs: run on the worker thread with its own cursor.
+def _plan(db, folder: Path, round_: str, moved, stop: threading.Event):
+    names = Names.load(paths.data_dir() / "entities")
+    return mlperf_import.plan(
+        db.cursor(), folder, round_, names, progress=moved, cancelled=stop.is_set
+    )
+
+
+def _land(db, plan: mlperf_import.Plan, skip_bad: bool):
+    with db.writing() as cur:
+        return mlperf_import.land(cur, plan, skip_bad=skip_bad)

@@ -1,0 +1,70 @@
+"""import-mlperf: a results folder lands whole or not at all, scored by the same
+code as the bundled rows; results already stored are reported, never doubled."""
+
+from __future__ import annotations
+
+import csv
+
+from tests.conftest import DATA, run_cli
+from tests.mlperf_trees import log, tree
+
+
+def _exported(tmp_path, home) -> list[dict]:
+    out = tmp_path / "all.csv"
+    p = run_cli("export-results", str(out), home=home)
+    assert p.returncode == 0, p.stderr
+    with open(out, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_a_new_round_lands_once(tmp_path, _isolated_home):
+    root = tree(tmp_path, [10, 20, 30, 40, 100])
+    tree(tmp_path, [5] * 3, bench="gpt3", system_id="box16")  # unknown benchmark
+    p = run_cli("import-mlperf", str(root), home=_isolated_home)
+    assert p.returncode == 0, p.stderr
+    assert "imported 2 MLPerf results" in p.stdout
+    rows = [r for r in _exported(tmp_path, _isolated_home) if r["mlperf_round"]]
+    new = {r["mlperf_benchmark"]: r for r in rows if r["mlperf_round"] == "9.9"}
+    with open(DATA / "mlperf_training.csv", newline="", encoding="utf-8") as f:
+        bundled = sum(1 for _ in csv.DictReader(f))
+    assert len(rows) == bundled + 2  # every bundled MLPerf row, and ours
+    assert float(new["resnet"]["value"]) == 30.0  # olympic mean of 20, 30, 40
+    assert new["resnet"]["model"] == "ResNet-50 v1.5"
+    assert new["resnet"]["accelerator_type"] == "H100"
+    assert new["gpt3"]["model"] == "gpt3"  # kept under its own name
+    assert new["resnet"]["system_id"] == "box8" and new["resnet"]["submitter"] == "Acme"
+    again = run_cli("import-mlperf", str(root), home=_isolated_home)
+    assert again.returncode == 0, again.stderr
+    assert "0 new result(s), 2 already stored" in again.stdout
+    assert "MLPerf results (source" not in again.stdout
+    assert len(
+        [r for r in _exported(tmp_path, _isolated_home) if r["mlperf_round"]]
+    ) == len(rows)
+
+
+def test_problems_stop_the_import_unless_the_good_ones_are_asked_for(
+    tmp_path, _isolated_home
+):
+    root = tree(tmp_path, [10, 20, 30, 40, 50])
+    broken = log(10) + ':::MLLOG {"key": "eval_accuracy", "time_ms": \n'
+    tree(tmp_path, [10] * 5, system_id="box16", r3=broken)
+    p = run_cli("import-mlperf", str(root), home=_isolated_home)
+    assert p.returncode == 1
+    assert "box16/resnet/result_3.txt: line 5: not a valid MLLOG record" in p.stderr
+    assert "Nothing was imported" in p.stderr
+    assert not [
+        r for r in _exported(tmp_path, _isolated_home) if r["mlperf_round"] == "9.9"
+    ]
+    p = run_cli("import-mlperf", str(root), "--skip-bad", home=_isolated_home)
+    assert p.returncode == 0, p.stderr
+    got = [r for r in _exported(tmp_path, _isolated_home) if r["mlperf_round"] == "9.9"]
+    assert [r["system_id"] for r in got] == ["box8"]
+
+
+def test_round_is_needed_and_a_tree_is_needed(tmp_path, _isolated_home):
+    plain = tmp_path / "somewhere"
+    plain.mkdir()
+    p = run_cli("import-mlperf", str(plain), home=_isolated_home)
+    assert p.returncode == 2 and "--round X.Y" in p.stderr
+    p = run_cli("import-mlperf", str(plain), "--round", "3.1", home=_isolated_home)
+    assert p.returncode == 1 and "not an MLPerf Training results tree" in p.stderr
