@@ -26,7 +26,8 @@ def io_reason(text: str) -> str:
     may be a temporary one): 'No space left on device', 'Permission denied'."""
     m = re.search(
         r"(No space left on device|Disk quota exceeded|Permission denied|"
-        r"Read-only file system|File too large|Input/output error)",
+        r"Operation not permitted|Read-only file system|File too large|"
+        r"Input/output error)",
         text,
     )
     if m:

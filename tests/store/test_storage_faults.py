@@ -320,3 +320,22 @@ def test_free_blocks_given_back_are_not_damage(tmp_path, cache):
         assert f.stat().st_size < 3 * 4096 + total * size  # ... but not on disk
         assert cut_short(c, "u", f) is None
         assert c.execute("SELECT count(*) FROM u.keep").fetchall() == [(1000,)]
+
+
+def test_an_immutable_file_is_read_and_never_copied(tmp_path, cache):
+    user = _user_with_import(tmp_path, cache)
+    if subprocess.run(["chattr", "+i", str(user)], capture_output=True).returncode:
+        pytest.skip("chattr +i is not possible here (needs root and ext4/xfs)")
+    try:
+        for _ in range(2):
+            db, status = open_combined(DATA, cache, user)
+            db.close()
+            assert not status.writable and status.path == user
+            assert status.message == (
+                f"Your imported results are shown read-only: {user.parent} cannot "
+                "be written (Operation not permitted). Importing, renaming and "
+                "removing imports are off until it can be."
+            )
+        assert sorted(p.name for p in user.parent.iterdir()) == ["user.duckdb"]
+    finally:
+        subprocess.run(["chattr", "-i", str(user)], check=False)
