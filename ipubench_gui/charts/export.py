@@ -16,6 +16,7 @@ from pyqtgraph.exporters import SVGExporter
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ipubench_gui.charts.builders import NumberAxis, draw
+from ipubench_gui.charts.svg import portable
 from ipubench_gui.charts.theme import LIGHT
 from ipubench_gui.domain.files import atomic_write
 from ipubench_gui.domain.plot_model import first_bars
@@ -223,7 +224,7 @@ def _svg(plot: Plot, tmp: Path, opts: ExportOptions) -> None:
     data = SVGExporter(w.scene()).export(toBytes=True)
     w.close()
     w.deleteLater()
-    tmp.write_bytes(data)
+    tmp.write_bytes(portable(data))
 
 
 def _pdf(plot: Plot, tmp: Path, opts: ExportOptions) -> None:
