@@ -470,6 +470,11 @@ def _axes(
     if out.y_mode == "log10" and ys:
         pi.getAxis("left").setTicks([log_ticks(10 ** min(ys), 10 ** max(ys)), []])
     pi.showGrid(x=True, y=not plot.horizontal_bars, alpha=theme.grid_alpha)
+    # The axes draw the grid, above the view box by default, so it striped
+    # opaque bars; below it, the grid shows only between them.
+    z = pi.vb.zValue() - 1 if plot.horizontal_bars else 0.5  # 0.5: pyqtgraph's
+    for side in ("bottom", "left"):
+        pi.getAxis(side).setZValue(z)
     vb = pi.getViewBox()
     vb.setLimits(xMin=None, xMax=None, yMin=None, yMax=None)
     if plot.horizontal_bars:

@@ -1,0 +1,61 @@
+"""Exported charts read on a slide: grid behind the bars."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from PySide6 import QtCore, QtGui
+
+from ipubench_gui.charts.export import ExportOptions, compose
+from ipubench_gui.charts.theme import LIGHT
+from tests.charts.test_export import _plot
+
+
+def _render(w, opts):
+    img = QtGui.QImage(opts.width, opts.height, QtGui.QImage.Format.Format_RGB32)
+    img.fill(QtGui.QColor("#FFFFFF"))
+    p = QtGui.QPainter(img)
+    w.render(p)
+    p.end()
+    return img
+
+
+@pytest.mark.parametrize("kind", ["throughput", "vendor"])
+def test_the_grid_is_behind_the_bars(qapp, db, kind):
+    plot = _plot(db, kind)
+    opts = ExportOptions(1920, 1080)
+    w = compose(plot, opts)
+    pi = w.ci.getItem(2, 0)
+    img = _render(w, opts)
+    # The first bar (category 0) and its colour as drawn on the export.
+    top = next(s for s in plot.series if any(p.y == 0 for p in s.points))
+    length = next(p.x for p in top.points if p.y == 0)
+    if plot.log_x:  # the view holds log10 values
+        length = math.log10(length)
+    colour = QtGui.QColor(LIGHT.series(top.color))
+    axis = pi.getAxis("bottom")
+    lo, hi = pi.vb.viewRange()[0]
+    if axis._tickLevels:  # ticks the chart set (log scales)
+        ticks = [v for level in axis._tickLevels for v, _ in level]
+    else:
+        ticks = [v for _, vals in axis.tickValues(lo, hi, pi.vb.width()) for v in vals]
+    inside = [v for v in ticks if lo < v < length * 0.95 and v > 0]
+    assert inside, (ticks, length)  # grid lines cross the first bar
+    checked = 0
+    for v in inside:
+        for dx in (-1, 0, 1):  # the grid line's pixel column and its neighbours
+            pt = pi.vb.mapViewToScene(QtCore.QPointF(v, 0.0))
+            px = QtGui.QColor(img.pixel(round(pt.x()) + dx, round(pt.y())))
+            diff = sum(abs(a - b) for a, b in zip(px.getRgb()[:3], colour.getRgb()[:3]))
+            assert diff <= 6, (v, px.name(), colour.name())  # the bar, unstriped
+            checked += 1
+        # Between two bars (category 0.5) the grid line still shows.
+        gap = pi.vb.mapViewToScene(QtCore.QPointF(v, 0.5))
+        column = [
+            QtGui.QColor(img.pixel(round(gap.x()) + dx, round(gap.y())))
+            for dx in (-1, 0, 1)
+        ]
+        assert any(c.name() != "#ffffff" for c in column)
+    assert checked >= 3
+    w.close()
