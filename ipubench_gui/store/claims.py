@@ -66,7 +66,10 @@ def mlperf_rows(db: Database, path: Path) -> list[dict[str, Any]]:
         return []
     return _dicts(
         db,
-        "SELECT result_id, mlperf_round, submitter, system_id, system_name, "
+        # a result a vendor-page figure cites shares that figure's row (and id)
+        # in the store: name the row the window can select
+        "SELECT coalesce(vendor_result_id, result_id) AS result_id, "
+        "mlperf_round, submitter, system_id, system_name, "
         "mlperf_benchmark, division, availability, accelerator_type, "
         "accelerator_model, accelerators, framework, value, status, path "
         "FROM read_csv($p, header = true, all_varchar = true) "
