@@ -127,8 +127,26 @@ def differing(a: Row, b: Row) -> list[str]:
 
 
 # -- ratios --
+# What a metric measures, as the noun of "3.12× less time".
+_NOUNS = {"time_to_train": "time", "time_to_result": "time"}
+
+
+def ratio_words(value: float, base: float, metric: str) -> str:
+    """``value`` against ``base`` as a multiple and a signed percentage, in the
+    metric's own direction: "3.12× less time (−68%)", "2.10× more throughput
+    (+110%)". The multiple is always ≥ 1; "more"/"less" says which way."""
+    r = value / base
+    noun = _NOUNS.get(metric, METRIC_LABELS.get(metric, metric).lower())
+    pct = (r - 1) * 100
+    if r == 1:
+        return f"the same {noun} (0%)"
+    sign = "+" if pct > 0 else "\u2212"  # a real minus sign
+    more = "more" if r > 1 else "less"
+    return f"{max(r, 1 / r):.2f}× {more} {noun} ({sign}{abs(pct):.0f}%)"
+
+
 def ratio_text(row: Row, base: Row) -> str:
-    """The row's main figure against the baseline's, in the right direction."""
+    """The row's main figure against the baseline's, in the metric's direction."""
     if row.get("metric") != base.get("metric") or row.get("unit") != base.get("unit"):
         return "not comparable: different metric or unit"
     v, b = row.get("value"), base.get("value")
@@ -136,20 +154,22 @@ def ratio_text(row: Row, base: Row) -> str:
         return ""
     if row is base or row.get("result_id") == base.get("result_id"):
         return "baseline"
-    r = v / b
-    metric: str = row["metric"]
-    if metric in LOWER_IS_BETTER:
-        what = METRIC_LABELS.get(metric, metric).lower()
-        return f"{1 - r:.0%} less {what}" if r < 1 else f"{r - 1:.0%} more {what}"
-    return f"{r:.2f}× faster" if r >= 1 else f"{1 / r:.2f}× slower"
+    return ratio_words(v, b, row["metric"])
 
 
 def latency_text(row: Row, base: Row) -> str:
     v, b = row.get("latency_ms"), base.get("latency_ms")
-    if v is None or b is None or row.get("result_id") == base.get("result_id"):
+    if not v or not b or row.get("result_id") == base.get("result_id"):
         return ""
-    r = b / v
-    return f"{r:.2f}× lower latency" if r >= 1 else f"{1 / r:.2f}× higher latency"
+    return ratio_words(v, b, "latency")
+
+
+def column_label(row: Row) -> str:
+    """A comparison column's header: "model · platform · batch N"."""
+    parts = [str(row[k]) for k in ("model", "platform") if row.get(k)]
+    if row.get("batch_size") is not None:
+        parts.append(f"batch {format_number(row['batch_size'])}")
+    return " · ".join(parts) or str(row.get("result_id") or "")
 
 
 # -- verdict --
@@ -228,6 +248,18 @@ def table(
     return out
 
 
+def shown(t: Sequence[CompareRow], only_differences: bool = False) -> list[CompareRow]:
+    """The rows worth showing: never an empty one; with ``only_differences``,
+    none whose values are the same in every column (attributes, figures and
+    provenance alike). The ratio rows stay: they are what is compared."""
+    return [
+        cr
+        for cr in t
+        if any(cr.values)
+        and not (only_differences and cr.kind != "ratio" and not cr.differs)
+    ]
+
+
 # -- counterparts --
 @dataclass(frozen=True)
 class Counterpart:
@@ -290,22 +322,22 @@ def check_claim(c: Row, tolerance: float = 0.1) -> ClaimCheck:
 
 # -- text exports --
 def to_markdown(
-    rows: Sequence[Row], baseline: int = 0, only_differences: bool = False
+    rows: Sequence[Row],
+    baseline: int = 0,
+    only_differences: bool = False,
+    focus: str | None = None,
 ) -> str:
-    t = table(rows, baseline)
     head = [
         "",
         *[
-            f"{r.get('result_id')}{' (baseline)' if i == baseline else ''}"
+            f"{column_label(r)}{' (baseline)' if i == baseline else ''}".replace(
+                "|", "\\|"
+            )
             for i, r in enumerate(rows)
         ],
     ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for cr in t:
-        if only_differences and cr.kind == "attribute" and not cr.differs:
-            continue
-        if not any(cr.values):
-            continue
+    for cr in shown(table(rows, baseline, focus), only_differences):
         cells = [c.replace("|", "\\|") for c in cr.values]
         label = f"**{cr.label}**" if cr.differs and cr.kind == "attribute" else cr.label
         lines.append("| " + " | ".join([label, *cells]) + " |")
@@ -315,13 +347,16 @@ def to_markdown(
         if i != baseline:
             lines.append(
                 f"- {r.get('result_id')} vs {base.get('result_id')}: "
-                f"{verdict(r, base).text()}"
+                f"{verdict(r, base, focus).text()}"
             )
     return "\n".join(lines) + "\n"
 
 
 def to_rows(
-    rows: Sequence[Row], baseline: int = 0
+    rows: Sequence[Row],
+    baseline: int = 0,
+    only_differences: bool = False,
+    focus: str | None = None,
 ) -> tuple[list[str], list[list[str]]]:
     """Header and body for CSV/TSV: one line per comparison row."""
     header = [
@@ -334,7 +369,11 @@ def to_rows(
     ]
     body = [
         [cr.label, *cr.values, "yes" if cr.differs else ""]
-        for cr in table(rows, baseline)
+        for cr in (
+            shown(table(rows, baseline, focus), True)
+            if only_differences
+            else table(rows, baseline, focus)
+        )
     ]
     return header, body
 

@@ -237,10 +237,16 @@ class CompareController(QObject):
         rows, b = self.compare_rows, self.state.comparison.baseline_index
         if not rows:
             return
-        if kind == "tsv":
-            header, body = compare.to_rows(rows, b)
-            QGuiApplication.clipboard().setText(to_tsv(header, body))
-            self.window.statusBar().showMessage("Comparison copied.", 3000)
+        if kind in ("tsv", "mdcopy"):
+            only = self.window.comparator.only_diff.isChecked()
+            focus = self.state.comparison.focus
+            if kind == "tsv":
+                text = to_tsv(*compare.to_rows(rows, b, only, focus))
+            else:
+                text = compare.to_markdown(rows, b, only, focus)
+            QGuiApplication.clipboard().setText(text)
+            what = "TSV" if kind == "tsv" else "Markdown"
+            self.window.statusBar().showMessage(f"Comparison copied as {what}.", 3000)
             return
         ext = {"csv": "csv", "md": "md", "png": "png"}[kind]
         folder = ss.load_text(ss.LAST_EXPORT_DIR, str(Path.home()))

@@ -63,7 +63,11 @@ def test_bow_over_classic_bert_large_ph1_pytorch(db):
         ),
     ]
     base, bow_row = fetch.rows_by_ids(db, ids)
-    assert compare.ratio_text(bow_row, base) == f"{want:.2f}× faster" == "1.56× faster"
+    assert (
+        compare.ratio_text(bow_row, base)
+        == f"{want:.2f}× more throughput (+{(want - 1) * 100:.0f}%)"
+        == "1.56× more throughput (+56%)"
+    )
     v = compare.verdict(bow_row, base)
     assert v.compared == "generation" and not v.like_for_like
     assert {"sdk_version", "batch_size", "variant"} <= set(v.confounders)
@@ -73,8 +77,10 @@ def test_directions_for_time_and_latency(db):
     t16 = _id(db, mlperf_id="2.0-2047")  # ResNet-50, Bow Pod16, 19.64 min
     t64 = _id(db, mlperf_id="2.0-2050")  # Bow Pod64, 6.30 min
     a, b = fetch.rows_by_ids(db, [t16, t64])
-    assert compare.ratio_text(b, a) == f"{1 - 6.30 / 19.64:.0%} less time to train"
-    assert compare.ratio_text(a, b) == f"{19.64 / 6.30 - 1:.0%} more time to train"
+    # the issue's own example: 6.30 against 19.64 minutes
+    assert compare.ratio_text(b, a) == "3.12× less time (−68%)"
+    assert f"{19.64 / 6.30:.2f}" == "3.12" and f"{1 - 6.30 / 19.64:.0%}" == "68%"
+    assert compare.ratio_text(a, b) == f"3.12× more time (+{19.64 / 6.30 - 1:.0%})"
     lo = _id(
         db, model="ResNet-50v1.5", platform="Bow-2000", variant="lowest latency config"
     )
@@ -85,8 +91,9 @@ def test_directions_for_time_and_latency(db):
         variant="higher throughput config",
     )
     low, high = fetch.rows_by_ids(db, [lo, hi])
-    assert compare.latency_text(low, high) == f"{1.66 / 0.58:.2f}× lower latency"
-    assert compare.latency_text(high, low) == f"{1.66 / 0.58:.2f}× higher latency"
+    x, pct = f"{1.66 / 0.58:.2f}", f"{1 - 0.58 / 1.66:.0%}"
+    assert compare.latency_text(low, high) == f"{x}× less latency (−{pct})"
+    assert compare.latency_text(high, low) == f"{x}× more latency (+{1.66 / 0.58 - 1:.0%})"
 
 
 def _bert_pod16_pod64(db) -> tuple[str, str]:
@@ -205,7 +212,8 @@ def test_cli_compare_and_counterparts(db, _isolated_home):
     p = _cli("compare", a, b, home=_isolated_home)
     assert p.returncode == 0, p.stderr
     assert (
-        f"| Against the baseline | baseline | {22759 / 6044:.2f}× faster |" in p.stdout
+        f"| Against the baseline | baseline | {22759 / 6044:.2f}× more throughput "
+        f"(+{(22759 / 6044 - 1) * 100:.0f}%) |" in p.stdout
     )
     assert "like-for-like: only the system size differs" in p.stdout
     p = _cli("compare", a, b, "--baseline", b, "--format", "csv", home=_isolated_home)
@@ -213,7 +221,10 @@ def test_cli_compare_and_counterparts(db, _isolated_home):
     ratio_line = next(
         ln for ln in p.stdout.splitlines() if ln.startswith("Against the baseline")
     )
-    assert ratio_line.startswith(f"Against the baseline,{22759 / 6044:.2f}× slower,")
+    assert ratio_line.startswith(
+        f"Against the baseline,{22759 / 6044:.2f}× less throughput "
+        f"(−{(1 - 6044 / 22759) * 100:.0f}%),"
+    )
     p = _cli("compare", a, "bogus-1", home=_isolated_home)
     assert p.returncode == 1 and "unknown result id: bogus-1" in p.stderr
     c = _id(
@@ -251,3 +262,29 @@ def test_view_json_round_trip_and_reconcile(db):
     assert dropped == ["framework: Gone", "compared results: nope"]
     with pytest.raises(ValueError, match="not an ipubench-gui view"):
         View.from_json({"format": "x"})
+
+
+def test_ratio_words_and_column_labels():
+    # the two examples of issue 17, from figures worked out by hand
+    assert compare.ratio_words(10.0, 31.2, "time_to_train") == "3.12× less time (−68%)"
+    assert compare.ratio_words(2.10, 1.0, "throughput") == (
+        "2.10× more throughput (+110%)"
+    )
+    assert compare.ratio_words(5.0, 5.0, "latency") == "the same latency (0%)"
+    row = {"model": "BERT Large", "platform": "Bow Pod16", "batch_size": 65536}
+    assert compare.column_label(row) == "BERT Large · Bow Pod16 · batch 65,536"
+    assert compare.column_label({"result_id": "x-1"}) == "x-1"
+
+
+def test_only_differences_hides_identical_provenance(db):
+    a, b = _bert_pod16_pod64(db)
+    rows = fetch.rows_by_ids(db, [a, b])
+    t = compare.table(rows)
+    same = {cr.key for cr in t if any(cr.values) and not cr.differs}
+    assert {"source_title", "table", "source_date"} <= same  # one vendor table
+    kept = {cr.key for cr in compare.shown(t, only_differences=True)}
+    assert not kept & same
+    assert {"platform", "accelerators", "ratio", "result_id"} <= kept
+    md = compare.to_markdown(rows, 0, only_differences=True)
+    assert "| Source |" not in md and "| Date |" not in md
+    assert md.splitlines()[0].startswith(f"|  | {compare.column_label(rows[0])}")

@@ -199,3 +199,60 @@ def test_vendor_claims_load_when_the_compare_dock_first_shows(qtbot, session, db
     n = db.scalar("SELECT count(*) FROM comparisons")
     qtbot.waitUntil(lambda: w.comparator.claims.topLevelItemCount() == n)
     assert n == 15  # the IPU-vs-GPU headline comparisons of 001 and 002
+
+
+def test_headers_only_differences_and_copy_keys(qtbot, session, db):
+    from ipubench_gui.domain import compare
+    from ipubench_gui.domain.compare import Comparison
+    from ipubench_gui.store import fetch
+
+    ids = ("bowtr-536574", "bowtr-aeb672")
+    session.state.set_comparison(Comparison(ids, ids[0]))
+    w = session.window
+    cm, view = w.comparator.model, w.comparator.view
+    qtbot.waitUntil(lambda: cm.columnCount() == 2)
+    rows = fetch.rows_by_ids(db, list(ids))
+    h = Qt.Orientation.Horizontal
+    # headers read "model · platform · batch", the full id in the tooltip
+    first = rows[0]
+    assert cm.headerData(0, h) == (
+        f"{first['model']} · {first['platform']} · batch {first['batch_size']:,}"
+        " ★ baseline"
+    )
+    assert [cm.headerData(i, h, Qt.ItemDataRole.ToolTipRole) for i in (0, 1)] == list(
+        ids
+    )
+    # the ratio row in words, in the metric's direction
+    ratio = next(r for r in cm.rows() if r.key == "ratio").values[1]
+    r = rows[1]["value"] / rows[0]["value"]
+    assert ratio == compare.ratio_words(rows[1]["value"], rows[0]["value"], "throughput")
+    assert ratio.startswith(f"{max(r, 1 / r):.2f}×") and ratio.endswith("%)")
+    # "only differences" hides provenance that is the same in both columns too
+    labels = lambda: [  # noqa: E731
+        cm.headerData(i, Qt.Orientation.Vertical) for i in range(cm.rowCount())
+    ]
+    same = [k for k in ("source_title", "table", "source_date") if rows[0][k] == rows[1][k]]
+    assert same and all(compare.LABELS[k] in labels() for k in same)
+    w.comparator.only_diff.click()
+    assert not any(compare.LABELS[k] in labels() for k in same)
+    assert "Against the baseline" in labels()
+    # copy what is shown: Markdown with Ctrl+Alt+C, TSV with Ctrl+C, also on
+    # the context menu
+    w.compare_dock.show()
+    w.activateWindow()
+    view.setFocus()
+    view.setCurrentIndex(cm.index(0, 0))
+    qtbot.waitUntil(view.hasFocus)
+    clip = QGuiApplication.clipboard()
+    clip.clear()
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    qtbot.keyClick(view, Qt.Key.Key_C, ctrl | Qt.KeyboardModifier.AltModifier)
+    md = clip.text()
+    assert md == compare.to_markdown(rows, 0, only_differences=True)
+    assert "| Source |" not in md and f"{first['model']} · " in md.splitlines()[0]
+    qtbot.keyClick(view, Qt.Key.Key_C, ctrl)
+    tsv = clip.text().splitlines()
+    assert tsv[0].split("\t") == ["attribute", f"{ids[0]} (baseline)", ids[1], "differs"]
+    assert "Source" not in [ln.split("\t")[0] for ln in tsv]
+    menu = [a.text() for a in view.actions()]
+    assert {"Copy comparison as TSV", "Copy comparison as Markdown"} <= set(menu)

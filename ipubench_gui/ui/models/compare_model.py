@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
-from ipubench_gui.domain.compare import CompareRow
+from ipubench_gui.domain.compare import CompareRow, shown
 
 DIFFERS_ROLE = Qt.ItemDataRole.UserRole + 1
 _Index = QModelIndex | QPersistentModelIndex
@@ -17,13 +17,23 @@ class CompareModel(QAbstractTableModel):
         super().__init__(parent)
         self._rows: list[CompareRow] = []
         self._ids: list[str] = []
+        self._labels: list[str] = []
         self._baseline = 0
         self.only_differences = False
         self._shown: list[CompareRow] = []
 
-    def set_table(self, rows: list[CompareRow], ids: list[str], baseline: int) -> None:
+    def set_table(
+        self,
+        rows: list[CompareRow],
+        ids: list[str],
+        baseline: int,
+        labels: list[str] | None = None,
+    ) -> None:
+        """``labels`` head the columns ("model · platform · batch"); the full
+        result id is the header's tooltip."""
         self.beginResetModel()
         self._rows, self._ids, self._baseline = rows, ids, baseline
+        self._labels = list(labels) if labels else list(ids)
         self._filter()
         self.endResetModel()
 
@@ -34,12 +44,7 @@ class CompareModel(QAbstractTableModel):
         self.endResetModel()
 
     def _filter(self) -> None:
-        self._shown = [
-            r
-            for r in self._rows
-            if any(r.values)
-            and not (self.only_differences and r.kind == "attribute" and not r.differs)
-        ]
+        self._shown = shown(self._rows, self.only_differences)
 
     def rows(self) -> list[CompareRow]:
         return list(self._shown)
@@ -79,11 +84,15 @@ class CompareModel(QAbstractTableModel):
         orientation: Qt.Orientation,
         role: int = Qt.ItemDataRole.DisplayRole,
     ):
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if horizontal and section < len(self._ids):
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return self._ids[section]
+            if role == Qt.ItemDataRole.DisplayRole:
+                mark = " ★ baseline" if section == self._baseline else ""
+                return f"{self._labels[section]}{mark}"
         if role != Qt.ItemDataRole.DisplayRole:
             return None
-        if orientation == Qt.Orientation.Horizontal and section < len(self._ids):
-            mark = " ★ baseline" if section == self._baseline else ""
-            return f"{self._ids[section]}{mark}"
         if orientation == Qt.Orientation.Vertical and section < len(self._shown):
             return self._shown[section].label
         return None

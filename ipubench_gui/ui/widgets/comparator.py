@@ -37,7 +37,7 @@ class Comparator(QTabWidget):
     moveRequested = Signal(str, int)
     baselineRequested = Signal(str)
     addRequested = Signal(str)
-    exportRequested = Signal(str)  # csv | md | png | tsv
+    exportRequested = Signal(str)  # csv | md | png | tsv | mdcopy
     pickerRequested = Signal()
     focusChosen = Signal(object)  # attribute name, or None for automatic
 
@@ -108,6 +108,18 @@ class Comparator(QTabWidget):
         delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         delete.triggered.connect(lambda: self._with_current(self.removeRequested.emit))
         self.view.addAction(delete)
+        # Copy what is shown (only differences, if ticked), for a spreadsheet
+        # or for a message/issue; also on the right-click menu.
+        for text, keys, kind in (
+            ("Copy comparison as TSV", "Ctrl+C", "tsv"),
+            ("Copy comparison as Markdown", "Ctrl+Alt+C", "mdcopy"),
+        ):
+            act = QAction(text, self.view)
+            act.setShortcut(QKeySequence(keys))
+            act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            act.triggered.connect(lambda _=False, k=kind: self.exportRequested.emit(k))
+            self.view.addAction(act)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.verdicts = QLabel()
         self.verdicts.setWordWrap(True)
         self.verdicts.setTextInteractionFlags(
@@ -152,7 +164,10 @@ class Comparator(QTabWidget):
     ) -> None:
         ids = [r["result_id"] for r in rows]
         self.model.set_table(
-            compare.table(rows, baseline, focus) if rows else [], ids, baseline
+            compare.table(rows, baseline, focus) if rows else [],
+            ids,
+            baseline,
+            [compare.column_label(r) for r in rows],
         )
         self.hint.setVisible(len(rows) < 2)
         lines = []
