@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ipubench_gui import __version__
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.ui import appearance
 from ipubench_gui.ui import settings_store as ss
@@ -241,6 +240,9 @@ class MainWindow(QMainWindow):
         self.chart_menu.addAction(self.legend_action)
         self.canvas.contextMenuRequested.connect(self.chart_menu.popup)
         helpm = mb.addMenu("&Help")
+        self.shortcuts_action = self._action(
+            helpm, "&Keyboard shortcuts", self.show_shortcuts, "F1"
+        )
         self.about_action = self._action(
             helpm, "&About IPU Benchmark Explorer", self.show_about
         )
@@ -316,18 +318,15 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([h * 2 // 5, h * 3 // 5])
 
     def show_about(self) -> None:
-        from PySide6.QtWidgets import QMessageBox
+        from ipubench_gui.ui import help as helpui
 
-        QMessageBox.about(
-            self,
-            "About IPU Benchmark Explorer",
-            f"<h3>IPU Benchmark Explorer {__version__}</h3>"
-            "<p>Published AI-accelerator benchmark results, filterable, with the "
-            "source of every figure.</p><p><b>Data sources</b></p>"
-            + self.sources_text
-            + "<p>MLPerf is a trademark of MLCommons Association in the United States "
-            "and other countries.</p>",
-        )
+        self.about_box = helpui.show_about(self, self.sources_text)
+
+    def show_shortcuts(self) -> None:
+        from ipubench_gui.ui.help import ShortcutsDialog
+
+        self.shortcuts_dialog = ShortcutsDialog(self)
+        self.shortcuts_dialog.show()
 
     # -- persistence -------------------------------------------------------------
     def save_settings(self) -> None:

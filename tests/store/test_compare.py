@@ -93,7 +93,9 @@ def test_directions_for_time_and_latency(db):
     low, high = fetch.rows_by_ids(db, [lo, hi])
     x, pct = f"{1.66 / 0.58:.2f}", f"{1 - 0.58 / 1.66:.0%}"
     assert compare.latency_text(low, high) == f"{x}× less latency (−{pct})"
-    assert compare.latency_text(high, low) == f"{x}× more latency (+{1.66 / 0.58 - 1:.0%})"
+    assert (
+        compare.latency_text(high, low) == f"{x}× more latency (+{1.66 / 0.58 - 1:.0%})"
+    )
 
 
 def _bert_pod16_pod64(db) -> tuple[str, str]:

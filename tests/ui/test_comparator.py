@@ -225,13 +225,17 @@ def test_headers_only_differences_and_copy_keys(qtbot, session, db):
     # the ratio row in words, in the metric's direction
     ratio = next(r for r in cm.rows() if r.key == "ratio").values[1]
     r = rows[1]["value"] / rows[0]["value"]
-    assert ratio == compare.ratio_words(rows[1]["value"], rows[0]["value"], "throughput")
+    assert ratio == compare.ratio_words(
+        rows[1]["value"], rows[0]["value"], "throughput"
+    )
     assert ratio.startswith(f"{max(r, 1 / r):.2f}×") and ratio.endswith("%)")
     # "only differences" hides provenance that is the same in both columns too
     labels = lambda: [  # noqa: E731
         cm.headerData(i, Qt.Orientation.Vertical) for i in range(cm.rowCount())
     ]
-    same = [k for k in ("source_title", "table", "source_date") if rows[0][k] == rows[1][k]]
+    same = [
+        k for k in ("source_title", "table", "source_date") if rows[0][k] == rows[1][k]
+    ]
     assert same and all(compare.LABELS[k] in labels() for k in same)
     w.comparator.only_diff.click()
     assert not any(compare.LABELS[k] in labels() for k in same)
@@ -252,7 +256,12 @@ def test_headers_only_differences_and_copy_keys(qtbot, session, db):
     assert "| Source |" not in md and f"{first['model']} · " in md.splitlines()[0]
     qtbot.keyClick(view, Qt.Key.Key_C, ctrl)
     tsv = clip.text().splitlines()
-    assert tsv[0].split("\t") == ["attribute", f"{ids[0]} (baseline)", ids[1], "differs"]
+    assert tsv[0].split("\t") == [
+        "attribute",
+        f"{ids[0]} (baseline)",
+        ids[1],
+        "differs",
+    ]
     assert "Source" not in [ln.split("\t")[0] for ln in tsv]
     menu = [a.text() for a in view.actions()]
     assert {"Copy comparison as TSV", "Copy comparison as Markdown"} <= set(menu)
