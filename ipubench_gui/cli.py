@@ -196,7 +196,11 @@ def _add_import(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     im.add_argument(
         "--metric", choices=("throughput", "latency", "time_to_train", "time_to_result")
     )
-    im.add_argument("--unit", help="unit of the figures, when the file has none")
+    im.add_argument(
+        "--unit",
+        help="unit of the figures, when the file has none (an error when a "
+        "column is mapped to unit; --metric likewise)",
+    )
     im.add_argument(
         "--set",
         action="append",

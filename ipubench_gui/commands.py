@@ -256,6 +256,14 @@ def import_(args: argparse.Namespace) -> int:
                 print(f"guessed: {f} = {v!r}")
             for f, c in sorted(mapping.items()):
                 print(f"guessed: {c!r} -> {f}")
+        for field, given in (("unit", args.unit), ("metric", args.metric)):
+            if given and field in mapping:
+                return _error(
+                    f"--{field} {given!r} given, but the file's column "
+                    f"{mapping[field]!r} is mapped to {field}: use one or the other "
+                    f"(leave out --{field}, or map the column away)",
+                    2,
+                )
         spec = importer.ImportSpec(
             args.file,
             mapping,
