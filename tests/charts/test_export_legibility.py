@@ -1,4 +1,4 @@
-"""Exported charts read on a slide: grid behind the bars."""
+"""Exported charts read on a slide: grid behind the bars, text contrast."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import math
 import pytest
 from PySide6 import QtCore, QtGui
 
-from ipubench_gui.charts.export import ExportOptions, compose
-from ipubench_gui.charts.theme import LIGHT
+from ipubench_gui.charts.export import ExportOptions, compose, export
+from ipubench_gui.charts.theme import LIGHT, contrast_ratio
+from ipubench_gui.domain.kinds import KINDS
 from tests.charts.test_export import _plot
 
 
@@ -59,3 +60,36 @@ def test_the_grid_is_behind_the_bars(qapp, db, kind):
         assert any(c.name() != "#ffffff" for c in column)
     assert checked >= 3
     w.close()
+
+
+def _text_fills(svg_path):
+    """(text, fill colour) of every non-empty text in an exported SVG; the
+    fill is the nearest one set on the text or a group around it."""
+    from xml.dom import minidom
+
+    out = []
+    for t in minidom.parse(str(svg_path)).getElementsByTagName("text"):
+        words = "".join(n.data for n in t.childNodes if n.nodeType == n.TEXT_NODE)
+        node, fill = t, ""
+        while node is not None and node.nodeType == node.ELEMENT_NODE and not fill:
+            fill = node.getAttribute("fill")
+            node = node.parentNode
+        if words.strip():
+            out.append((words.strip(), fill))
+    return out
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_export_text_has_aa_contrast(qapp, db, tmp_path, kind):
+    """WCAG AA: text at least 4.5:1 against the export's background. Labels
+    over lines are drawn twice, first in the background colour as a halo;
+    a halo's words are always drawn again in a readable colour."""
+    plot = _plot(db, kind)
+    svg = export(plot, tmp_path / f"{kind}.svg", ExportOptions(1920, 1080))
+    texts = _text_fills(svg)
+    readable = {w for w, f in texts if contrast_ratio(f, LIGHT.ground) >= 4.5}
+    assert plot.x_title.split(" (")[0].split(" —")[0] in " ".join(readable)
+    for words, fill in texts:
+        if contrast_ratio(fill, LIGHT.ground) < 4.5:
+            assert fill.lower() == LIGHT.ground.lower(), (words, fill)  # a halo
+            assert words in readable, words
