@@ -47,9 +47,26 @@ class NumberAxis(pg.AxisItem):
         self.setStyle(maxTickLevel=1)
         self.opaque_on: QtGui.QColor | None = None  # on screen: the background
         self.styled: tuple = ()  # (colour, font px) last applied by _axes
+        # Numbers are written compactly in the axis' own unit (250k, 0.5);
+        # pyqtgraph's SI prefix only added "(x0.001)" to the title when zoomed.
+        self.enableAutoSIPrefix(False)
+        self.data_range: tuple[float, float] | None = None  # view units
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph API)
         return [format_compact(from_view(v * scale, self.mode)) for v in values]
+
+    def tickValues(self, minVal, maxVal, size):  # noqa: N802 (pyqtgraph API)
+        """On a log10 axis, ticks for the range in view, so a zoomed axis
+        keeps at least three (fixed ticks left one or two in view)."""
+        if self.mode != "log10" or self._tickLevels is not None:
+            return super().tickValues(minVal, maxVal, size)
+        lo, hi = sorted((10.0**minVal, 10.0**maxVal))
+        vals = [math.log10(v) for v in log_tick_values(lo, hi)]
+        if self.data_range is not None:  # not far past the data (label room)
+            a, b = self.data_range
+            near = [v for v in vals if a - 0.18 <= v <= b + 0.18]  # 1.5x
+            vals = near if len(near) >= 3 else vals
+        return [(1.0, vals)]
 
     def paint(self, p, opt, widget):
         """Draw from cached draw specs rather than pyqtgraph's recorded QPicture,
@@ -95,17 +112,25 @@ def opaque_pen(pen: QtGui.QPen, background: QtGui.QColor) -> QtGui.QPen:
     return out
 
 
-def log_ticks(lo: float, hi: float) -> list[tuple[float, str]]:
-    """Decade ticks (and 2, 5 between) for a log10 axis spanning ``lo..hi``."""
-    if not (lo > 0 and hi > 0):
+def log_tick_values(lo: float, hi: float, least: int = 3) -> list[float]:
+    """Tick values within ``lo..hi`` for a log axis: decades and 2, 5 between;
+    every 1..9 step if those are fewer than ``least``; then evenly spaced
+    round values (a range of less than 2x, zoomed in)."""
+    if not (0 < lo < hi):
         return []
-    out = []
-    for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
-        for m in (1, 2, 5):
-            v = m * 10**k
-            if lo / 1.5 <= v <= hi * 1.5:
-                out.append((math.log10(v), format_compact(v)))
-    return out
+    decades = range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
+    for steps in ((1, 2, 5), range(1, 10)):
+        vals = [m * 10.0**k for k in decades for m in steps]
+        vals = [v for v in vals if lo <= v <= hi]
+        if len(vals) >= least:
+            return vals
+    step = 10 ** math.floor(math.log10((hi - lo) / least))
+    for m in (5, 2, 1):
+        if (hi - lo) / (m * step) >= least:
+            step *= m
+            break
+    first = math.ceil(lo / step)
+    return [i * step for i in range(first, math.floor(hi / step) + 1)]
 
 
 class PointLabels(pg.GraphicsObject):
@@ -454,6 +479,8 @@ def _axes(
             ax.setStyle(tickFont=_px_font(font_px))
             ax.styled = styled
         ax.mode = out.y_mode if name == "left" else out.x_mode
+        data = ys if name == "left" else xs
+        ax.data_range = (min(data), max(data)) if data else None
         ax.setTicks(None)
     style = {
         "color": pg.mkColor(theme.foreground).name(),  # as pyqtgraph stores it
@@ -464,11 +491,7 @@ def _axes(
     bottom = pi.getAxis("bottom")
     if plot.x_ticks:
         bottom.setTicks([[(to_view(v, out.x_mode), t) for v, t in plot.x_ticks], []])
-    elif out.x_mode == "log10" and xs:
-        lo, hi = 10 ** min(xs), 10 ** max(xs)
-        bottom.setTicks([log_ticks(max(lo, 1e-9), hi), []])
-    if out.y_mode == "log10" and ys:
-        pi.getAxis("left").setTicks([log_ticks(10 ** min(ys), 10 ** max(ys)), []])
+    # log10 axes without fixed ticks: NumberAxis.tickValues, for the view.
     pi.showGrid(x=True, y=not plot.horizontal_bars, alpha=theme.grid_alpha)
     # The axes draw the grid, above the view box by default, so it striped
     # opaque bars; below it, the grid shows only between them.

@@ -1,0 +1,53 @@
+"""Axes read at any zoom: at least 3 ticks, numbers in the axis' own unit
+(k, M for large ones), never pyqtgraph's '(x0.001)' scale note."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.plots import build_plot
+from ipubench_gui.store import fetch
+
+
+def _shown_ticks(axis, lo, hi):
+    """The tick strings the axis draws for the view lo..hi (view units)."""
+    size = axis.width() if axis.orientation in ("left", "right") else axis.height()
+    out = []
+    for spacing, values in axis.tickValues(lo, hi, size):
+        inside = [v for v in values if lo <= v <= hi]
+        out += axis.tickStrings(inside, axis.autoSIPrefixScale, spacing)
+    return out
+
+
+@pytest.mark.parametrize("log", [False, True])
+@pytest.mark.parametrize("ms", [(0.2, 1.8), (0.5, 0.9), (1.0, 1.3)])
+def test_latency_axis_zoomed_to_2ms_reads(qapp, db, log, ms):
+    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+
+    spec = ChartSpec(kind="latency-throughput", log=log)
+    plot = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+    assert plot.x_title.startswith("Latency (ms)") and plot.log_x == log
+    canvas = ChartCanvas()
+    canvas.resize(1000, 700)
+    canvas.show()
+    canvas.render(plot)
+    pi = canvas.item
+    lo, hi = (math.log10(v) for v in ms) if log else ms
+    pi.vb.setXRange(lo, hi, padding=0)
+    qapp.processEvents()
+    axis = pi.getAxis("bottom")
+    ticks = _shown_ticks(axis, *pi.vb.viewRange()[0])
+    assert "(x" not in axis.labelString()  # no "(x0.001)" scale note
+    assert len(ticks) >= 3, ticks
+    assert len(set(ticks)) == len(ticks), ticks  # each tick says its own value
+    for t in ticks:  # plain numbers in ms, inside the zoomed range
+        assert ms[0] - 1e-9 <= float(t) <= ms[1] + 1e-9, (t, ms)
+    # The throughput axis still writes large numbers compactly (k, M).
+    left = pi.getAxis("left")
+    ys = _shown_ticks(left, *pi.vb.viewRange()[1])
+    assert len(ys) >= 3 and any(t[-1] in "kM" for t in ys), ys
+    canvas.close()
