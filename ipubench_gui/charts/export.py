@@ -137,12 +137,12 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
         row=3,
         col=0,
         colspan=2,
-        size=f"{fp * 0.62:.0f}px",
+        size=f"{fp * 0.7:.0f}px",
         color="#555555",
         justify="left",
     )
     footer.item.setTextWidth(opts.width - 3 * fp)
-    footer.setText(html.escape(foot), size=f"{fp * 0.62:.0f}px", color="#555555")
+    footer.setText(html.escape(foot), size=f"{fp * 0.7:.0f}px", color="#555555")
     w.resize(opts.width, opts.height)
     w.show()  # WA_DontShowOnScreen: laid out and paintable, never on screen
     QtWidgets.QApplication.processEvents()

@@ -93,3 +93,44 @@ def test_export_text_has_aa_contrast(qapp, db, tmp_path, kind):
         if contrast_ratio(fill, LIGHT.ground) < 4.5:
             assert fill.lower() == LIGHT.ground.lower(), (words, fill)  # a halo
             assert words in readable, words
+
+
+def _text_sizes(svg_path, last_words):
+    """(body sizes, footnote sizes) in px of an exported SVG's texts; the
+    footnote is every line in the block whose text ends in ``last_words``."""
+    from xml.dom import minidom
+
+    texts = [
+        (t, "".join(n.data for n in t.childNodes if n.nodeType == n.TEXT_NODE))
+        for t in minidom.parse(str(svg_path)).getElementsByTagName("text")
+    ]
+    texts = [(t, w.strip()) for t, w in texts if w.strip()]
+    block = next(t.parentNode for t, w in texts if w.endswith(last_words))
+    body = [
+        float(t.getAttribute("font-size"))
+        for t, _ in texts
+        if t.parentNode is not block
+    ]
+    foot = [
+        float(t.getAttribute("font-size")) for t, _ in texts if t.parentNode is block
+    ]
+    return body, foot
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_type_sizes_read_on_a_slide_and_scale(qapp, db, tmp_path, kind):
+    """At 1920x1080, body text >= 18 px and footnotes >= 14 px; at 3840x2160
+    each is twice that (the layout scales, it is not a bigger canvas)."""
+    plot = _plot(db, kind)
+    note = "Source: a footnote the test wrote."
+    sizes = {}
+    for w, h in ((1920, 1080), (3840, 2160)):
+        svg = export(
+            plot, tmp_path / f"{kind}-{w}.svg", ExportOptions(w, h, footnote=note)
+        )
+        body, foot = _text_sizes(svg, "test wrote.")
+        assert foot and body
+        sizes[w] = (min(body), min(foot))
+    assert sizes[1920][0] >= 18 and sizes[1920][1] >= 14, sizes
+    for now, before in zip(sizes[3840], sizes[1920]):
+        assert 1.9 * before <= now <= 2.1 * before, sizes
