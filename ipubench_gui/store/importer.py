@@ -21,7 +21,7 @@ import duckdb
 
 from ipubench_gui.domain.files import io_reason
 from ipubench_gui.store.db import Params, Row, one_row
-from ipubench_gui.store.import_csv import MAX_SHOWN, shorten
+from ipubench_gui.store.import_csv import ENCODINGS, MAX_SHOWN, shorten  # noqa: F401
 from ipubench_gui.store.import_read import (  # noqa: F401  (the import API)
     FIELDS,
     MAX_PROBLEMS,

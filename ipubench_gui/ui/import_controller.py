@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ipubench_gui.store import importer
 from ipubench_gui.store.export import export_table
@@ -67,9 +67,13 @@ class ImportController(QObject):
             ss.save_text("import/last_dir", str(Path(path).parent))
             self.open_file(Path(path))
 
-    def open_file(self, path: Path) -> None:
+    def open_file(self, path: Path, encoding: str = "utf-8") -> None:
+        """Preview ``path`` read as ``encoding`` (CSV/TSV only; see ENCODINGS)."""
+        self.previewing = (path, encoding)
         self.runner.submit(
-            "import-preview", partial(_preview, path=path), on_error=self._on_failed
+            "import-preview",
+            partial(_preview, path=path, encoding=encoding),
+            on_error=self._on_failed,
         )
 
     def check(self, spec: importer.ImportSpec) -> None:
@@ -149,7 +153,9 @@ class ImportController(QObject):
             what, todo = explain(text)
             self.last_message = (what, todo)
             if slot == "import-preview" or self.dialog is None:
-                self.warn("Cannot import this file", what, todo)
+                box = self.warn("Cannot import this file", what, todo)
+                if box is not None and slot == "import-preview":
+                    self._offer_encodings(box, text)
             else:
                 self.dialog.show_report(f"{what}\n\n{todo} {NOTHING_STORED}")
         else:
@@ -165,8 +171,11 @@ class ImportController(QObject):
         if slot == "import-preview":
             from ipubench_gui.ui.widgets.import_dialog import ImportDialog
 
-            path, preview = result
-            self.dialog = ImportDialog(path, preview, self.window)
+            path, preview, encoding = result
+            if self.dialog is not None:  # re-read in another encoding
+                self.dialog.close()
+            self.dialog = ImportDialog(path, preview, self.window, encoding)
+            self.dialog.encodingChosen.connect(partial(self.open_file, path))
             self.dialog.checkRequested.connect(self.check)
             self.dialog.importRequested.connect(self.start_import)
             self.dialog.cancelRequested.connect(self.cancel)
@@ -197,20 +206,34 @@ class ImportController(QObject):
             ss.save_text(ss.LAST_EXPORT_DIR, str(Path(path).parent))
             bar.showMessage(f"Wrote {n} results to {path}.", 8000)
 
-    def warn(self, title: str, text: str, todo: str = "") -> None:
+    def warn(self, title: str, text: str, todo: str = "") -> QMessageBox | None:
         """In the status bar, and in a message box over a shown window: what
-        is wrong, and below it what to do."""
+        is wrong, and below it what to do. Returns the box, if one was shown."""
         self.last_error = text
         self.window.statusBar().showMessage(text.splitlines()[0], 10000)
         if self.window.isVisible():
-            show_warning(self.window, title, text, todo)
+            return show_warning(self.window, title, text, todo)
+        return None
+
+    def _offer_encodings(self, box: QMessageBox, text: str) -> None:
+        """A file that is not text in the encoding tried: one button per other
+        encoding, which reads the file again in it."""
+        if "choose an encoding" not in text and "choose the encoding" not in text:
+            return
+        path, tried = self.previewing
+        for enc in importer.ENCODINGS:
+            if enc != tried:
+                button = box.addButton(
+                    f"Read as {enc}", QMessageBox.ButtonRole.AcceptRole
+                )
+                button.clicked.connect(partial(self.open_file, path, enc))
 
     _warn = warn
 
 
 # Store jobs: run on the worker thread with its own cursor.
-def _preview(db, path: Path):
-    return path, importer.preview(db.cursor(), path)
+def _preview(db, path: Path, encoding: str = "utf-8"):
+    return path, importer.preview(db.cursor(), path, encoding=encoding), encoding
 
 
 def _check(db, spec: importer.ImportSpec):

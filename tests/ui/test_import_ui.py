@@ -193,3 +193,42 @@ def test_renaming_and_removing_a_source_update_the_table(
     s.state.set_filters(FilterState())
     assert s.window.count_label.text() == f"{STORE_ROWS:,} of {STORE_ROWS:,} results"
     s.imports.sources_dialog.close()
+
+
+def test_a_file_in_another_encoding_can_be_read_in_it(
+    qtbot, combined_session, tmp_path
+):
+    """Not UTF-8: the warning offers the other encodings; choosing one opens the
+    mapping dialog on the file read in it, and the import keeps its letters."""
+    from PySide6.QtWidgets import QMessageBox
+
+    make, db = combined_session
+    s = make()
+    f = tmp_path / "latin.csv"
+    f.write_bytes("model,platform,value\nRésNet,Lab Bôx,1234\n".encode("latin-1"))
+    s.imports.open_file(f)
+    assert s.imports.dialog is None
+    (box,) = [b for b in s.window.findChildren(QMessageBox) if b.isVisible()]
+    assert "not utf-8 text" in box.text()
+    offered = {b.text(): b for b in box.buttons()}
+    assert {"Read as utf-16", "Read as latin-1"} <= set(offered)
+    qtbot.mouseClick(offered["Read as latin-1"], Qt.MouseButton.LeftButton)
+    dlg = s.imports.dialog
+    assert dlg is not None, s.imports.last_error
+    assert dlg.encoding_box.currentText() == "latin-1"
+    assert dlg.table.item(1, 0).text() == "RésNet"  # row 1 under the "maps to" row
+    dlg.metric_box.setCurrentText("throughput")
+    dlg.unit_box.setText("images/s")
+    qtbot.mouseClick(dlg.import_button, Qt.MouseButton.LeftButton)
+    assert s.imports.last_result.landed == 1
+    got = db.scalar(
+        "SELECT platform FROM user_results_v WHERE source_file = 'latin.csv'"
+    )
+    assert got == "Lab Bôx"
+    # Choosing utf-8 in the dialog reads the file again in it, and says why not.
+    dlg.encoding_box.setCurrentText("utf-8")
+    assert any(
+        "not utf-8 text" in b.text()
+        for b in s.window.findChildren(QMessageBox)
+        if b.isVisible()
+    )

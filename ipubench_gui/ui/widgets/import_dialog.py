@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ipubench_gui.domain.format import format_cell
-from ipubench_gui.store.importer import FIELDS, METRICS, ImportSpec, Preview
+from ipubench_gui.store.importer import ENCODINGS, FIELDS, METRICS, ImportSpec, Preview
 
 IGNORE = "(ignore)"
 
@@ -41,12 +41,16 @@ class ImportDialog(QDialog):
     checkRequested = Signal(object)  # ImportSpec
     importRequested = Signal(object)  # ImportSpec
     cancelRequested = Signal()
+    encodingChosen = Signal(str)  # read the file again in this encoding
 
-    def __init__(self, path: Path, preview: Preview, parent=None):
+    def __init__(
+        self, path: Path, preview: Preview, parent=None, encoding: str = "utf-8"
+    ):
         super().__init__(parent)
         self.setWindowTitle(f"Import {path.name}")
         self.path = path
         self.preview = preview
+        self.encoding = encoding
         by_column = {c: f for f, c in preview.guessed.items()}
         n = len(preview.columns)
         self.table = QTableWidget(len(preview.rows) + 1, n)
@@ -89,6 +93,14 @@ class ImportDialog(QDialog):
             ["model", "variant", "platform", "dataset", "framework"]
         )
         form = QFormLayout()
+        if path.suffix.lower() not in (".parquet", ".json", ".jsonl", ".ndjson"):
+            # Text files only: the preview shows how the chosen one reads.
+            self.encoding_box = QComboBox()
+            self.encoding_box.addItems(list(ENCODINGS))
+            self.encoding_box.setCurrentText(encoding)
+            self.encoding_box.setAccessibleName("Text encoding of the file")
+            self.encoding_box.currentTextChanged.connect(self.encodingChosen.emit)
+            form.addRow("Encoding:", self.encoding_box)
         form.addRow("Metric:", self.metric_box)
         form.addRow("Unit:", self.unit_box)
         form.addRow("Platform:", self.platform_box)
@@ -164,6 +176,7 @@ class ImportDialog(QDialog):
             unpivot,
             self.unpivot_into.currentText(),
             self.label_box.text().strip(),
+            self.encoding,
         )
 
     def show_busy(self, busy: bool) -> None:
