@@ -188,7 +188,7 @@ class Controller(QObject):
             )
             + "</ul>"
         )
-        self.window.statusBar().clearMessage()
+        self.window.loaded()
         self.window.facets.set_counts(self.facet_counts)
         self._show_count()
         self._render_chart()  # colours follow the universe's order

@@ -35,6 +35,9 @@ from ipubench_gui.ui.widgets.results_view import ResultsView
 SEARCH_DEBOUNCE_MS = 250
 
 
+LOADING = "Loading results…"
+
+
 class MainWindow(QMainWindow):
     def __init__(self, state: AppState, parent=None):
         super().__init__(parent)
@@ -116,7 +119,7 @@ class MainWindow(QMainWindow):
         self.add_compare_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
         self.table.addAction(self.add_compare_action)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self.statusBar().showMessage("Loading results…")
+        self.statusBar().showMessage(LOADING)
         self.count_label = QLabel()
         self.statusBar().addPermanentWidget(self.count_label)
         self._build_menus()
@@ -338,6 +341,11 @@ class MainWindow(QMainWindow):
         ss.save_chart(self.state.chart)
         ss.save_text(ss.CHART_LEGEND, "1" if self.legend_action.isChecked() else "0")
 
+    def loaded(self) -> None:
+        """The store has answered: "Loading results…" goes (other news stays)."""
+        if self.statusBar().currentMessage() == LOADING:
+            self.statusBar().clearMessage()
+
     def restore_settings(self) -> None:
         for key, restore in (
             (ss.WINDOW_GEOMETRY, self.restoreGeometry),
@@ -349,8 +357,15 @@ class MainWindow(QMainWindow):
             if isinstance(data, QByteArray):
                 restore(data)
         self.legend_action.setChecked(ss.load_text(ss.CHART_LEGEND, "1") != "0")
-        self.state.set_chart(ss.load_chart())
-        self.state.set_filters(ss.load_filters())
+        dropped: list[str] = []
+        self.state.set_chart(ss.load_chart(dropped))
+        self.state.set_filters(ss.load_filters(dropped))
+        if dropped:  # said, not only logged: the user sees why a filter is gone
+            self.statusBar().showMessage(
+                "Some saved settings could not be used and were dropped: "
+                + "; ".join(dropped),
+                20000,
+            )
 
     def closeEvent(self, e) -> None:
         self.save_settings()

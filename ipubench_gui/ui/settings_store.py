@@ -69,28 +69,35 @@ def save_filters(state: FilterState) -> None:
 MAX_SETTING_CHARS = 100_000
 
 
-def _json_setting(key: str) -> object:
-    """A JSON setting as Python values; None (with a log line) when it is
-    missing, too long or not JSON: a bad setting never stops a start."""
+def _json_setting(key: str, notes: list[str] | None = None) -> object:
+    """A JSON setting as Python values; None (with a note) when it is missing,
+    too long or not JSON: a bad setting never stops a start."""
     raw = settings().value(key, "")
     if not raw:
         return None
     if not isinstance(raw, str) or len(raw) > MAX_SETTING_CHARS:
-        log.warning("ignoring saved %s: not a short JSON text", key)
+        _note(notes, f"saved {key}: not a short JSON text")
         return None
     try:
         return decode_json(raw.encode("utf-8", "replace"))
     except ValueError as exc:
-        log.warning("ignoring saved %s: %s", key, exc)
+        _note(notes, f"saved {key}: {exc}")
         return None
 
 
-def load_filters() -> FilterState:
+def _note(notes: list[str] | None, text: str) -> None:
+    """A dropped setting: logged, and kept for the window to say."""
+    log.warning("ignoring %s", text)
+    if notes is not None:
+        notes.append(text)
+
+
+def load_filters(notes: list[str] | None = None) -> FilterState:
     """The last session's filters, checked by the views' schema: what does not
-    fit is dropped (with a log line) and the rest kept."""
-    st, notes = parse_filters(_json_setting(LAST_FILTERS))
-    for n in notes:
-        log.warning("saved filters: %s", n)
+    fit is dropped (noted in ``notes``, and logged) and the rest kept."""
+    st, dropped = parse_filters(_json_setting(LAST_FILTERS, notes))
+    for n in dropped:
+        _note(notes, f"saved filters: {n}")
     return st
 
 
@@ -104,10 +111,10 @@ def save_chart(spec: ChartSpec) -> None:
     settings().setValue(CHART, json.dumps(spec.to_json()))
 
 
-def load_chart() -> ChartSpec:
-    spec, notes = parse_chart(_json_setting(CHART))
-    for n in notes:
-        log.warning("saved chart options: %s", n)
+def load_chart(notes: list[str] | None = None) -> ChartSpec:
+    spec, dropped = parse_chart(_json_setting(CHART, notes))
+    for n in dropped:
+        _note(notes, f"saved chart options: {n}")
     return spec
 
 

@@ -26,3 +26,6 @@ def test_a_bad_saved_setting_never_stops_a_start(make_session):
     s = make_session(start=False)
     s.start(restore=True)
     assert s.state.filters == FilterState().with_values("framework", ["PopART"])
+    said = s.window.statusBar().currentMessage()
+    assert said.startswith("Some saved settings could not be used and were dropped")
+    assert "nonexistent" in said
