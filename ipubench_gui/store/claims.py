@@ -59,28 +59,24 @@ def gpu_rows(db: Database, comparison_id: str) -> list[dict[str, Any]]:
     )
 
 
-def mlperf_rows(db: Database, path: Path) -> list[dict[str, Any]]:
-    """MLPerf Training results (data/mlperf_training.csv, derived from the
-    official logs); empty when the file is absent."""
-    if not path.exists():
-        return []
+def mlperf_rows(db: Database) -> list[dict[str, Any]]:
+    """The store's MLPerf Training results with a score (bundled, from the
+    official logs, and any imported), under the ids the store shows them by
+    (a result the vendor's page also prints keeps the page's id)."""
     return _dicts(
         db,
-        # a result a vendor-page figure cites shares that figure's row (and id)
-        # in the store: name the row the window can select
-        "SELECT coalesce(vendor_result_id, result_id) AS result_id, "
-        "mlperf_round, submitter, system_id, system_name, "
+        "SELECT result_id, mlperf_round, submitter, system_id, system_name, "
         "mlperf_benchmark, division, availability, accelerator_type, "
-        "accelerator_model, accelerators, framework, value, status, path "
-        "FROM read_csv($p, header = true, all_varchar = true) "
-        "WHERE value IS NOT NULL",
-        {"p": str(path)},
+        "accelerator_model, accelerators, framework, value, path "
+        "FROM results_v WHERE mlperf_round IS NOT NULL AND value IS NOT NULL "
+        "AND metric = 'time_to_train' ORDER BY result_id",
+        {},
     )
 
 
-def audit_all(db: Database, cat: Catalogue, mlperf_csv: Path) -> list[Audit]:
+def audit_all(db: Database, cat: Catalogue) -> list[Audit]:
     """Every comparison (comparisons.csv order), then every claim (claims.csv)."""
-    mlperf = mlperf_rows(db, mlperf_csv)
+    mlperf = mlperf_rows(db)
     out = []
     for cmp in _dicts(db, "SELECT * FROM comparisons ORDER BY comparison_id", {}):
         out.append(
@@ -103,14 +99,14 @@ def audit_all(db: Database, cat: Catalogue, mlperf_csv: Path) -> list[Audit]:
 
 
 def audit_store(db: Database, data_dir: Path) -> list[Audit]:
-    """Every claim and comparison, with the entity tables and MLPerf results
+    """Every claim and comparison, names resolved with the entity tables
     bundled in ``data_dir``."""
-    return audit_all(db, load(data_dir / "entities"), data_dir / "mlperf_training.csv")
+    return audit_all(db, load(data_dir / "entities"))
 
 
 def stored_ids(db: Database, audits: list[Audit]) -> frozenset[str]:
-    """Which of the results the audits used are rows of the store (MLPerf
-    results read from data/mlperf_training.csv may not be)."""
+    """Which of the results the audits used are rows of the store (all of
+    them, unless a store lacks a row a claim names)."""
     ids = sorted({i for a in audits for i in a.result_ids})
     rows = db.cursor().execute(
         "SELECT result_id FROM results_v WHERE list_contains($ids, result_id)",

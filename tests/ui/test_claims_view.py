@@ -59,7 +59,7 @@ def test_claims_dock_opens_from_the_keyboard_and_explains_a_ratio(qtbot, session
         assert part in text, part
 
 
-def test_a_claim_checked_on_mlperf_results_keeps_the_filters(qtbot, session):
+def test_claims_checked_on_mlperf_results_select_them(qtbot, session):
     w = session.window
     w.claims_dock.show()
     qtbot.waitUntil(lambda: w.claims.table.rowCount() > 0, timeout=20_000)
@@ -67,22 +67,22 @@ def test_a_claim_checked_on_mlperf_results_keeps_the_filters(qtbot, session):
     w.claims.choose("clm-paddle-bert")
     want = {"mlp20-fc7cae", "mlp20-bc85a3", "mlp20-769653", "mlp20-a791e0"}
     assert _selected(session) == want
-    # Bow Pod16 vs DGX A100 rests on two MLPerf v2.0 results: selected when the
-    # store holds them as rows (filters hiding them cleared), else nothing to
-    # select and the user's filters stay.
-    # (Bow Pod16's ResNet-50 result shares the row of the seed's figure, mlp20-…)
-    ids = {"mlp20-6ec6d2", "mlperf20-ce66b2e6"}
-    held = session.db.scalar(
-        "SELECT count(*) FROM results_v WHERE list_contains($i, result_id)",
-        {"i": sorted(ids)},
-    )
-    f = FilterState().with_values("framework", ["PopART"])
-    session.state.set_filters(f)
+    # Bow Pod16 vs DGX A100 rests on two MLPerf v2.0 results (by their
+    # results-repository folders); a filter hiding them is cleared.
+    ids = {
+        r[0]
+        for r in session.db.cursor()
+        .execute(
+            "SELECT result_id FROM results_v WHERE mlperf_round = '2.0' AND "
+            "mlperf_benchmark = 'resnet' AND system_id IN "
+            "('ipu-pod16-TF1-closed', 'dgxa100_ngc22.04_mxnet')"
+        )
+        .fetchall()
+    }
+    assert len(ids) == 2
+    session.state.set_filters(FilterState().with_values("framework", ["PopART"]))
     w.claims.choose("clm-bow16-vs-dgx640-rn50")
-    if held:
-        assert session.state.filters == FilterState() and _selected(session) == ids
-    else:
-        assert session.state.filters == f
+    assert session.state.filters == FilterState() and _selected(session) == ids
     text = w.claims.explain.toPlainText()
     assert "31.55% less time" in text and "not verified by MLCommons" in text
     assert "MLPerf™ is a trademark of MLCommons Association" in text
