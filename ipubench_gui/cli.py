@@ -142,7 +142,22 @@ def _add_export_chart(
         default=None,
         help="latency budget (latency-throughput kind)",
     )
+    ch.add_argument(
+        "--unit-family",
+        default=None,
+        metavar="UNIT",
+        help="throughput kind: what the bars count, e.g. images/s or "
+        "sequences/s (default: the largest group of the filtered rows)",
+    )
+    ch.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        metavar="FILE.csv",
+        help="also write the plotted points: series, x, y, result_id",
+    )
     ch.add_argument("--linear", action="store_true", help="linear axes instead of log")
+    _add_per_accelerator(ch)
     ch.add_argument(
         "--transparent", action="store_true", help="transparent background (PNG)"
     )
@@ -154,6 +169,7 @@ def _add_export_table(
     et = sub.add_parser(
         "export-table", help="write the filtered results as CSV, Parquet or Excel"
     )
+    _add_per_accelerator(et)
     _add_output(et, "output: .csv, .parquet or .xlsx")
     et.add_argument(
         "--filter",
@@ -200,6 +216,15 @@ def _add_import(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "--unit",
         help="unit of the figures, when the file has none (an error when a "
         "column is mapped to unit; --metric likewise)",
+    )
+    im.add_argument(
+        "--alias",
+        action="append",
+        default=[],
+        metavar="[KIND:]FROM=TO",
+        help="treat the name FROM as the known name TO, saved in your user "
+        "database (e.g. --alias 'RN-50 (ours)=ResNet-50 v1.5'); KIND is model, "
+        "framework, dataset, system or unit (default: the kind that knows TO)",
     )
     im.add_argument(
         "--set",
@@ -274,6 +299,7 @@ def _add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         action="store_true",
         help="leave out attributes that are the same everywhere",
     )
+    _add_per_accelerator(cmp)
 
 
 def _add_claims(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -439,3 +465,12 @@ def main(argv: list[str] | None = None) -> int:
         return run(args)
     except (StoreError, DataError) as exc:  # a store that cannot be opened
         return commands._error(exc, 1)
+
+
+def _add_per_accelerator(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--per-accelerator",
+        action="store_true",
+        help="figures per accelerator chip: throughput / chips, time to train x "
+        "chips (chip-minutes); derived, and labelled so",
+    )

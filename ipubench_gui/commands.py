@@ -60,8 +60,10 @@ def export_results(args: argparse.Namespace) -> int:
     return _write_results(db, lambda: export_results(db, args.file), args.file)
 
 
-def _parse_filters(specs: list[str], universe: Universe) -> FilterState:
-    """``DIM=VALUE`` options -> FilterState; ValueError naming what is wrong."""
+def _parse_filters(specs: list[str], universe: Universe, rename=None) -> FilterState:
+    """``DIM=VALUE`` options -> FilterState; ValueError naming what is wrong.
+    ``rename(dim, value)`` (store.names.renamer) takes any spelling of a name:
+    ``model=rn50`` selects ResNet-50 v1.5."""
     from ipubench_gui.domain.fields import FACETS, RANGES, field
     from ipubench_gui.domain.filters import FilterState, NumRange
 
@@ -94,6 +96,8 @@ def _parse_filters(specs: list[str], universe: Universe) -> FilterState:
                 v = field(dim).parse(value)
             except ValueError:
                 v = value
+            if rename is not None:
+                v = rename(dim, v)
             if v not in known:
                 raise ValueError(_unknown_value(spec, dim, value, known))
             st = st.with_values(dim, st.values(dim) | {v})
@@ -125,6 +129,20 @@ def _unknown_value(spec: str, dim: str, value: str, known: list) -> str:
     )
 
 
+def _write_points(plot, path) -> None:
+    """``export-chart --data``: the plotted points (series, x, y, result_id)."""
+    from ipubench_gui.domain.plot_model import POINT_COLUMNS, point_rows
+    from ipubench_gui.store.export import inert, write_csv
+
+    write_csv(path, POINT_COLUMNS, ([inert(v) for v in r] for r in point_rows(plot)))
+
+
+def _renamer(db):
+    from ipubench_gui.store import names
+
+    return names.renamer(names.of(db))
+
+
 def export_chart(args: argparse.Namespace) -> int:
     import os
 
@@ -139,6 +157,7 @@ def export_chart(args: argparse.Namespace) -> int:
     from ipubench_gui.domain.chartspec import ChartSpec
     from ipubench_gui.store import fetch
     from ipubench_gui.store.charts import make_chart
+    from ipubench_gui.store.export import ExportError as TableExportError
     from ipubench_gui.ui.application import ensure_app
 
     try:
@@ -149,7 +168,7 @@ def export_chart(args: argparse.Namespace) -> int:
     try:
         universe = fetch.universe(db)
         try:
-            state = _parse_filters(args.filter, universe)
+            state = _parse_filters(args.filter, universe, _renamer(db))
         except ValueError as exc:
             return _error(exc, 2)
         spec = ChartSpec(
@@ -158,6 +177,8 @@ def export_chart(args: argparse.Namespace) -> int:
             log=not args.linear,
             budget_ms=args.budget_ms,
             title=args.title,
+            unit_family=args.unit_family,
+            per_accelerator=args.per_accelerator,
         )
         chart = make_chart(db, state, spec, universe)
     finally:
@@ -173,7 +194,9 @@ def export_chart(args: argparse.Namespace) -> int:
     )
     try:
         export(chart.plot, args.out, opts)
-    except ExportError as exc:
+        if args.data is not None:
+            _write_points(chart.plot, args.data)
+    except (ExportError, TableExportError) as exc:
         return _error(exc, 1)
     n = len(chart.plot.point_ids())
     print(f"wrote {args.out} ({width}x{height}, {n} items)")
@@ -219,17 +242,23 @@ def export_table(args: argparse.Namespace) -> int:
 
     db = _export_store()
     try:
-        state = _parse_filters(args.filter, fetch.universe(db))
+        state = _parse_filters(args.filter, fetch.universe(db), _renamer(db))
     except ValueError as exc:
         db.close()
         return _error(exc, 2)
-    return _write_results(db, lambda: export_table(db, state, args.file), args.file)
+    return _write_results(
+        db,
+        lambda: export_table(db, state, args.file, args.per_accelerator),
+        args.file,
+    )
 
 
 def import_(args: argparse.Namespace) -> int:
     from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.domain.entities import EntityError
     from ipubench_gui.store import importer
 
+    names_said: list[str] = []
     try:
         mapping = _mapping(args.map)
         constants = _pairs(args.set, "--set")
@@ -247,6 +276,10 @@ def import_(args: argparse.Namespace) -> int:
             return _error(status.message if status else "no user database", 1)
         if status and status.message:
             print(f"note: {status.message}", file=sys.stderr)
+        if args.alias and not args.check:
+            with db.writing() as con:
+                for line in _add_aliases(con, args.alias):
+                    print(line)
         con = db.cursor()
         if not mapping and not unpivot:
             names, _ = importer.stage(con, args.file, encoding=args.encoding)
@@ -282,14 +315,19 @@ def import_(args: argparse.Namespace) -> int:
             return 0
         with db.writing() as con:
             res = importer.import_file(con, spec)
+            names_said = _import_names(con, res.source_id)
     except importer.ImportFailed as exc:
         return _error(exc, 1)
+    except EntityError as exc:
+        return _error(exc, 2)
     finally:
         db.close()
     print(
         f"imported {res.landed} rows as {res.label!r} (source {res.source_id}); "
         f"skipped {res.skipped} without a figure"
     )
+    for line in names_said:
+        print(line)
     return 0
 
 
@@ -327,6 +365,37 @@ def import_mlperf(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_aliases(con, specs: list[str]) -> list[str]:
+    """``--alias [KIND:]FROM=TO``: saved as user aliases; imported rows renamed."""
+    from ipubench_gui.domain.entities import KINDS, EntityError
+    from ipubench_gui.store import names
+
+    said = []
+    for spec in specs:
+        head, sep, to = spec.partition("=")
+        kind, colon, frm = head.partition(":")
+        if not colon or kind.strip() not in KINDS:
+            kind, frm = "", head
+        frm, to, kind = frm.strip(), to.strip(), kind.strip()
+        if not sep or not frm or not to:
+            raise EntityError(f"--alias {spec!r}: expected [KIND:]FROM=TO")
+        cat = names.user_catalogue(con)
+        if not kind:
+            kind = next((k for k in KINDS if cat.resolve(k, to).recognised), "model")
+        name = names.add_user_alias(con, kind, frm, to)
+        said.append(f"alias: {frm} → {name} ({kind}, saved)")
+    names.rename_user_rows(con, names.user_catalogue(con))
+    return said
+
+
+def _import_names(con, source_id: int) -> list[str]:
+    """How the import's names read: "ResNet50 → ResNet-50 v1.5 (alias)",
+    "Foo (not recognised)" (kept as given)."""
+    from ipubench_gui.store import names
+
+    return [f"{kind}: {label}" for kind, label in names.import_labels(con, source_id)]
+
+
 def compare(args: argparse.Namespace) -> int:
     import io
 
@@ -348,8 +417,16 @@ def compare(args: argparse.Namespace) -> int:
     finally:
         db.close()
     b = ids.index(baseline)
+    if args.per_accelerator:
+        from ipubench_gui.domain.per_chip import NOTE, per_chip
+
+        # a row with no per-chip figure stays as it is: its unit then differs,
+        # so no ratio is made against it
+        rows = [per_chip(r) or r for r in rows]
     if args.format == "markdown":
         sys.stdout.write(compare.to_markdown(rows, b, args.only_differences))
+        if args.per_accelerator:
+            sys.stdout.write(f"\n{NOTE}\n")
     else:
         from ipubench_gui.store.export import csv_writer
 

@@ -522,6 +522,9 @@ def _set_title(ax: pg.AxisItem, text: str, style: dict) -> None:
         ax.showLabel(False)
     elif ax.labelText != text or ax.labelStyle != style or not ax.label.isVisible():
         ax.setLabel(text, **style)
+        # pyqtgraph centres the label only on a resize: a title of another
+        # length ("images/s" -> "sequences/s") would stay where the last one was
+        ax.resizeEvent()
 
 
 def highlight_items(

@@ -104,39 +104,70 @@ class ChartRows:
     mine: int  # of which of this metric
     plotted: int  # of which in the unit drawn
     per_point: int = 1  # >1: each row is a median over this many rows at most
+    # the unit families of this metric not drawn, with their row counts
+    others: tuple[tuple[str, int], ...] = ()
 
 
 def chart_unit(
-    counts: Sequence[tuple[str, str, int]], metric: str
-) -> tuple[str | None, int, int, int]:
-    """From filtered row counts per (metric, unit): the unit a chart of ``metric``
-    draws (its most common; on a tie the alphabetically first), and how many rows
-    there are in all, of ``metric``, and of ``metric`` in that unit."""
+    counts: Sequence[tuple[str, str, int]], metric: str, wanted: str | None = None
+) -> tuple[str | None, int, int, int, tuple[tuple[str, int], ...]]:
+    """From filtered row counts per (metric, unit family): the family a chart of
+    ``metric`` draws (``wanted`` if the rows have it, else the most common; on
+    a tie the alphabetically first: images/s never share an axis with nodes/s),
+    how many rows there are in all, of ``metric``, of ``metric`` in that family,
+    and the other families with their counts (largest first)."""
     total = sum(n for _, _, n in counts)
     mine = [(n, unit) for m, unit, n in counts if m == metric]
     if not mine:
-        return None, total, 0, 0
+        return None, total, 0, 0, ()
     plotted, unit = max(mine, key=lambda nu: (nu[0], [-ord(c) for c in nu[1]]))
-    return unit, total, sum(n for n, _ in mine), plotted
+    for n, u in mine:
+        if u == wanted:
+            plotted, unit = n, u
+    others = tuple(
+        (u, n) for n, u in sorted(mine, key=lambda nu: (-nu[0], nu[1])) if u != unit
+    )
+    return unit, total, sum(n for n, _ in mine), plotted, others
 
 
-def best_rows(rows: Sequence[Mapping[str, Any]], metric: str, limit: int) -> ChartRows:
+def family(row: Mapping[str, Any]) -> str:
+    """What a row's figure counts ("images/s"): results_v's unit_family, else
+    its unit."""
+    return str(row.get("unit_family") or row.get("unit"))
+
+
+def best_rows(
+    rows: Sequence[Mapping[str, Any]],
+    metric: str,
+    limit: int,
+    wanted: str | None = None,
+    per_chip: bool = False,
+) -> ChartRows:
     """The bar chart's rows picked from every filtered row, already fetched: the
     same answer as the store's Top-N query (``fetch.chart_rows``), for small
     results where a second query would cost more than the sort."""
-    counts = Counter((r["metric"], r["unit"]) for r in rows)
-    unit, total, mine, plotted = chart_unit(
-        [(m, u, n) for (m, u), n in counts.items()], metric
+    counts = Counter((r["metric"], family(r)) for r in rows)
+    unit, total, mine, plotted, others = chart_unit(
+        [(m, u, n) for (m, u), n in counts.items()], metric, wanted
     )
     if unit is None:
         return ChartRows(metric, (), total, 0, 0)
     sign = 1 if metric in LOWER_IS_BETTER else -1
+
+    def figure(r: Mapping[str, Any]) -> float | None:
+        v, n = r["value"], r.get("accelerators")
+        if not per_chip or v is None:
+            return v
+        if not n:
+            return None
+        return v / n if metric == "throughput" else v * n
+
     picked = sorted(
-        (r for r in rows if r["metric"] == metric and r["unit"] == unit),
+        (r for r in rows if r["metric"] == metric and family(r) == unit),
         key=lambda r: (
-            r["value"] is None,  # NULLS LAST, as DuckDB sorts
-            sign * r["value"] if r["value"] is not None else 0.0,
+            figure(r) is None,  # NULLS LAST, as DuckDB sorts
+            sign * (figure(r) or 0.0),
             r["result_id"],
         ),
     )
-    return ChartRows(metric, tuple(picked[:limit]), total, mine, plotted)
+    return ChartRows(metric, tuple(picked[:limit]), total, mine, plotted, 1, others)

@@ -36,6 +36,10 @@ class ChartSpec:
     kind: str = "throughput"  # a key of domain.kinds.KINDS
     metric: str | None = None  # None: follow the metric filter, else throughput
     max_bars: int = 60
+    # what the bars count ("images/s"); None: the largest group of the rows
+    unit_family: str | None = None
+    # figures per accelerator chip (domain/per_chip.py): derived, labelled so
+    per_accelerator: bool = False
     # style fields: the same rows, drawn differently
     color_by: str = "framework"
     group_by: str | None = None

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ipubench_gui.domain.chartrows import LOWER_IS_BETTER, METRIC_LABELS
+from ipubench_gui.domain.comparability import not_comparable
 from ipubench_gui.domain.format import format_number
 
 Row = Mapping[str, Any]
@@ -147,8 +148,9 @@ def ratio_words(value: float, base: float, metric: str) -> str:
 
 def ratio_text(row: Row, base: Row) -> str:
     """The row's main figure against the baseline's, in the metric's direction."""
-    if row.get("metric") != base.get("metric") or row.get("unit") != base.get("unit"):
-        return "not comparable: different metric or unit"
+    why = not_comparable(row, base)
+    if why and row.get("result_id") != base.get("result_id"):
+        return why
     v, b = row.get("value"), base.get("value")
     if not v or not b:
         return ""
@@ -160,6 +162,8 @@ def ratio_text(row: Row, base: Row) -> str:
 def latency_text(row: Row, base: Row) -> str:
     v, b = row.get("latency_ms"), base.get("latency_ms")
     if not v or not b or row.get("result_id") == base.get("result_id"):
+        return ""
+    if not_comparable(row, base):
         return ""
     return ratio_words(v, b, "latency")
 
@@ -179,8 +183,11 @@ class Verdict:
     compared: str | None  # the attribute being compared
     confounders: tuple[str, ...]
     like_for_like: bool
+    incomparable: str = ""  # why the two cannot be compared at all
 
     def text(self) -> str:
+        if self.incomparable:
+            return self.incomparable
         if self.compared is None:
             return "identical configuration"
         what = NAMES.get(self.compared, self.compared)
@@ -191,6 +198,10 @@ class Verdict:
 
 
 def verdict(row: Row, base: Row, focus: str | None = None) -> Verdict:
+    why = not_comparable(row, base)
+    if why and row.get("result_id") != base.get("result_id"):
+        diffs = tuple(differing(row, base))
+        return Verdict(row["result_id"], None, diffs, False, why)
     diffs = differing(row, base)
     if not diffs:
         return Verdict(row["result_id"], None, (), True)
@@ -276,6 +287,8 @@ def counterparts(row: Row, candidates: Sequence[Row]) -> dict[str, list[Counterp
         if c.get("result_id") == row.get("result_id"):
             continue
         if any(value_of(c, k) != value_of(row, k) for k in SAME_FOR_COUNTERPARTS):
+            continue
+        if not_comparable(c, row):
             continue
         diffs = [a for a in COUNTERPART_ATTRS if value_of(c, a) != value_of(row, a)]
         note = ""

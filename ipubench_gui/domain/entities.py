@@ -14,6 +14,7 @@ the user's database) are layered on top with :meth:`Catalogue.with_aliases`.
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -132,30 +133,36 @@ class Catalogue:
     def load(cls, folder: Path) -> Catalogue:
         """Read ``folder`` (``data/entities``); raise ``EntityError`` naming the
         file and line of anything inconsistent."""
+        return cls.from_texts(read_texts(folder), folder)
+
+    @classmethod
+    def from_texts(cls, texts: Mapping[str, str], where: Path | str) -> Catalogue:
+        """The catalogue of the tables' CSV texts (file name -> text)."""
+        at = Path(where)
         entities: dict[str, dict[str, Entity]] = {}
         for kind, (fname, col) in TABLES.items():
             table: dict[str, Entity] = {}
-            for line, row in _rows(folder / fname):
+            for line, row in _rows(texts, fname, at):
                 name = row.pop(col) or ""
                 if not name or name in table:
                     raise EntityError(
-                        f"{folder / fname}, line {line}: {col} "
+                        f"{at / fname}, line {line}: {col} "
                         + ("blank" if not name else f"{name!r} listed twice")
                     )
                 source = row.pop("source", None) or ""
                 table[name] = Entity(kind, name, MappingProxyType(row), source)
             entities[kind] = table
-        cat = cls._build(entities, {k: {} for k in KINDS}, folder)
+        cat = cls._build(entities, {k: {} for k in KINDS}, at)
         pairs = []
-        for line, row in _rows(folder / ALIASES_FILE):
+        for line, row in _rows(texts, ALIASES_FILE, at):
             kind, alias, canon = (row[c] or "" for c in ("kind", "alias", "canonical"))
             if kind not in TABLES or not alias or not canon:
                 raise EntityError(
-                    f"{folder / ALIASES_FILE}, line {line}: need kind (one of "
+                    f"{at / ALIASES_FILE}, line {line}: need kind (one of "
                     f"{', '.join(KINDS)}), alias and canonical"
                 )
             pairs.append((kind, alias, canon, row.get("source") or "", line))
-        return cat._layer(pairs, ALIAS, folder / ALIASES_FILE)
+        return cat._layer(pairs, ALIAS, at / ALIASES_FILE)
 
     @classmethod
     def _build(
@@ -198,7 +205,7 @@ class Catalogue:
             if kind not in TABLES:
                 raise EntityError(f"{at}: unknown kind {kind!r}")
             target = self._index[kind].get(key(canon))
-            if target is None or target.how != CANONICAL:
+            if target is None or (how == ALIAS and target.how != CANONICAL):
                 raise EntityError(f"{at}: {canon!r} is not a known {kind}")
             canon, k = target.canonical, key(alias)
             hit = self._index[kind].get(k)
@@ -309,14 +316,29 @@ class Catalogue:
         return int(n) if n else None
 
 
-def _rows(path: Path) -> Iterable[tuple[int, dict[str, str | None]]]:
-    if not path.exists():
-        raise EntityError(f"{path}: file is missing")
-    with open(path, newline="", encoding="utf-8") as f:
-        reader = csv.DictReader(f)
-        for row in reader:
-            clean = {k: (v.strip() or None) if v else None for k, v in row.items()}
-            yield reader.line_num, clean
+FILES: tuple[str, ...] = (*(f for f, _c in TABLES.values()), ALIASES_FILE)
+
+
+def read_texts(folder: Path) -> dict[str, str]:
+    """The text of every table file in ``folder``."""
+    texts = {}
+    for fname in FILES:
+        try:
+            texts[fname] = (folder / fname).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise EntityError(f"{folder / fname}: cannot read ({exc})") from None
+    return texts
+
+
+def _rows(
+    texts: Mapping[str, str], fname: str, where: Path
+) -> Iterable[tuple[int, dict[str, str | None]]]:
+    if fname not in texts:
+        raise EntityError(f"{where / fname}: file is missing")
+    reader = csv.DictReader(io.StringIO(texts[fname], newline=""))
+    for row in reader:
+        clean = {k: (v.strip() or None) if v else None for k, v in row.items()}
+        yield reader.line_num, clean
 
 
 @lru_cache(maxsize=4)

@@ -66,8 +66,12 @@ RANGES: tuple[Field, ...] = (
     Field("latency_ms", "Latency", "ms", numeric=True),
 )
 
-# Columns searched by the free-text box.
-TEXT_SEARCH: tuple[str, ...] = ("model", "variant", "dataset")
+# Columns searched by the free-text box (other_names: every spelling of the
+# row's model and dataset, so any alias finds the entity).
+TEXT_SEARCH: tuple[str, ...] = ("model", "variant", "dataset", "other_names")
+
+# Names shown canonical everywhere; ``<name>_as_printed`` keeps the source's.
+AS_PRINTED: tuple[str, ...] = ("model", "framework", "dataset", "platform")
 
 # Columns of the results table, in default order.
 TABLE_COLUMNS: tuple[Field, ...] = (
@@ -131,6 +135,8 @@ PROVENANCE: tuple[str, ...] = (
     "runs_found",
     "runs_used",
     *MLPERF_PROVENANCE,
+    *(f"{c}_as_printed" for c in AS_PRINTED),
+    "unit_family",
 )
 
 # MLPerf columns of results_v (empty for vendor rows); export-results writes

@@ -74,6 +74,12 @@ def provenance_lines(row: Mapping[str, Any]) -> list[str]:
         )
     if row.get("value_as_printed"):
         out.append(f"Printed as: {row['value_as_printed']}")
+    for key in ("model", "platform", "framework", "dataset"):
+        printed = row.get(f"{key}_as_printed")
+        if printed and printed != row.get(key):
+            out.append(
+                f"{key.capitalize()} as printed: {printed} (shown as {row[key]})"
+            )
     for key, label in (
         ("mlperf_id", "MLPerf ID"),
         ("division", "Division"),

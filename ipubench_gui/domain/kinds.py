@@ -2,8 +2,10 @@
 
 Per kind: its label, the chart options it uses, which stored rows it draws
 (``condition``, a constant rule the store turns into SQL), the keys it takes
-medians over beyond the row cap, its series rule (the columns that name one
-line or family) and its builder (rows in, a ``Plot`` out). The store, the
+medians over beyond the row cap, its series rule (``along``: what may differ
+along one line, the chart's x dimension; a line joins only results identical
+in everything else, domain/series_rule.py) and its builder (rows in, a
+``Plot`` out). The store, the
 chart options, the command line and the plot dispatch all read it here, so a
 new kind is one entry in ``KINDS`` (plus its builder and a test).
 """
@@ -26,7 +28,9 @@ from ipubench_gui.domain.plot_model import Plot
 from ipubench_gui.domain.plot_vendor import vendor_plot
 
 # Chart options a kind may use (the chart options panel shows only these).
-OPTIONS = ("color_by", "group_by", "log", "budget")
+# family: what the bars count (one unit family at a time); per_chip: figures per
+# accelerator chip (derived)
+OPTIONS = ("color_by", "group_by", "log", "budget", "family", "per_chip")
 
 
 class KindOptions(Protocol):
@@ -42,7 +46,7 @@ class KindOptions(Protocol):
     def budget_ms(self) -> float | None: ...
 
 
-# (options, the store's rows, colour order, series keys) -> Plot
+# (options, the store's rows, colour order, what varies along a line) -> Plot
 Builder = Callable[[KindOptions, ChartRows, Sequence[object], tuple[str, ...]], Plot]
 
 
@@ -72,7 +76,8 @@ class ChartKind:
     uses: frozenset[str] = frozenset()
     condition: RowRule = RowRule()
     keys: tuple[str, ...] = ()
-    series: tuple[str, ...] = ()
+    # the series rule: what may differ along one line (the chart's x)
+    along: tuple[str, ...] = ()
     note: str = ""  # a sentence the chart's footnote always carries
 
     @property
@@ -84,26 +89,26 @@ class ChartKind:
 KINDS: dict[str, ChartKind] = {
     "throughput": ChartKind(
         "Throughput comparison",
-        lambda o, data, order, _series: bars_plot(data, o.color_by, o.group_by, order),
+        lambda o, data, order, _along: bars_plot(data, o.color_by, o.group_by, order),
         rows="best",
-        uses=frozenset({"color_by", "group_by"}),
+        uses=frozenset({"color_by", "group_by", "family", "per_chip"}),
     ),
     "latency-throughput": ChartKind(
         "Latency vs throughput (inference)",
-        lambda o, data, order, series: latency_throughput_plot(
-            data.rows, series, o.budget_ms, o.log, order
+        lambda o, data, order, along: latency_throughput_plot(
+            data.rows, along, o.budget_ms, o.log, order
         ),
-        uses=frozenset({"log", "budget"}),
+        uses=frozenset({"log", "budget", "per_chip"}),
         condition=RowRule(
             (("metric", "throughput"), ("task", "inference")), ("latency_ms",)
         ),
         keys=("model", "platform", "framework", "batch_size"),
-        series=("model", "platform", "framework"),
+        along=("batch_size",),
     ),
     "scaling": ChartKind(
         "Scaling with system size",
-        lambda _o, data, order, series: scaling_plot(data.rows, series, order),
-        uses=frozenset({"log"}),
+        lambda _o, data, order, along: scaling_plot(data.rows, along, order),
+        uses=frozenset({"log", "per_chip"}),
         condition=RowRule(
             (("metric", "throughput"), ("task", "training")), ("accelerators",)
         ),
@@ -115,11 +120,12 @@ KINDS: dict[str, ChartKind] = {
             "precision",
             "accelerators",
         ),
-        series=("model", "variant", "framework", "generation", "precision"),
+        # the platform names the size; the global batch grows with it
+        along=("accelerators", "platform", "batch_size"),
     ),
     "progress": ChartKind(
         "Generation / SDK progress",
-        lambda _o, data, order, series: progress_plot(data.rows, series, order),
+        lambda _o, data, order, along: progress_plot(data.rows, along, order),
         condition=RowRule((("metric", "throughput"), ("task", "training"))),
         keys=(
             "model",
@@ -130,25 +136,26 @@ KINDS: dict[str, ChartKind] = {
             "sdk_version",
             "sdk_sort",
         ),
-        series=("model", "variant", "framework", "accelerators"),
+        # each generation's figures are in a table of their own
+        along=("generation", "sdk_version", "platform", "table"),
     ),
     "mlperf": ChartKind(
         "MLPerf time to train",
-        lambda _o, data, order, _series: mlperf_plot(data.rows, order),
-        uses=frozenset({"log"}),
+        lambda _o, data, order, _along: mlperf_plot(data.rows, order),
+        uses=frozenset({"log", "per_chip"}),
         # official results (the seed's cited figures share their rows); a time
         # and an accelerator count to plot
         condition=RowRule(
             (("metric", "time_to_train"),), ("mlperf_round", "value", "accelerators")
         ),
         keys=("model", "generation", "division", "category", "accelerators"),
-        # plot_mlperf: one series per accelerator type, Open/Preview/Research
-        # apart
-        series=("generation", "division", "category"),
+        # plot_mlperf: one series per accelerator type (generation), division
+        # and category; along a line only the system size differs
+        along=("accelerators", "platform", "batch_size"),
     ),
     "vendor": ChartKind(
         "Vendor IPU-vs-GPU claims",
-        lambda _o, data, _order, _series: vendor_plot(data.rows),
+        lambda _o, data, _order, _along: vendor_plot(data.rows),
         rows="comparisons",
         note="Ratios as stated by the vendor; not measured or verified here.",
     ),

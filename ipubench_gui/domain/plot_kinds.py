@@ -1,5 +1,5 @@
 """The chart kinds' builders as pure functions: rows in, a Plot out (registered in
-``domain.kinds``).
+``domain.kinds``, whose ``along`` says what may differ along one line).
 
 Tests check each kind's numbers against figures computed independently from
 the source documents (tests/charts/test_kinds.py).
@@ -8,13 +8,15 @@ the source documents (tests/charts/test_kinds.py).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from ipubench_gui.domain import series_rule
 from ipubench_gui.domain.chartrows import (
     LOWER_IS_BETTER,
     METRIC_LABELS,
     ChartRows,
     config_label,
+    family,
     stable_color,
     unique_labels,
 )
@@ -25,7 +27,6 @@ from ipubench_gui.domain.plot_model import (
     Row,
     Series,
     bar_series,
-    key_name,
     line_series,
     series_colors,
     tooltip,
@@ -48,7 +49,7 @@ def bars_plot(
             first.setdefault(r.get(group_by), i)
         kept.sort(key=lambda r: first[r.get(group_by)])
     labels = unique_labels(kept)
-    unit = str(kept[0]["unit"]) if kept else ""
+    unit = family(kept[0]) if kept else ""
     order = ["(blank)" if v is None else str(v) for v in color_order]
     groups: dict[str, list[Point]] = defaultdict(list)
     for i, r in enumerate(kept):
@@ -60,8 +61,12 @@ def bars_plot(
     notes = []
     if data.total > data.mine:
         notes.append(f"{data.total - data.mine} rows of other metrics not plotted")
-    if data.mine > data.plotted:
-        notes.append(f"{data.mine - data.plotted} rows in other units not plotted")
+    if data.others:
+        listed = ", ".join(f"{u} ({n})" for u, n in data.others)
+        notes.append(
+            f"one unit family at a time; also filtered: {listed} — "
+            "choose another in Chart options (or --unit-family)"
+        )
     if data.plotted > len(kept):
         notes.append(f"showing the best {len(kept)} of {data.plotted}")
     label = METRIC_LABELS.get(data.metric, data.metric)
@@ -104,7 +109,7 @@ def best_within(rows: Sequence[Row], budget_ms: float) -> Row | None:
 
 def latency_throughput_plot(
     rows: Sequence[Row],
-    series_keys: Sequence[str],
+    along: Sequence[str],
     budget_ms: float | None = None,
     log: bool = True,
     color_order: Sequence[object] = (),
@@ -117,10 +122,11 @@ def latency_throughput_plot(
         and r.get("latency_ms") is not None
     ]
     best = best_within(pts, budget_ms) if budget_ms is not None else None
+    grouping = series_rule.group(
+        pts, along, lambda r: (r.get("batch_size") or 0, r["latency_ms"])
+    )
     series = line_series(
-        pts,
-        series_keys,
-        lambda r: (r.get("batch_size") or 0, r["latency_ms"]),
+        grouping.lines,
         lambda r: Point(
             r["latency_ms"],
             r["value"],
@@ -154,7 +160,7 @@ def latency_throughput_plot(
         )
     elif budget_ms is not None:
         notes.append(f"nothing runs within {format_number(budget_ms)} ms")
-    units = sorted({str(r["unit"]) for r in pts if r.get("unit")}) or ["items/s"]
+    units = [units_of(pts)]
     return Plot(
         "latency-throughput",
         "Latency vs throughput (inference)",
@@ -167,39 +173,46 @@ def latency_throughput_plot(
         legend_corner="br",
         notes=tuple(notes),
         rows=tuple(pts),
+        shared=grouping.shared,
     )
 
 
+def units_of(rows: Iterable[Row]) -> str:
+    """What the rows count, for an axis title ("images/s, sequences/s")."""
+    return ", ".join(sorted({family(r) for r in rows})) or "items/s"
+
+
 # -- 3. scaling --
-def scaling_families(rows: Sequence[Row], keys: Sequence[str]) -> dict[str, list[Row]]:
-    """Training throughput rows grouped by ``keys`` (the kind's series rule:
-    model × variant × framework × generation × precision), keeping families
-    measured at two sizes or more."""
-    fam: dict[str, list[Row]] = defaultdict(list)
-    for r in rows:
-        if (
-            r.get("metric") == "throughput"
+def scaling_families(rows: Sequence[Row], along: Sequence[str]) -> series_rule.Grouping:
+    """Training throughput rows joined like with like (only the system size
+    differs along a line), keeping lines measured at two sizes or more."""
+    return series_rule.group(
+        [
+            r
+            for r in rows
+            if r.get("metric") == "throughput"
             and r.get("task") == "training"
             and r.get("accelerators")
-        ):
-            fam[key_name(r, keys)].append(r)
-    return {
-        k: sorted(v, key=lambda r: r["accelerators"])
-        for k, v in fam.items()
-        if len({r["accelerators"] for r in v}) >= 2
-    }
+        ],
+        along,
+        lambda r: r["accelerators"],
+        lambda rs: len({r["accelerators"] for r in rs}) >= 2,
+    )
 
 
 def scaling_efficiency(row: Row, base: Row) -> float:
     """Per-accelerator throughput relative to the family's smallest system."""
+    if row.get("per_accelerator"):  # figures already per chip
+        return float(row["value"] / base["value"])
     per_chip = row["value"] / row["accelerators"]
     return float(per_chip / (base["value"] / base["accelerators"]))
 
 
 def scaling_plot(
-    rows: Sequence[Row], series_keys: Sequence[str], color_order: Sequence[object] = ()
+    rows: Sequence[Row], along: Sequence[str], color_order: Sequence[object] = ()
 ) -> Plot:
-    fams = scaling_families(rows, series_keys)
+    grouping = scaling_families(rows, along)
+    fams = grouping.lines
     colors = series_colors(list(fams))
     series = []
     sizes: set[int] = set()
@@ -224,6 +237,8 @@ def scaling_plot(
         series.append(Series(name, color, tuple(pts), "line"))
         top = rs[-1]["accelerators"]
         ideal = base["value"] / base["accelerators"]
+        if base.get("per_accelerator"):  # ideal per chip: flat
+            ideal = base["value"] / top
         series.append(
             Series(
                 f"{name} (ideal)",
@@ -239,7 +254,8 @@ def scaling_plot(
         "scaling",
         "Scaling with system size",
         "Accelerators (log2 scale)",
-        "Throughput (items/s) — higher is better",
+        f"Throughput ({units_of(r for rs in fams.values() for r in rs)})"
+        " — higher is better",
         tuple(series),
         log2_x=True,
         log_y=True,
@@ -250,36 +266,32 @@ def scaling_plot(
             "labels: scaling efficiency",
         ),
         rows=tuple(r for rs in fams.values() for r in rs),
+        shared=grouping.shared,
     )
 
 
 # -- 4. generation / SDK progress --
-def progress_groups(rows: Sequence[Row], keys: Sequence[str]) -> dict[str, list[Row]]:
-    """Rows alike in ``keys`` (the kind's series rule: model, variant,
-    framework and system size) measured on more than one generation or SDK,
-    oldest first (by generation, then SDK)."""
-    grp: dict[str, list[Row]] = defaultdict(list)
-    for r in rows:
-        if r.get("metric") == "throughput" and r.get("task") == "training":
-            grp[key_name(r, keys)].append(r)
+def progress_groups(rows: Sequence[Row], along: Sequence[str]) -> series_rule.Grouping:
+    """Results identical but for generation and SDK, measured on more than one
+    of them, oldest first (by generation, then SDK)."""
     gen_order: dict[str | None, int] = {"IPU Mk2 Classic": 0, "Bow": 1}
-    out = {}
-    for k, rs in grp.items():
-        if len({(r.get("generation"), r.get("sdk_version")) for r in rs}) >= 2:
-            out[k] = sorted(
-                rs,
-                key=lambda r: (
-                    gen_order.get(r.get("generation"), 9),
-                    r.get("sdk_sort") or 0,
-                ),
-            )
-    return out
+    return series_rule.group(
+        [
+            r
+            for r in rows
+            if r.get("metric") == "throughput" and r.get("task") == "training"
+        ],
+        along,
+        lambda r: (gen_order.get(r.get("generation"), 9), r.get("sdk_sort") or 0),
+        lambda rs: len({(r.get("generation"), r.get("sdk_version")) for r in rs}) >= 2,
+    )
 
 
 def progress_plot(
-    rows: Sequence[Row], series_keys: Sequence[str], color_order: Sequence[object] = ()
+    rows: Sequence[Row], along: Sequence[str], color_order: Sequence[object] = ()
 ) -> Plot:
-    groups = progress_groups(rows, series_keys)
+    grouping = progress_groups(rows, along)
+    groups = grouping.lines
     order = [str(v) for v in color_order]
     labels: list[str] = []
     by_gen: dict[str, list[Point]] = defaultdict(list)
@@ -308,6 +320,7 @@ def progress_plot(
         series,
         horizontal_bars=True,
         categories=tuple(labels),
-        notes=("each group: same model, variant, framework and system size",),
+        notes=("each group: identical but for generation and SDK",),
         rows=tuple(r for rs in groups.values() for r in rs),
+        shared=grouping.shared,
     )

@@ -5,7 +5,6 @@ Nothing here draws; ``charts/builders.py`` turns a Plot into pyqtgraph items.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -57,6 +56,7 @@ class Plot:
     legend_corner: str = "br"  # tl|tr|bl|br: where this kind leaves room
     notes: tuple[str, ...] = ()
     rows: tuple[Row, ...] = field(default=(), compare=False)  # for footnotes
+    shared: str = ""  # what every line has in common (series_rule), for subtitles
 
     @property
     def empty(self) -> bool:
@@ -64,6 +64,23 @@ class Plot:
 
     def point_ids(self) -> list[str]:
         return [p.result_id for s in self.series for p in s.points if p.result_id]
+
+
+POINT_COLUMNS = ("series", "x", "y", "result_id")
+
+
+def point_rows(plot: Plot) -> list[tuple[str, object, object, str]]:
+    """Every point drawn, one row each (``POINT_COLUMNS``): for a slide's
+    appendix and for checking. Bars give their category as ``y``; drawn lines
+    with no result of their own (ideal scaling, the Pareto front) a blank id."""
+    out: list[tuple[str, object, object, str]] = []
+    for s in plot.series:
+        for p in s.points:
+            y: object = p.y
+            if plot.horizontal_bars and 0 <= round(p.y) < len(plot.categories):
+                y = plot.categories[round(p.y)]
+            out.append((s.name, p.x, y, p.result_id))
+    return out
 
 
 def first_bars(plot: Plot, n: int) -> Plot:
@@ -119,18 +136,12 @@ def bar_series(
 
 
 def line_series(
-    rows: Sequence[Row],
-    keys: Sequence[str],
-    order: Callable[[Row], Any],
-    point: Callable[[Row], Point],
+    lines: Mapping[str, Sequence[Row]], point: Callable[[Row], Point]
 ) -> list[Series]:
-    """One line per ``keys`` combination (named by ``key_name``), its points in
-    ``order``, each with a distinct palette colour; lines in name order."""
-    groups: dict[str, list[Row]] = defaultdict(list)
-    for r in rows:
-        groups[key_name(r, keys)].append(r)
-    colors = series_colors(list(groups))
+    """One line per entry of ``lines`` (``series_rule.group``), each with a
+    distinct palette colour; lines in name order."""
+    colors = series_colors(list(lines))
     return [
-        Series(name, colors[name], tuple(point(r) for r in sorted(rs, key=order)))
-        for name, rs in sorted(groups.items())
+        Series(name, colors[name], tuple(point(r) for r in rs))
+        for name, rs in sorted(lines.items())
     ]

@@ -15,6 +15,9 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.kinds import KINDS, kind
+from ipubench_gui.domain.per_chip import LABEL as CHIP_LABEL
+from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
+from ipubench_gui.domain.per_chip import per_chip_rows
 from ipubench_gui.domain.plot_kinds import best_within, pareto_front, scaling_efficiency
 from ipubench_gui.domain.plot_mlperf import mlperf_footnote
 from ipubench_gui.domain.plot_model import Plot, Point, Series
@@ -28,6 +31,7 @@ __all__ = [
     "build_plot",
     "chart_of",
     "footnote",
+    "subtitle",
     "pareto_front",
     "scaling_efficiency",
 ]
@@ -38,7 +42,12 @@ def build_plot(
 ) -> Plot:
     """The Plot of ``spec.kind`` for the rows the store returned."""
     k = kind(spec.kind)
-    plot = k.build(spec, data, color_order, k.series)
+    dropped = 0
+    per_chip = spec.per_accelerator and k.rows != "comparisons"
+    if per_chip:
+        chip_rows, dropped = per_chip_rows(data.rows)
+        data = replace(data, rows=tuple(chip_rows))
+    plot = k.build(spec, data, color_order, k.along)
     extra: tuple[str, ...] = ()
     if data.per_point > 1:
         extra = (
@@ -47,6 +56,8 @@ def build_plot(
         )
     if "log" in k.uses and not spec.log and plot.log_y:
         plot = replace(plot, log_x=False, log_y=False)
+    if per_chip:
+        plot = _per_chip_labels(plot, dropped)
     return replace(plot, title=spec.title or plot.title, notes=plot.notes + extra)
 
 
@@ -54,6 +65,32 @@ PRECISION_NOTE = (
     "Precision X.Y: X-bit activations and gradients, Y-bit weights "
     "(the vendor's notation)."
 )
+
+
+def _per_chip_labels(plot: Plot, dropped: int) -> Plot:
+    """Say on the chart itself that its figures are per chip and derived: in
+    the value axis's title, every legend entry, and a note."""
+    tag = f" — {CHIP_LABEL}"
+    bars = plot.horizontal_bars
+    notes = plot.notes + (CHIP_NOTE,)
+    if dropped:
+        notes += (f"{dropped} rows without an accelerator count not shown",)
+    return replace(
+        plot,
+        x_title=plot.x_title + tag if bars else plot.x_title,
+        y_title=plot.y_title if bars else plot.y_title + tag,
+        series=tuple(replace(s, name=f"{s.name} (per chip)") for s in plot.series),
+        notes=notes,
+    )
+
+
+def subtitle(filters: str, plot: Plot) -> str:
+    """A chart's subtitle: the filters in words, and what every line shown
+    shares (their legends name only what differs)."""
+    parts = [f"Filters: {filters}"] if filters else []
+    if plot.shared:
+        parts.append(f"All shown: {plot.shared}")
+    return " — ".join(parts)
 
 
 def footnote(plot: Plot) -> str:
@@ -81,6 +118,8 @@ def footnote(plot: Plot) -> str:
     mlperf = mlperf_footnote(plot.rows)
     if mlperf:
         parts.append(mlperf)
+    if any(r.get("per_accelerator") for r in plot.rows) and CHIP_NOTE not in plot.notes:
+        parts.append(CHIP_NOTE)
     return " ".join(parts)
 
 
@@ -89,7 +128,7 @@ class Chart:
     """A chart as the window shows it and every export writes it."""
 
     plot: Plot
-    subtitle: str  # the filters, in words ("" when none)
+    subtitle: str  # the filters, in words, and what every line shares
     footnote: str  # sources, dates and the notes the figures need
 
 
@@ -103,5 +142,5 @@ def chart_of(
     ``color_order``: the values of ``spec.color_by`` in the store's order, so a
     value keeps its colour from chart to chart."""
     plot = build_plot(spec, data, color_order)
-    subtitle = "" if filters.is_empty() else f"Filters: {filters.describe()}"
-    return Chart(plot, subtitle, footnote(plot))
+    sub = subtitle("" if filters.is_empty() else filters.describe(), plot)
+    return Chart(plot, sub, footnote(plot))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import stat
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -92,12 +92,21 @@ def load_view(path: Path) -> tuple[View, list[str]]:
 
 
 def reconcile(
-    view: View, values: Mapping[str, Collection[object]], known_ids: Collection[str]
+    view: View,
+    values: Mapping[str, Collection[object]],
+    known_ids: Collection[str],
+    rename: Callable[[str, object], object] | None = None,
 ) -> tuple[View, list[str]]:
-    """Drop facet values and result ids the store no longer has; say which."""
+    """Drop facet values and result ids the store no longer has; say which.
+
+    ``rename(dim, value)`` gives a value's name today first: a view saved when
+    the facet listed 'ResNet-50v1.5' selects 'ResNet-50 v1.5' now."""
     dropped: list[str] = []
     f = view.filters
-    for dim, vals in view.filters.selected:
+    if rename is not None:
+        for dim, vals in view.filters.selected:
+            f = f.with_values(dim, list(dict.fromkeys(rename(dim, v) for v in vals)))
+    for dim, vals in f.selected:
         known = values.get(dim)
         if known is None:
             dropped.append(f"filter on unknown dimension {dim!r}")

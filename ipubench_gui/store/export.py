@@ -14,7 +14,7 @@ from typing import TextIO
 
 import duckdb
 
-from ipubench_gui.domain.fields import MLPERF_COLUMNS, RESULT_FIELDS
+from ipubench_gui.domain.fields import AS_PRINTED, MLPERF_COLUMNS, RESULT_FIELDS
 from ipubench_gui.domain.files import atomic_write as atomic_write_file
 from ipubench_gui.domain.files import io_reason
 from ipubench_gui.domain.filters import FilterState
@@ -28,6 +28,9 @@ EXPORT_COLUMNS: tuple[str, ...] = (
     "source_file",
     "table",
     *RESULT_FIELDS,
+    # the source's spelling of the canonical names above (a contract too)
+    *(f"{c}_as_printed" for c in AS_PRINTED),
+    "unit_family",
     # normalised and provenance extras
     "task",
     "vendor",
@@ -237,9 +240,39 @@ def table_query(state: FilterState, columns: tuple[str, ...] | None = None) -> Q
     return q.results(state, columns=columns)
 
 
-def export_table(db: Database, state: FilterState, path: Path) -> int:
+# domain/per_chip.per_chip in SQL, over the columns of a results query: the
+# figure per accelerator chip (throughput / chips, times x chips), said so in
+# a column of its own; rows without a chip count, or latencies, have none.
+PER_CHIP_SQL = """
+SELECT * REPLACE (
+    CASE WHEN metric = 'throughput' THEN value / accelerators
+         WHEN metric IN ('time_to_train', 'time_to_result')
+         THEN value * accelerators END AS value,
+    CASE WHEN metric = 'throughput' THEN unit || ' per chip'
+         WHEN metric IN ('time_to_train', 'time_to_result') THEN 'chip-' || unit
+    END AS unit
+), {label} AS derived
+FROM ({sql}) WHERE accelerators IS NOT NULL
+    AND metric IN ('throughput', 'time_to_train', 'time_to_result')
+"""
+
+
+def per_chip_query(query: Query) -> Query:
+    from ipubench_gui.domain.per_chip import LABEL
+
+    # LABEL is our own constant text, quoted as a literal: a COPY statement
+    # (copy_csv) takes no parameters beyond the query's own
+    label = "'" + LABEL.replace("'", "''") + "'"
+    return Query(PER_CHIP_SQL.format(sql=query.sql, label=label), query.params)
+
+
+def export_table(
+    db: Database, state: FilterState, path: Path, per_accelerator: bool = False
+) -> int:
     """Write the rows matching ``state`` to ``path`` (.csv, .parquet or .xlsx),
-    headers with units, provenance columns included; atomically. Returns rows."""
+    headers with units, provenance columns included; atomically. Returns rows.
+    ``per_accelerator``: figures per accelerator chip, in a column saying they
+    are derived (rows without a chip count left out)."""
     from ipubench_gui.domain.fields import field
     from ipubench_gui.store.export_xlsx import XLSX_MAX_ROWS, write_xlsx
 
@@ -248,6 +281,8 @@ def export_table(db: Database, state: FilterState, path: Path) -> int:
     if fmt not in TABLE_FORMATS:
         raise ExportError(f"cannot export to {path.name}: use .csv, .parquet or .xlsx")
     query = table_query(state)
+    if per_accelerator:
+        query = per_chip_query(query)
 
     def header(c: str) -> str:
         try:

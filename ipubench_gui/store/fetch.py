@@ -158,14 +158,26 @@ def facet_counts(
     return out
 
 
-def chart_rows(db: Database, state: FilterState, metric: str, limit: int) -> ChartRows:
-    """The best rows of ``metric`` in its most common unit among the filtered
-    rows (mixed metrics or units never share an axis), and what was left out."""
-    unit, total, mine, plotted = chart_unit(db.run(q.metric_units(state)).rows, metric)
+def chart_rows(
+    db: Database,
+    state: FilterState,
+    metric: str,
+    limit: int,
+    wanted: str | None = None,
+    per_chip: bool = False,
+) -> ChartRows:
+    """The best rows of ``metric`` in one unit family among the filtered rows
+    (``wanted``, else the largest group: mixed metrics or families never share
+    an axis), and what was left out."""
+    unit, total, mine, plotted, others = chart_unit(
+        db.run(q.metric_units(state)).rows, metric, wanted
+    )
     if unit is None:
         return ChartRows(metric, (), total, 0, 0)
-    res = db.run(q.chart_top(state, metric, unit, limit, metric in LOWER_IS_BETTER))
-    return ChartRows(metric, tuple(res.dicts()), total, mine, plotted)
+    res = db.run(
+        q.chart_top(state, metric, unit, limit, metric in LOWER_IS_BETTER, per_chip)
+    )
+    return ChartRows(metric, tuple(res.dicts()), total, mine, plotted, 1, others)
 
 
 KIND_ROW_CAP = 5000
@@ -186,8 +198,16 @@ def chart_data(
     if chart.rows == "best":
         metric = chart_metric(spec, state.values("metric"))
         if page is not None and _bars_from_page(spec, page.matching):
-            return best_rows(page.result.dicts(), metric, spec.max_bars)
-        return chart_rows(db, state, metric, spec.max_bars)
+            return best_rows(
+                page.result.dicts(),
+                metric,
+                spec.max_bars,
+                spec.unit_family,
+                spec.per_accelerator,
+            )
+        return chart_rows(
+            db, state, metric, spec.max_bars, spec.unit_family, spec.per_accelerator
+        )
     if chart.rows == "comparisons":
         rows = tuple(db.run(q.comparisons()).dicts())
         return ChartRows("ratio", rows, len(rows), len(rows), len(rows))

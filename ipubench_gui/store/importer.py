@@ -20,6 +20,7 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.files import io_reason
+from ipubench_gui.store import names
 from ipubench_gui.store.db import Params, Row, one_row
 from ipubench_gui.store.import_csv import ENCODINGS, MAX_SHOWN, shorten  # noqa: F401
 from ipubench_gui.store.import_read import (  # noqa: F401  (the import API)
@@ -444,12 +445,12 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
         if spec.unpivot:
             mapped.add(spec.unpivot_into)
         land(con, sid, LANDED, "import_norm n WHERE n.value IS NOT NULL", mapped)
+        # Canonical names of what the file said (derived_sql joins them).
+        names.refresh_user_names(con, names.user_catalogue(con), rows_of(sid))
         con.execute(
             f"""
             INSERT INTO u.user_cube BY NAME
-            SELECT task, metric, model, variant, platform, generation, accelerators,
-                   sdk_version, framework, dataset, precision, source_file, batch_size,
-                   count(*) AS n, source_id
+            SELECT {names.CUBE_COLUMNS}, count(*) AS n, source_id
             FROM ({derived_sql(rows_of(sid))}) GROUP BY ALL"""
         )
         con.execute("COMMIT")

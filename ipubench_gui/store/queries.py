@@ -22,6 +22,8 @@ from ipubench_gui.store.db import Params, Query
 from ipubench_gui.store.schema import quote_ident
 
 VIEW = "results_v"
+# What a figure counts: images/s for a ResNet-50 throughput printed in items/s.
+FAMILY = "coalesce(unit_family, unit)"
 CUBE = "facet_cube"
 # Columns the cube keeps; a filter touching only these can be counted on it.
 CUBE_COLUMNS = frozenset({f.name for f in FACETS} | set(TEXT_SEARCH) | {"batch_size"})
@@ -109,17 +111,24 @@ def count(state: FilterState, cube_pays: bool = True) -> Query:
 
 
 def metric_units(state: FilterState) -> Query:
-    """Filtered row counts per (metric, unit): what a chart can and cannot show."""
+    """Filtered row counts per (metric, unit family): what a chart can and
+    cannot show."""
     cond, params = where(state)
     return Query(
-        f"SELECT metric, unit, count(*) FROM {VIEW} WHERE {cond} GROUP BY ALL", params
+        f"SELECT metric, {FAMILY}, count(*) FROM {VIEW} WHERE {cond} GROUP BY ALL",
+        params,
     )
 
 
 def chart_top(
-    state: FilterState, metric: str, unit: str, limit: int, lower_is_better: bool
+    state: FilterState,
+    metric: str,
+    unit: str,
+    limit: int,
+    lower_is_better: bool,
+    per_chip: bool = False,
 ) -> Query:
-    """The best ``limit`` rows of ``metric`` in ``unit``, best first.
+    """The best ``limit`` rows of ``metric`` in ``unit`` (a unit family), best first.
 
     Done in SQL so a chart over a million rows fetches ~60, and the bars are the
     true best, not the best of whatever page the table happens to hold.
@@ -127,11 +136,17 @@ def chart_top(
     cond, params = where(state)
     params = dict(params, metric=metric, unit=unit, lim=limit)
     cols = list(dict.fromkeys([f.name for f in TABLE_COLUMNS] + list(PROVENANCE)))
-    order = ("value ASC" if lower_is_better else "value DESC") + ", result_id"
+    # per accelerator chip: throughput / chips, times x chips (domain/per_chip)
+    fig = "value"
+    if per_chip:
+        fig = (
+            "value / accelerators" if metric == "throughput" else "value * accelerators"
+        )
+    order = f"{fig} {'ASC' if lower_is_better else 'DESC'} NULLS LAST, result_id"
     # Narrow Top-N first, whole rows after (see results()).
     return Query(
         f"WITH top AS (SELECT ord FROM {VIEW} WHERE {cond} AND metric = $metric "
-        f"AND unit = $unit ORDER BY {order} LIMIT $lim) "
+        f"AND {FAMILY} = $unit ORDER BY {order} LIMIT $lim) "
         f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
         f"SEMI JOIN top USING (ord) ORDER BY {order}",
         params,

@@ -44,6 +44,7 @@ VIEW_COLUMNS: frozenset[str] = frozenset(
         "throughput",
         "value",
         "ord",
+        "other_names",
     ]
 )
 

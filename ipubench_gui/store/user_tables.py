@@ -25,6 +25,7 @@ from collections.abc import Collection
 import duckdb
 
 from ipubench_gui.domain.chartrows import LOWER_IS_BETTER
+from ipubench_gui.store import names
 from ipubench_gui.store.db import Params, one_row
 
 # Every stored column of an imported figure, and its type.
@@ -90,23 +91,24 @@ SELECT
     r.ord,
     {result_id_sql("r.source_id", "r.n")} AS result_id,
     i.file_name AS source_file, i.label AS "table",
-    r.* EXCLUDE (ord, source_id, n, accelerators),
-    p.vendor, p.generation, p.accelerator,
-    coalesce(r.accelerators, p.accelerators) AS accelerators,
+    r.* EXCLUDE (ord, source_id, n, accelerators) {names.CANONICAL_NAMES},
+    es.vendor, ea.generation, es.accelerator,
+    coalesce(r.accelerators, es.chips) AS accelerators,
     r.metric NOT IN {_LOWER} AS higher_is_better,
     CAST(i.imported_at AS DATE) AS source_date,
     'imported' AS source_date_kind,
     i.label AS source_title,
     CASE WHEN r.metric = 'throughput' THEN r.value END AS throughput,
     CASE WHEN r.metric = 'throughput'
-         THEN r.value / coalesce(r.accelerators, p.accelerators) END
+         THEN r.value / coalesce(r.accelerators, es.chips) END
         AS throughput_per_accelerator,
     TRY_CAST(split_part(r.precision, '.', 1) AS INTEGER) AS activation_bits,
     TRY_CAST(split_part(r.precision, '.', 2) AS INTEGER) AS weight_bits,
+    {names.UNIT_FAMILY_AND_OTHER_NAMES},
     r.source_id
 FROM ({rows}) r
 JOIN u.imports i USING (source_id)
-LEFT JOIN b.platforms p USING (platform)
+{names.name_joins("r.model", "r.framework", "r.dataset", "r.platform", "r.unit")}
 """
 
 
@@ -115,10 +117,8 @@ def rows_of(sid: int) -> str:
     return f"SELECT * FROM u.figures_{sid} CROSS JOIN u.consts_{sid}"
 
 
-def define_view(con: duckdb.DuckDBPyConnection) -> None:
-    """(Re)define ``user_results_v`` over every import's tables. Not inside a
-    transaction that wrote the user database (DuckDB writes one database per
-    transaction; this view lives in the connection's own catalog)."""
+def all_rows(con: duckdb.DuckDBPyConnection) -> str:
+    """SQL giving every imported figure with every column of USER_COLUMNS."""
     ids = sorted(
         int(m[1])
         for (name,) in con.execute(
@@ -126,9 +126,16 @@ def define_view(con: duckdb.DuckDBPyConnection) -> None:
         ).fetchall()
         if (m := _TABLE.fullmatch(name))
     )
-    rows = " UNION ALL BY NAME ".join(
+    return " UNION ALL BY NAME ".join(
         ["SELECT * FROM u.user_results", *(rows_of(i) for i in ids)]
     )
+
+
+def define_view(con: duckdb.DuckDBPyConnection) -> None:
+    """(Re)define ``user_results_v`` over every import's tables. Not inside a
+    transaction that wrote the user database (DuckDB writes one database per
+    transaction; this view lives in the connection's own catalog)."""
+    rows = all_rows(con)
     con.execute(f"CREATE OR REPLACE VIEW user_results_v AS {derived_sql(rows)}")
 
 

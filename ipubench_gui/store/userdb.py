@@ -17,7 +17,9 @@ from pathlib import Path
 
 import duckdb
 
+from ipubench_gui.domain.entities import EntityError
 from ipubench_gui.domain.files import io_reason
+from ipubench_gui.store import names
 from ipubench_gui.store.build import attach_bundled
 from ipubench_gui.store.db import Database, UserStatus, one_row
 from ipubench_gui.store.health import (
@@ -37,7 +39,8 @@ from ipubench_gui.store.user_tables import (
 
 log = logging.getLogger(__name__)
 
-USER_SCHEMA = f"""
+USER_SCHEMA = (
+    f"""
 CREATE SEQUENCE IF NOT EXISTS u.import_ids START 1;
 CREATE TABLE IF NOT EXISTS u.imports (
     source_id   INTEGER PRIMARY KEY,
@@ -53,6 +56,8 @@ CREATE TABLE IF NOT EXISTS u.user_cube AS
 CREATE TABLE IF NOT EXISTS u.user_mlperf AS
     SELECT *, CAST(NULL AS INTEGER) AS source_id FROM b.mlperf_training LIMIT 0;
 """
+    + names.USER_NAMES
+)
 
 # Imported MLPerf results (store/mlperf_import.py): kept as the bundled ones
 # are (data/mlperf_training.csv's columns), shown through the same SQL.
@@ -69,7 +74,15 @@ FROM ({MLPERF_ROWS_SQL.read_text(encoding="utf-8")}) o
 JOIN u.user_mlperf m USING (result_id)
 """
 
-SHARED = ("comparisons", "claims", "gpu_reference", "platforms", "metrics", "meta")
+SHARED = (
+    "comparisons",
+    "claims",
+    "gpu_reference",
+    "platforms",
+    "metrics",
+    "meta",
+    *names.ENTITY_TABLES,
+)
 
 # DuckDB's default memory limit is 80% of RAM, and a 1 GB import took 2.3 GB.
 # A desktop app shares the laptop: past 1 GB, work spills to disk (measured:
@@ -100,6 +113,12 @@ def open_combined(
     if user is not None:
         status = _attach_user(con, user)
     _define_views(con, status.path is not None)
+    if status.path is not None and status.writable:
+        try:
+            names.upgrade_user_names(con)
+        except (duckdb.Error, EntityError) as exc:
+            # Readable, only not upgraded: imported rows keep names as printed.
+            log.error("could not give imported results canonical names: %s", exc)
     db = Database(con, bundled)
     db.user_status = status
     return db, status
@@ -302,6 +321,7 @@ def _set_aside(
 
 
 def _define_views(con: duckdb.DuckDBPyConnection, with_user: bool) -> None:
+    con.execute(names.UNIT_FAMILY_MACRO.format(temp=""))
     for name in SHARED:
         con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM b.{name}")
     if with_user:

@@ -16,6 +16,12 @@ FROM mlperf_training;
 -- figure that cites an MLPerf result (the seed's MLPerf v2.0 table) shares the
 -- official result's row; the build script matched them
 -- (mlperf_training.vendor_result_id, see store/mlperf_build.py).
+-- model, framework, dataset, platform and unit hold canonical names (the entity
+-- tables; the {...} parts are filled in by store/names.py, one text for these
+-- rows and imported ones); *_as_printed keep the source's spelling. unit_family
+-- says what a figure counts: "images/s" for a ResNet-50 throughput printed in
+-- items/s, "time" for times; other_names holds every spelling of the model and
+-- dataset, for the text search.
 CREATE TABLE results_v AS
 WITH gpu AS (
     SELECT
@@ -79,19 +85,22 @@ both_parts AS (
     SELECT * FROM vendor_rows UNION ALL BY NAME SELECT * FROM official_rows
 )
 SELECT
-    row_number() OVER (ORDER BY part, source_file, "table", "row", metric) AS ord,
-    * EXCLUDE (part),
-    CASE WHEN metric = 'throughput' THEN value END AS throughput,
-    CASE WHEN metric = 'throughput' THEN value / accelerators END
+    row_number() OVER (ORDER BY r.part, r.source_file, r."table", r."row", r.metric)
+        AS ord,
+    r.* EXCLUDE (part) {CANONICAL_NAMES},
+    CASE WHEN r.metric = 'throughput' THEN r.value END AS throughput,
+    CASE WHEN r.metric = 'throughput' THEN r.value / r.accelerators END
         AS throughput_per_accelerator,
-    TRY_CAST(split_part(precision, '.', 1) AS INTEGER) AS activation_bits,
-    TRY_CAST(split_part(precision, '.', 2) AS INTEGER) AS weight_bits,
+    TRY_CAST(split_part(r.precision, '.', 1) AS INTEGER) AS activation_bits,
+    TRY_CAST(split_part(r.precision, '.', 2) AS INTEGER) AS weight_bits,
     -- "SDK 2.4.0" -> 20400, "SDK 3.1" -> 30100: sorts numerically, not as text.
-    TRY_CAST(regexp_extract(sdk_version, '(\d+)\.(\d+)', 1) AS INTEGER) * 10000
-        + TRY_CAST(regexp_extract(sdk_version, '(\d+)\.(\d+)', 2) AS INTEGER) * 100
-        + coalesce(TRY_CAST(regexp_extract(sdk_version, '\d+\.\d+\.(\d+)', 1)
-                            AS INTEGER), 0) AS sdk_sort
-FROM both_parts
+    TRY_CAST(regexp_extract(r.sdk_version, '(\d+)\.(\d+)', 1) AS INTEGER) * 10000
+        + TRY_CAST(regexp_extract(r.sdk_version, '(\d+)\.(\d+)', 2) AS INTEGER) * 100
+        + coalesce(TRY_CAST(regexp_extract(r.sdk_version, '\d+\.\d+\.(\d+)', 1)
+                            AS INTEGER), 0) AS sdk_sort,
+    {UNIT_FAMILY_AND_OTHER_NAMES}
+FROM both_parts r
+{NAME_JOINS}
 ORDER BY ord;
 
 -- Throughput against system size within one configuration family: the
@@ -124,6 +133,6 @@ CREATE TABLE facet_cube AS
 SELECT task, metric, model, variant, platform, generation, accelerators,
        sdk_version, framework, dataset, precision, source_file, source,
        mlperf_round, division, category, submitter, batch_size,
-       count(*) AS n
+       other_names, count(*) AS n
 FROM results_v
 GROUP BY ALL;

@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject
 from ipubench_gui.domain import compare as compare_domain
 from ipubench_gui.domain.opening import VIEW_SUFFIX, view_path
 from ipubench_gui.domain.views import View, load_view, reconcile
-from ipubench_gui.store import fetch, queries
+from ipubench_gui.store import fetch, names, queries
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.widgets.message_box import show_warning
 
@@ -285,4 +285,4 @@ def _check_view(db, view: View):
     """Store job: the view without values or ids the store no longer has."""
     u = fetch.universe(db)
     known = fetch.existing_ids(db, list(view.comparison.ids))
-    return reconcile(view, u.values, known)
+    return reconcile(view, u.values, known, names.renamer(names.of(db)))

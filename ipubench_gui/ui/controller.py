@@ -8,7 +8,7 @@ from functools import partial
 
 from PySide6.QtCore import QObject, QSignalBlocker
 
-from ipubench_gui.domain.chartrows import ChartRows
+from ipubench_gui.domain.chartrows import ChartRows, family
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number
@@ -227,13 +227,19 @@ class Controller(QObject):
         order = color_order(self.universe, spec)
         self.chart = chart_of(spec, self.chart_rows, self.state.filters, order)
         self.window.canvas.render(self.plot, self.state.selection)
+        rows = self.chart_rows.rows
+        self.window.chart_options.set_families(
+            family(rows[0]) if rows and spec.kind == "throughput" else None,
+            self.chart_rows.others,
+        )
         what = (
             f"{len(self.plot.point_ids())} shown"
             if not self.plot.empty
             else "nothing to draw for these filters"
         )
+        shared = f" · all: {html.escape(self.plot.shared)}" if self.plot.shared else ""
         self.window.chart_title.setText(
-            f"<b>{html.escape(self.plot.title)}</b> — {what}"
+            f"<b>{html.escape(self.plot.title)}</b> — {what}{shared}"
         )
 
 

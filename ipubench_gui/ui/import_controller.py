@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from ipubench_gui.store import importer
+from ipubench_gui.store import importer, names
 from ipubench_gui.store.export import export_table
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
@@ -74,6 +74,12 @@ class ImportController(QObject):
             "import-preview",
             partial(_preview, path=path, encoding=encoding),
             on_error=self._on_failed,
+        )
+
+    def add_alias(self, kind: str, alias: str, canonical: str) -> None:
+        self.runner.submit(
+            "import-alias",
+            partial(_alias, kind=kind, alias=alias, canonical=canonical),
         )
 
     def check(self, spec: importer.ImportSpec) -> None:
@@ -171,15 +177,21 @@ class ImportController(QObject):
         if slot == "import-preview":
             from ipubench_gui.ui.widgets.import_dialog import ImportDialog
 
-            path, preview, encoding = result
+            path, preview, encoding, catalogue = result
             if self.dialog is not None:  # re-read in another encoding
                 self.dialog.close()
-            self.dialog = ImportDialog(path, preview, self.window, encoding)
+            self.dialog = ImportDialog(path, preview, self.window, encoding, catalogue)
             self.dialog.encodingChosen.connect(partial(self.open_file, path))
+            self.dialog.aliasRequested.connect(self.add_alias)
             self.dialog.checkRequested.connect(self.check)
             self.dialog.importRequested.connect(self.start_import)
             self.dialog.cancelRequested.connect(self.cancel)
             self.dialog.show()
+        elif slot == "import-alias":
+            if self.dialog is not None:
+                self.dialog.refresh_names(result)
+            bar.showMessage("Alias saved in your user data.", 8000)
+            self.main.start()  # imported rows may have new names
         elif slot == "import-check":
             self._busy(False)
             landed, skipped = result
@@ -233,7 +245,17 @@ class ImportController(QObject):
 
 # Store jobs: run on the worker thread with its own cursor.
 def _preview(db, path: Path, encoding: str = "utf-8"):
-    return path, importer.preview(db.cursor(), path, encoding=encoding), encoding
+    """The file's first rows and the names to read them with."""
+    preview = importer.preview(db.cursor(), path, encoding=encoding)
+    return path, preview, encoding, names.of(db)
+
+
+def _alias(db, kind: str, alias: str, canonical: str):
+    """Save a user alias; imported rows get it too. The catalogue after."""
+    with db.writing() as cur:
+        names.add_user_alias(cur, kind, alias, canonical)
+        names.rename_user_rows(cur, names.user_catalogue(cur))
+    return names.of(db)
 
 
 def _check(db, spec: importer.ImportSpec):

@@ -228,6 +228,13 @@ class MainWindow(QMainWindow):
         self.legend_action.setChecked(True)
         # toggled, not triggered: restoring the setting shows or hides it too
         self.legend_action.toggled.connect(self.canvas.set_legend_visible)
+        # Per-chip figures: the chart options' "Per chip" box, from the menu.
+        self.per_chip_action = self._action(
+            view, "Figures &per accelerator chip (derived)", None, "Ctrl+Shift+P"
+        )
+        self.per_chip_action.setCheckable(True)
+        self.per_chip_action.toggled.connect(self.chart_options.per_chip.setChecked)
+        self.chart_options.per_chip.toggled.connect(self.per_chip_action.setChecked)
         view.addSeparator()
         self._theme_menu(view)
         self.reset_layout_action = self._action(
@@ -241,6 +248,7 @@ class MainWindow(QMainWindow):
         self.chart_menu.addAction(self.copy_chart_action)
         self.chart_menu.addSeparator()
         self.chart_menu.addAction(self.legend_action)
+        self.chart_menu.addAction(self.per_chip_action)
         self.canvas.contextMenuRequested.connect(self.chart_menu.popup)
         helpm = mb.addMenu("&Help")
         self.shortcuts_action = self._action(

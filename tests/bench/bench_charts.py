@@ -94,7 +94,7 @@ def bench_charts(args, tmp: Path) -> list[Row]:
             flip[0] += 1
             s.state.set_filters(
                 FilterState().with_values(
-                    "framework", [("PyTorch", "TensorFlow1")[flip[0] % 2]]
+                    "framework", [("PyTorch", "TensorFlow 1")[flip[0] % 2]]
                 )
             )
             app.processEvents()

@@ -16,7 +16,7 @@ from tests.bench.synthetic import largest_held_store, make_data
 
 FILTER = (
     FilterState()
-    .with_values("framework", ["PyTorch", "TensorFlow1"])
+    .with_values("framework", ["PyTorch", "TensorFlow 1"])
     .with_values("generation", ["IPU Mk2 Classic"])
     .with_range("batch_size", NumRange(4, 4096))
 )

@@ -37,11 +37,11 @@ def test_scaling_efficiency_matches_the_seed_figures(db):
     # IPU-M2000 holds 4 IPUs, IPU-POD256 256 (the vendor's system names).
     want = (by_platform["IPU-POD256"] / 256) / (by_platform["IPU-M2000"] / 4)
     plot = _plot(db, "scaling", FilterState().with_values("model", ["ResNet-50 v1.5"]))
+    # legends name what differs among the lines: generation, framework, SDK
     series = next(
-        s
-        for s in plot.series
-        if s.name == "ResNet-50 v1.5 · TensorFlow1 · IPU Mk2 Classic · 16.16"
+        s for s in plot.series if s.name == "IPU Mk2 Classic · TensorFlow 1 · SDK 2.4.0"
     )
+    assert plot.shared.startswith("ResNet-50 v1.5 · ")
     xs = [p.x for p in series.points]
     assert xs == [4, 16, 64, 128, 256]
     assert series.points[-1].label == f"{want:.0%}"
@@ -52,7 +52,7 @@ def test_scaling_efficiency_matches_the_seed_figures(db):
         s
         for s in plot.series
         if s.name.endswith("(ideal)")
-        and s.name.startswith("ResNet-50 v1.5 · TensorFlow1 · IPU Mk2")
+        and s.name.startswith("IPU Mk2 Classic · TensorFlow 1 · SDK 2.4.0")
     )
     assert ideal.points[-1].y == pytest.approx(by_platform["IPU-M2000"] / 4 * 256)
 
@@ -84,7 +84,7 @@ def test_latency_budget_picks_the_best_throughput_within_it(db):
 def test_latency_chart_lines_follow_batch_size_with_labels(db):
     state = FilterState().with_values("model", ["BERT-Large"])
     plot = _plot(db, "latency-throughput", state)
-    s = next(s for s in plot.series if s.name == "BERT-Large · IPU-M2000 · PopART")
+    s = next(s for s in plot.series if s.name.startswith("IPU-M2000 · "))
     rows = [
         r
         for r in _seed_rows("IPU-POD Classic - Inference")
@@ -117,15 +117,20 @@ def test_progress_speedup_bow_over_classic(db):
     )
     want = _n(bow["Throughput (items/sec)"]) / _n(classic["Throughput (items/sec)"])
     plot = _plot(db, "progress")
-    i = plot.categories.index(
-        "BERT Base · Ph1 Pre-Training (SL128) · PopART · 16 · Bow SDK 3.1"
-    )
+
+    def cat(gen_sdk):
+        return next(
+            i
+            for i, c in enumerate(plot.categories)
+            if c.startswith("BERT-Base · Ph1 Pre-Training (SL128) · 16 chips · PopART")
+            and c.endswith(gen_sdk)
+        )
+
+    i = cat("Bow SDK 3.1")
     point = next(p for s in plot.series for p in s.points if p.y == i)
     assert point.x == pytest.approx(want)
     assert point.label == f"{want:.2f}×"
-    base = plot.categories.index(
-        "BERT Base · Ph1 Pre-Training (SL128) · PopART · 16 · IPU Mk2 Classic SDK 2.4.0"
-    )
+    base = cat("IPU Mk2 Classic SDK 2.4.0")
     assert next(p for s in plot.series for p in s.points if p.y == base).x == 1.0
 
 
@@ -227,7 +232,7 @@ def test_every_kind_names_known_options_and_columns():
     for name, k in KINDS.items():
         assert k.uses <= set(OPTIONS), name
         cols = [c for c, _ in k.condition.equals] + list(k.condition.present)
-        assert set(cols) | set(k.keys) | set(k.series) <= VIEW_COLUMNS, name
+        assert set(cols) | set(k.keys) | set(k.along) <= VIEW_COLUMNS, name
         assert k.rows in ("best", "matching", "comparisons"), name
 
 

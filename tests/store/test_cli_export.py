@@ -57,6 +57,22 @@ def test_export_results_writes_every_row(tmp_path, csv_rows, _isolated_home):
     assert inf["table"] == "IPU-POD Classic - Inference"
     tgn = next(r for r in got if r["platform"] == "1x Bow IPU")
     assert (tgn["dataset"], tgn["batch_size"], tgn["precision"]) == ("", "", "")
+    # Kept stable: model/framework/dataset/platform hold canonical names, and
+    # *_as_printed the data's own spelling, cell for cell.
+    printed = {r["result_id"]: r for r in csv_rows}
+    for r in got:
+        if r["result_id"] not in printed:  # NVIDIA's figures: gpu_reference.csv
+            continue
+        if r["source_file"] != printed[r["result_id"]]["source_file"]:
+            continue  # the vendor's MLPerf figure, shown as the official result
+        for c in ("model", "framework", "dataset", "platform"):
+            assert r[f"{c}_as_printed"] == printed[r["result_id"]][c]
+    rn50 = {r["model_as_printed"] for r in got if r["model"] == "ResNet-50 v1.5"}
+    # (the MLPerf table's "ResNet50 v1.5" rows are shown as the official results)
+    assert {"ResNet-50 v1.5", "ResNet-50v1.5"} <= rn50
+    tf2 = {r["framework_as_printed"] for r in got if r["framework"] == "TensorFlow 2"}
+    assert tf2 == {"TensorFlow2"}
+    assert len({r["model"] for r in got}) < len({r["model_as_printed"] for r in got})
 
 
 def test_unwritable_path_fails_with_a_message(tmp_path, _isolated_home):

@@ -12,7 +12,12 @@ from tests.seedtables import RESULTS_PAGE, read_tables
 
 
 def _id(db, **where):
-    cond = " AND ".join(f'"{k}" IS NOT DISTINCT FROM ${k}' for k in where)
+    """The one result whose cells are as the seed prints them."""
+    printed = {"model", "platform", "framework", "dataset"}
+    cond = " AND ".join(
+        f'"{k}{"_as_printed" if k in printed else ""}" IS NOT DISTINCT FROM ${k}'
+        for k in where
+    )
     rows = (
         db.cursor()
         .execute(f"SELECT result_id FROM results_v WHERE {cond}", where)
@@ -290,3 +295,47 @@ def test_only_differences_hides_identical_provenance(db):
     md = compare.to_markdown(rows, 0, only_differences=True)
     assert "| Source |" not in md and "| Date |" not in md
     assert md.splitlines()[0].startswith(f"|  | {compare.column_label(rows[0])}")
+
+
+def test_ratios_only_between_the_same_metric_in_one_unit_family(db):
+    """The issue: BERT training against ResNet inference was "7.64× slower"."""
+    bert = _id(
+        db,
+        model="BERT Large",
+        platform="Bow Pod16",
+        framework="PopART",
+        variant="Ph1 Pre-Training (SL128) - Packed",
+    )
+    rn50 = _id(
+        db, model="ResNet-50v1.5", platform="Bow-2000", variant="lowest latency config"
+    )
+    a, b = fetch.rows_by_ids(db, [bert, rn50])
+    want = "not comparable: different model (BERT-Large vs ResNet-50 v1.5) and task"
+    assert compare.ratio_text(a, b) == want
+    assert compare.verdict(a, b).text() == want
+    assert compare.latency_text(a, b) == ""
+    # same model, another metric: GPS++ throughput against its time to train
+    ids = db.cursor().execute("SELECT result_id FROM results WHERE model = 'GPS++'")
+    t, tt = sorted(
+        fetch.rows_by_ids(db, [i for (i,) in ids.fetchall()]),
+        key=lambda r: r["metric"],
+    )
+    assert compare.ratio_text(t, tt) == (
+        "not comparable: different metric (Throughput vs Time to train)"
+    )
+    # Cluster-GCN counts nodes, ResNet-50 images: both printed "items/s"
+    (gcn,) = fetch.rows_by_ids(
+        db,
+        [
+            db.scalar(
+                "SELECT result_id FROM results WHERE model = 'Cluster-GCN' LIMIT 1"
+            )
+        ],
+    )
+    assert (gcn["unit"], b["unit"]) == ("items/s", "items/s")
+    assert compare.ratio_text(gcn, b).startswith(
+        "not comparable: different model (Cluster-GCN vs ResNet-50 v1.5)"
+    )
+    # and counterparts never cross unit families
+    for cps in compare.counterparts(a, fetch.family_rows(db, a)).values():
+        assert all(cp.row["unit_family"] == a["unit_family"] for cp in cps)

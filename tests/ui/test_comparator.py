@@ -22,7 +22,7 @@ def test_add_remove_reorder_and_baseline(qtbot, session, db):
     w = session.window
     session.state.set_filters(
         FilterState()
-        .with_values("model", ["BERT Large"])
+        .with_values("model", ["BERT-Large"])
         .with_values("framework", ["PopART"])
     )
     m = w.model
@@ -73,7 +73,7 @@ def test_add_remove_reorder_and_baseline(qtbot, session, db):
 
 def test_counterpart_added_with_one_click(qtbot, session, db):
     rid = db.scalar(
-        "SELECT result_id FROM results_v WHERE model = 'BERT Base' AND "
+        "SELECT result_id FROM results_v WHERE model = 'BERT-Base' AND "
         "platform = 'IPU-POD16' AND framework = 'PopART' AND "
         "variant = 'Ph1 Pre-Training (SL128)'"
     )

@@ -232,3 +232,42 @@ def test_a_file_in_another_encoding_can_be_read_in_it(
         for b in s.window.findChildren(QMessageBox)
         if b.isVisible()
     )
+
+
+def test_preview_names_and_treat_as_alias(qtbot, combined_session, tmp_path):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QInputDialog
+
+    make, db = combined_session
+    s = make()
+    f = tmp_path / "gpu.csv"
+    f.write_text(
+        "model,system,throughput\nResNet50,A100 80GB,2000\nOur Net,A100 80GB,9\n"
+    )
+    s.imports.open_file(f)
+    dlg = s.imports.dialog
+    shown = [dlg.names.list.item(i).text() for i in range(dlg.names.list.count())]
+    assert "model: ResNet50 → ResNet-50 v1.5 (alias)" in shown
+    assert "model: Our Net (not recognised)" in shown
+    i = shown.index("model: Our Net (not recognised)")
+    dlg.names.list.setCurrentRow(i)
+    assert dlg.names.alias_button.isEnabled()
+    # the user picks ResNet-50 v1.5 in the "Treat as alias of…" list
+    picked = []
+
+    def pick():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QInputDialog):
+            QTimer.singleShot(20, pick)
+            return
+        picked.append(set(box.comboBoxItems()))
+        box.setTextValue("ResNet-50 v1.5")
+        box.accept()
+
+    QTimer.singleShot(0, pick)
+    dlg.names.alias_button.click()
+    assert "ResNet-50 v1.5" in picked[0]  # the known models were offered
+    shown = [dlg.names.list.item(i).text() for i in range(dlg.names.list.count())]
+    assert "model: Our Net → ResNet-50 v1.5 (user alias)" in shown
+    saved = db.cursor().execute("SELECT kind, alias, canonical FROM u.user_aliases")
+    assert saved.fetchall() == [("model", "Our Net", "ResNet-50 v1.5")]

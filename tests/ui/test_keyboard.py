@@ -234,7 +234,7 @@ def test_selection_follows_the_filter(qtbot, session, db):
     w.table.select_ids((a, b))
     assert set(session.state.selection) == {a, b}
     assert a in w.details.toPlainText()
-    session.state.set_filters(FilterState().with_values("framework", ["TensorFlow2"]))
+    session.state.set_filters(FilterState().with_values("framework", ["TensorFlow 2"]))
     assert table_ids(session) == kept
     assert session.state.selection == (b,)
     assert a not in w.details.toPlainText() and b in w.details.toPlainText()

@@ -46,7 +46,7 @@ def test_opens_with_every_result(session, db):
 def test_facet_click_filters_table_counts_and_chart(qtbot, session, db):
     click_facet_value(qtbot, session, "framework", "PyTorch")
     assert session.state.filters.values("framework") == {"PyTorch"}
-    want = sql_ids(db, "framework = 'PyTorch'")
+    want = sql_ids(db, "lower(framework) = 'pytorch'")  # every spelling
     assert table_ids(session) == want
     assert (
         session.window.count_label.text() == f"{len(want):,} of {STORE_ROWS:,} results"
@@ -56,36 +56,42 @@ def test_facet_click_filters_table_counts_and_chart(qtbot, session, db):
         db.cursor()
         .execute(
             f"SELECT p.platform FROM {STORED} r JOIN platforms p USING (platform) "
-            "WHERE framework = 'PyTorch' UNION ALL SELECT platform FROM "
-            f"({MLPERF_AS_RESULTS}) WHERE framework = 'PyTorch'"
+            "WHERE lower(framework) = 'pytorch' UNION ALL SELECT platform FROM "
+            f"({MLPERF_AS_RESULTS}) WHERE lower(framework) = 'pytorch'"
         )
         .fetchall()
     )
     assert facet_counts_shown(session, "platform") == dict(Counter(r[0] for r in rows))
     # The facet's own counts ignore its own filter (so a second value can be added).
+    # The facet lists canonical names ('TensorFlow 2 (Keras)' for the printed
+    # 'TF2 w/Keras'), each counting every spelling.
     own = dict(
         db.cursor()
-        .execute(
-            f"SELECT framework, count(*) FROM (SELECT framework FROM {STORED} "
-            f"UNION ALL SELECT framework FROM ({MLPERF_AS_RESULTS})) GROUP BY 1"
-        )
+        .execute("SELECT framework, count(*) FROM results_v GROUP BY 1")
         .fetchall()
     )
     assert facet_counts_shown(session, "framework") == own
-    # The chart: PyTorch throughput rows in items/s, best first, at most 60.
+    keras = db.scalar("SELECT count(*) FROM results WHERE framework = 'TF2 w/Keras'")
+    assert own["TensorFlow 2 (Keras)"] == keras == 5
+    # The chart: PyTorch throughput rows counting one thing, best first, at most 60.
     top = [
         r[0]
         for r in db.cursor()
         .execute(
-            f"SELECT result_id FROM {STORED} WHERE framework = 'PyTorch' AND metric = "
-            "'throughput' AND unit = 'items/s' ORDER BY value DESC, result_id LIMIT 60"
+            # one unit family at a time: the largest among PyTorch throughputs
+            "WITH t AS (SELECT * FROM results_v WHERE framework = 'PyTorch' AND "
+            "metric = 'throughput'), f AS (SELECT unit_family FROM t GROUP BY 1 "
+            "ORDER BY count(*) DESC, 1 LIMIT 1) SELECT result_id FROM t SEMI JOIN f "
+            "USING (unit_family) ORDER BY value DESC, result_id LIMIT 60"
         )
         .fetchall()
     ]
     assert session.window.canvas.item_ids() == top
     # A second value in the same facet ORs.
     click_facet_value(qtbot, session, "framework", "PopART")
-    assert table_ids(session) == sql_ids(db, "framework IN ('PyTorch', 'PopART')")
+    assert table_ids(session) == sql_ids(
+        db, "lower(framework) IN ('pytorch', 'popart')"
+    )
 
 
 def test_zero_count_values_stay_listed(qtbot, session):
@@ -195,7 +201,7 @@ def test_threaded_app_applies_a_filter_at_once_when_the_store_is_in_memory(
     qtbot.waitUntil(lambda: s.window.model.rowCount() == STORE_ROWS, timeout=10_000)
     qtbot.waitUntil(lambda: s.controller.universe is not None, timeout=10_000)
     assert s.runner.opened is s.db
-    want = sql_ids(db, "framework = 'PyTorch'")
+    want = sql_ids(db, "lower(framework) = 'pytorch'")  # every spelling
     s.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
     # No event loop has run since: everything below arrived inline.
     assert table_ids(s) == want
@@ -708,6 +714,7 @@ def test_right_click_on_the_chart_offers_the_charts_actions(qtbot, session):
         "Ctrl+E",
         "Ctrl+Shift+C",
         "Ctrl+L",
+        "Ctrl+Shift+P",  # figures per accelerator chip
     ]
     assert all(a.isEnabled() for a in acts)
     w.chart_menu.close()

@@ -106,6 +106,7 @@ def test_the_app_opens_a_view_given_on_its_command_line(session, tmp_path):
 
 def test_cli_filter_messages(tmp_path):
     home = tmp_path / "home"
+    # any spelling of a known name is that name (data/entities)
     p = run_cli(
         "export-table",
         str(tmp_path / "t.csv"),
@@ -113,8 +114,12 @@ def test_cli_filter_messages(tmp_path):
         "framework=PYTORCH",
         home=home,
     )
+    assert p.returncode == 0, p.stderr
+    p = run_cli(
+        "export-table", str(tmp_path / "t.csv"), "--filter", "variant=sl128", home=home
+    )
     assert p.returncode != 0
-    assert "did you mean 'PyTorch'?" in p.stderr
+    assert "did you mean 'SL128'?" in p.stderr
     p = run_cli(
         "export-table",
         str(tmp_path / "t.csv"),

@@ -102,6 +102,11 @@ class ChartCanvas(QWidget):
 
     def render(self, plot: Plot, selection: tuple[str, ...] = ()) -> None:
         self.current = plot
+        # The caption first: its lines decide the room left for bars.
+        self.caption.setText("; ".join(plot.notes))
+        self.caption.setVisible(bool(plot.notes))
+        if self.layout() is not None:
+            self.layout().activate()
         for it in self._highlights:
             self.item.removeItem(it)
         self._highlights = []
@@ -126,8 +131,6 @@ class ChartCanvas(QWidget):
             self._layout_categories()
             n = len(plot.categories)
             self.item.setYRange(-0.6, min(n, self.rows_that_fit()) - 0.4, padding=0)
-        self.caption.setText("; ".join(plot.notes))
-        self.caption.setVisible(bool(plot.notes))
         self.empty_label.setVisible(plot.empty)
         self.plot.setVisible(not plot.empty)
         self.set_selection(selection)

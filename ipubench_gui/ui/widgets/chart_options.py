@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QToolButton,
     QWidget,
 )
 
@@ -45,6 +46,24 @@ class ChartOptions(QWidget):
             self.group_by.addItem(_label(name), name)
         self.group_by.setAccessibleName("Group by")
         self.log = QCheckBox("Log axes")
+        self.per_chip = QToolButton(text="Per chip", checkable=True)
+        self.per_chip.setToolTip(
+            "Figures per accelerator chip (derived): throughput divided by the "
+            "system's chips, time to train multiplied by them (chip-minutes). "
+            "Ctrl+Shift+P"
+        )
+        self.per_chip.setAccessibleName("Figures per accelerator chip (derived)")
+        self.family = QComboBox()
+        self.family.setAccessibleName("What the bars count")
+        # room for "sequences/s" on a laptop's row; the list opens wider
+        self.family.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.family.setMinimumContentsLength(5)
+        self.family.setToolTip(
+            "What the bars count. One unit family at a time: images/s never "
+            "share an axis with nodes/s"
+        )
         self.budget = QDoubleSpinBox(
             decimals=2, minimum=0.0, maximum=10_000.0, singleStep=0.5, suffix=" ms"
         )
@@ -63,6 +82,7 @@ class ChartOptions(QWidget):
         }
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(4)
         lay.addWidget(QLabel("Chart:"))
         lay.addWidget(self.kind)
         for key, w in (
@@ -72,7 +92,9 @@ class ChartOptions(QWidget):
         ):
             lay.addWidget(self._labels[key])
             lay.addWidget(w)
+        lay.addWidget(self.family)  # no label: it reads "images/s"
         lay.addWidget(self.log)
+        lay.addWidget(self.per_chip)
         lay.addStretch(1)
         lay.addWidget(self.export_button)
         self.kind.currentIndexChanged.connect(
@@ -85,6 +107,10 @@ class ChartOptions(QWidget):
             lambda _: self._edit(group_by=self.group_by.currentData())
         )
         self.log.toggled.connect(lambda on: self._edit(log=on))
+        self.per_chip.toggled.connect(lambda on: self._edit(per_accelerator=on))
+        self.family.activated.connect(
+            lambda _: self._edit(unit_family=self.family.currentData())
+        )
         self.budget.editingFinished.connect(
             lambda: self._edit(budget_ms=self.budget.value() or None)
         )
@@ -104,6 +130,8 @@ class ChartOptions(QWidget):
                 combo.setCurrentIndex(max(combo.findData(value), 0))
         with QSignalBlocker(self.log):
             self.log.setChecked(spec.log)
+        with QSignalBlocker(self.per_chip):
+            self.per_chip.setChecked(spec.per_accelerator)
         with QSignalBlocker(self.budget):
             self.budget.setValue(spec.budget_ms or 0.0)
         uses = KINDS[spec.kind].uses if spec.kind in KINDS else frozenset()
@@ -111,7 +139,21 @@ class ChartOptions(QWidget):
             ("color_by", (self.color_by, self._labels["color_by"])),
             ("group_by", (self.group_by, self._labels["group_by"])),
             ("budget", (self.budget, self._labels["budget"])),
+            ("family", (self.family,)),
             ("log", (self.log,)),
+            ("per_chip", (self.per_chip,)),
         ):
             for w in widgets:
                 w.setVisible(key in uses)
+
+    def set_families(self, drawn: str | None, others) -> None:
+        """The unit families the filtered rows have: ``drawn`` (what the bars
+        count now) and ``others`` ((family, rows), largest first)."""
+        with QSignalBlocker(self.family):
+            self.family.clear()
+            if drawn is not None:
+                self.family.addItem(drawn, drawn)
+            for fam, n in others:
+                self.family.addItem(f"{fam} ({n} rows)", fam)
+            self.family.setCurrentIndex(0)
+        self.family.setEnabled(self.family.count() > 1)

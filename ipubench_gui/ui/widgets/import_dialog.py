@@ -23,8 +23,10 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from ipubench_gui.domain.entities import Catalogue
 from ipubench_gui.domain.format import format_cell
 from ipubench_gui.store.importer import ENCODINGS, FIELDS, METRICS, ImportSpec, Preview
+from ipubench_gui.ui.widgets.import_names import NamesPanel
 
 IGNORE = "(ignore)"
 
@@ -39,12 +41,18 @@ class ImportDialog(QDialog):
     """
 
     checkRequested = Signal(object)  # ImportSpec
+    aliasRequested = Signal(str, str, str)  # kind, alias, canonical
     importRequested = Signal(object)  # ImportSpec
     cancelRequested = Signal()
     encodingChosen = Signal(str)  # read the file again in this encoding
 
     def __init__(
-        self, path: Path, preview: Preview, parent=None, encoding: str = "utf-8"
+        self,
+        path: Path,
+        preview: Preview,
+        parent=None,
+        encoding: str = "utf-8",
+        catalogue: Catalogue | None = None,
     ):
         super().__init__(parent)
         self.setWindowTitle(f"Import {path.name}")
@@ -68,6 +76,10 @@ class ImportDialog(QDialog):
             self.maps.append(combo)
             for i, row in enumerate(preview.rows, start=1):
                 self.table.setItem(i, j, QTableWidgetItem(format_cell(row[j])))
+        self.names = NamesPanel(catalogue)
+        self.names.aliasChosen.connect(self.aliasRequested)
+        for combo in self.maps:
+            combo.currentTextChanged.connect(lambda _t: self.refresh_names())
         self.metric_box = QComboBox()
         self.metric_box.addItems(["(from the file)", *METRICS])
         self.unit_box = QLineEdit(
@@ -139,14 +151,28 @@ class ImportDialog(QDialog):
             )
         )
         lay.addWidget(self.table, 1)
+        lay.addWidget(self.names)
         lay.addLayout(form)
         lay.addWidget(self.report)
         lay.addWidget(self.progress)
         lay.addWidget(buttons)
+        self.refresh_names()
         self.resize(
             self.fontMetrics().horizontalAdvance("M") * 90,
             self.fontMetrics().height() * 45,
         )
+
+    def refresh_names(self, catalogue: Catalogue | None = None) -> None:
+        """The names of the mapped columns, as the entity tables read them."""
+        if catalogue is not None:
+            self.names.catalogue = catalogue
+        cols = {c: i for i, c in enumerate(self.preview.columns)}
+        values = {
+            f: [format_cell(r[cols[c]]) for r in self.preview.rows]
+            for f, c in self.spec().columns.items()
+            if c in cols
+        }
+        self.names.show_names(values)
 
     def spec(self) -> ImportSpec:
         cols = {

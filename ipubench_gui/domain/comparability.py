@@ -1,0 +1,54 @@
+"""Which figures may be set against each other: the same metric in the same
+unit family. Ratios, verdicts and counterparts (domain/compare.py) and the
+throughput chart's axis (one unit family at a time) follow this rule."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ipubench_gui.domain.chartrows import METRIC_LABELS
+
+Row = Mapping[str, Any]
+
+# Counts whose item depends on the model ("items/s" of an unknown model).
+GENERIC_FAMILIES = frozenset({"items/s", "samples/s"})
+
+
+def family(row: Row) -> str | None:
+    """What a figure counts ("images/s", "sequences/s", "time"); the unit
+    itself for rows that do not say (``unit_family`` is a results_v column)."""
+    return row.get("unit_family") or row.get("unit")
+
+
+def not_comparable(row: Row, base: Row) -> str:
+    """Why two figures cannot be set against each other ("" when they can):
+    ratios, verdicts and counterparts need the same metric in the same unit
+    family (images/s against images/s, never against nodes/s), and a count of
+    unknown items the same model."""
+    fa, fb = family(row), family(base)
+    same_model = row.get("model") == base.get("model")
+    ok = (
+        row.get("metric") == base.get("metric")
+        and fa is not None
+        and fa == fb
+        and (fa not in GENERIC_FAMILIES or same_model)
+    )
+    if ok:
+        return ""
+    parts = []
+    if not same_model:
+        parts.append(f"model ({row.get('model')} vs {base.get('model')})")
+    if row.get("task") != base.get("task"):
+        parts.append("task")
+    if row.get("metric") != base.get("metric"):
+        la, lb = (
+            METRIC_LABELS.get(r.get("metric"), r.get("metric")) for r in (row, base)
+        )
+        parts.append(f"metric ({la} vs {lb})")
+    elif fa != fb and same_model:
+        parts.append(f"unit ({fa} vs {fb})")
+    if not parts:
+        parts.append("unit")
+    said = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"not comparable: different {said}"

@@ -1,0 +1,46 @@
+"""Per-accelerator figures: throughput per accelerator chip, and time to train
+times chips (chip-minutes). Derived here, never published: every place that
+shows them says so (axis titles, legends, the comparator, export footnotes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+Row = Mapping[str, Any]
+
+LABEL = "per accelerator chip (derived)"
+NOTE = (
+    "Per accelerator chip (derived here, not published): throughput divided by "
+    "the system's accelerator chips; time to train multiplied by them "
+    "(chip-minutes). An IPU-M2000 or Bow-2000 holds 4 IPUs, a PodN N."
+)
+TIMES = frozenset({"time_to_train", "time_to_result"})
+
+
+def per_chip(row: Row) -> dict[str, Any] | None:
+    """``row`` with its figure per accelerator chip, or None when it has no
+    chip count or its metric has no per-chip meaning (latency)."""
+    n = row.get("accelerators")
+    v = row.get("value")
+    metric = row.get("metric")
+    if not n or v is None or (metric != "throughput" and metric not in TIMES):
+        return None
+    unit = str(row.get("unit") or "")
+    fam = str(row.get("unit_family") or unit)
+    if metric == "throughput":
+        value, unit, fam = v / n, f"{unit} per chip", f"{fam} per chip"
+    else:
+        value, unit, fam = v * n, f"chip-{unit}", fam
+    out = dict(row)
+    out.update(value=value, unit=unit, unit_family=fam, per_accelerator=True)
+    if metric == "throughput":
+        out["throughput"] = value
+    return out
+
+
+def per_chip_rows(rows: Sequence[Row]) -> tuple[list[dict[str, Any]], int]:
+    """Rows with per-chip figures, and how many had none (left out)."""
+    out = [r for r in (per_chip(r) for r in rows) if r is not None]
+    return out, len(rows) - len(out)

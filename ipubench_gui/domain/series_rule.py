@@ -1,0 +1,114 @@
+"""Series join only like with like: the one rule every line chart follows.
+
+A line joins results identical in every attribute of their configuration
+except the chart's x dimension: batch size for latency–throughput, system
+size for scaling (with the platform that names it and the global batch that
+grows with it, as the vendor's tables print), generation and SDK for
+progress, system size for MLPerf. Legends name only what differs among the
+lines shown; what they all share is said once (``Grouping.shared``), for the
+chart's subtitle.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Row = Mapping[str, Any]
+
+# What a configuration is, in the order names list it.
+CONFIGURATION: tuple[str, ...] = (
+    "model",
+    "variant",
+    "task",
+    "platform",
+    "generation",
+    "accelerators",
+    "framework",
+    "sdk_version",
+    "dataset",
+    "precision",
+    "batch_size",
+    "division",
+    "metric",
+    "unit",
+    "source_file",
+    "table",
+)
+# How a value reads in a name where the bare value would be unclear.
+_SHOWN: dict[str, Callable[[Any], str]] = {
+    "accelerators": lambda v: f"{v} chips",
+    "batch_size": lambda v: f"bs {v}",
+}
+# Attributes a name leaves out: implied by the chart itself.
+# (source_file and table keep apart lines from different tables; the rest of
+# a configuration tells them apart for readers.)
+_UNNAMED = frozenset({"task", "metric", "unit", "source_file", "table"})
+
+
+def show(attr: str, value: Any) -> str:
+    return _SHOWN.get(attr, str)(value)
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """Rows in lines: ``lines`` maps a legend name to its rows (in x order);
+    ``shared`` is what every line has in common, in words."""
+
+    lines: dict[str, list[Row]]
+    shared: str
+    differing: tuple[str, ...]
+
+
+def group(
+    rows: Sequence[Row],
+    along: Sequence[str],
+    order: Callable[[Row], Any] | None = None,
+    keep: Callable[[list[Row]], bool] | None = None,
+) -> Grouping:
+    """``rows`` joined into lines: rows identical in every attribute of
+    ``CONFIGURATION`` but ``along`` (a kind's ``along`` in domain.kinds) share
+    a line. Only lines that ``keep`` accepts are shown (and named against
+    each other)."""
+    attrs = tuple(a for a in CONFIGURATION if a not in along)
+    by_key: dict[tuple, list[Row]] = defaultdict(list)
+    for r in rows:
+        by_key[tuple(r.get(a) for a in attrs)].append(r)
+    if keep is not None:
+        by_key = defaultdict(list, {k: v for k, v in by_key.items() if keep(v)})
+    differing = tuple(
+        a
+        for i, a in enumerate(attrs)
+        if len({k[i] for k in by_key}) > 1 and a not in _UNNAMED
+    )
+    shared_attrs = (
+        [
+            a
+            for i, a in enumerate(attrs)
+            if a not in differing
+            and a not in _UNNAMED
+            and next(iter(by_key))[i] not in (None, "")
+        ]
+        if by_key
+        else []
+    )
+    shared = " · ".join(
+        show(a, next(iter(by_key))[attrs.index(a)]) for a in shared_attrs
+    )
+    lines: dict[str, list[Row]] = {}
+    for key, rs in by_key.items():
+        values = dict(zip(attrs, key))
+        name = (
+            " · ".join(
+                show(a, values[a]) for a in differing if values[a] not in (None, "")
+            )
+            or shared
+            or "all"
+        )
+        # Two keys can name alike only if they differ in a blank value: keep apart.
+        while name in lines:
+            name += " ′"
+        lines[name] = sorted(rs, key=order) if order else list(rs)
+    return Grouping(dict(sorted(lines.items())), shared, differing)

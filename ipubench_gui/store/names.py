@@ -1,0 +1,439 @@
+"""Canonical names in the store: the entity tables (data/entities) as DuckDB
+tables that views.sql and the importer join on.
+
+``entity_names`` maps a name exactly as some source printed it to its
+canonical name, for every spelling the alias tables list and every value the
+rows hold (resolved in Python by :mod:`ipubench_gui.domain.entities`, so the
+SQL join is a plain equality). ``other_names`` is every spelling of the same
+entity, lowered: the text search looks in it, so "rn50" finds ResNet-50 v1.5.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+import duckdb
+
+from ipubench_gui.domain.entities import FILES, Catalogue, EntityError, read_texts
+
+ENTITY_DIR = "entities"
+# Tables the store holds for names (shared by the bundled and the user's rows).
+ENTITY_TABLES = (
+    "entity_files",
+    "entity_names",
+    "entity_models",
+    "entity_units",
+    "entity_systems",
+    "entity_accelerators",
+)
+
+# Column of a results row -> kind of entity it names.
+NAMED_COLUMNS: dict[str, str] = {
+    "model": "model",
+    "framework": "framework",
+    "dataset": "dataset",
+    "platform": "system",
+    "unit": "unit",
+}
+# Tables whose rows become results_v rows (views.sql) -> their named columns.
+ROW_TABLES: dict[str, dict[str, str]] = {
+    "results": NAMED_COLUMNS,
+    "gpu_reference": NAMED_COLUMNS,
+    "mlperf_training": {
+        "model": "model",
+        "framework": "framework",
+        "dataset": "dataset",
+        "system_name": "system",
+        "system_id": "system",
+        "unit": "unit",
+    },
+}
+
+
+# What a figure counts, from its unit's quantity and item and its model's item:
+# "images/s" for a ResNet-50 throughput printed in items/s or samples/s, the
+# unit's own item otherwise ("graphs/s"), "time" for any time unit.
+UNIT_FAMILY_MACRO = """
+CREATE OR REPLACE {temp} MACRO unit_family(quantity, unit_item, model_item) AS
+CASE quantity
+    WHEN 'time' THEN 'time'
+    WHEN 'throughput' THEN coalesce(
+        CASE WHEN unit_item IN ('items', 'samples') THEN model_item END, unit_item
+    ) || '/s'
+END
+"""
+
+
+def name_joins(
+    model: str,
+    framework: str,
+    dataset: str,
+    platform: str,
+    unit: str,
+    names: str = "u.user_names",
+    entities: str = "b.",
+) -> str:
+    """Joins giving a row its canonical names (``names``: kind, spelling,
+    canonical, other_names) and what they stand for; arguments are the SQL of
+    the names as printed (``r.model``); ``entities`` the entity tables' schema."""
+    return f"""
+LEFT JOIN {names} vm ON vm.kind = 'model' AND vm.spelling = {model}
+LEFT JOIN {names} vf ON vf.kind = 'framework' AND vf.spelling = {framework}
+LEFT JOIN {names} vd ON vd.kind = 'dataset' AND vd.spelling = {dataset}
+LEFT JOIN {names} vs ON vs.kind = 'system' AND vs.spelling = {platform}
+LEFT JOIN {names} vu ON vu.kind = 'unit' AND vu.spelling = {unit}
+LEFT JOIN {entities}entity_systems es ON es.system = coalesce(vs.canonical, {platform})
+LEFT JOIN {entities}entity_accelerators ea ON ea.accelerator = es.accelerator
+LEFT JOIN {entities}entity_models em ON em.model = coalesce(vm.canonical, {model})
+LEFT JOIN {entities}entity_units eu ON eu.unit = coalesce(vu.canonical, {unit})
+"""
+
+
+# The select list's canonical names (after ``r.*``) and the names as printed.
+CANONICAL_NAMES = """REPLACE (
+        coalesce(vm.canonical, r.model) AS model,
+        coalesce(vf.canonical, r.framework) AS framework,
+        coalesce(vd.canonical, r.dataset) AS dataset,
+        coalesce(vs.canonical, r.platform) AS platform,
+        coalesce(vu.canonical, r.unit) AS unit
+    ),
+    r.model AS model_as_printed,
+    r.framework AS framework_as_printed,
+    r.dataset AS dataset_as_printed,
+    r.platform AS platform_as_printed"""
+UNIT_FAMILY_AND_OTHER_NAMES = """
+    unit_family(eu.quantity, eu.item, em.item) AS unit_family,
+    concat_ws(' | ', vm.other_names, vd.other_names) AS other_names"""
+
+
+def views_sql(text: str) -> str:
+    """views.sql with its shared parts filled in."""
+    return (
+        text.replace("{CANONICAL_NAMES}", CANONICAL_NAMES)
+        .replace("{UNIT_FAMILY_AND_OTHER_NAMES}", UNIT_FAMILY_AND_OTHER_NAMES)
+        .replace(
+            "{NAME_JOINS}",
+            name_joins(
+                "r.model",
+                "r.framework",
+                "r.dataset",
+                "r.platform",
+                "r.unit",
+                "entity_names",
+                "",
+            ),
+        )
+    )
+
+
+def entity_dir(data_dir: Path) -> Path:
+    return data_dir / ENTITY_DIR
+
+
+def entity_paths(data_dir: Path) -> list[Path]:
+    """Every file the names depend on (for the store's fingerprint)."""
+    return sorted(entity_dir(data_dir).glob("*.csv"))
+
+
+def texts(data_dir: Path) -> dict[str, str]:
+    return read_texts(entity_dir(data_dir))
+
+
+def catalogue_of(con: duckdb.DuckDBPyConnection, schema: str = "") -> Catalogue:
+    """The catalogue a store was built with (its ``entity_files`` table): the
+    store carries its own names, wherever it was built. ``schema``: "b." for
+    the bundled store of a combined connection before its views exist."""
+    got = dict(con.execute(f"SELECT file, text FROM {schema}entity_files").fetchall())
+    return Catalogue.from_texts(got, "store")
+
+
+def name_rows(cat: Catalogue, values: dict[str, set[str]]) -> list[tuple]:
+    """(kind, spelling, canonical, how, other_names) for every listed spelling
+    and every value in ``values`` (kind -> names as printed)."""
+    rows = []
+    for kind in sorted(set(NAMED_COLUMNS.values())):
+        names = set(cat.spellings(kind)) | values.get(kind, set())
+        rows += spelling_rows(cat, kind, sorted(names))
+    return rows
+
+
+def create_tables(con: duckdb.DuckDBPyConnection, texts: dict[str, str]) -> None:
+    """The entity tables, from the tables' texts and the values in ``results``;
+    raises ``EntityError`` when the tables are inconsistent."""
+    cat = Catalogue.from_texts(texts, ENTITY_DIR)
+    con.execute(UNIT_FAMILY_MACRO.format(temp=""))
+    con.execute("CREATE TABLE entity_files (file VARCHAR PRIMARY KEY, text VARCHAR)")
+    insert(con, "entity_files", [(f, texts[f]) for f in FILES], 2)
+    values: dict[str, set[str]] = defaultdict(set)
+    for table, columns in ROW_TABLES.items():
+        for col, kind in columns.items():
+            got = con.execute(
+                f'SELECT DISTINCT "{col}" FROM {table} WHERE "{col}" IS NOT NULL'
+            ).fetchall()
+            values[kind] |= {v for (v,) in got}
+    con.execute(
+        "CREATE TABLE entity_names (kind VARCHAR, spelling VARCHAR, "
+        "canonical VARCHAR, how VARCHAR, other_names VARCHAR, "
+        "PRIMARY KEY (kind, spelling))"
+    )
+    insert(con, "entity_names", name_rows(cat, values), 5)
+    _table(con, cat, "model", "entity_models", ("family", "domain", "item"))
+    _table(
+        con,
+        cat,
+        "unit",
+        "entity_units",
+        ("quantity", "item", "factor", "base_unit"),
+        {"factor": "DOUBLE"},
+    )
+    _table(
+        con,
+        cat,
+        "system",
+        "entity_systems",
+        ("vendor", "accelerator", "chips", "machine", "chips_per_machine"),
+        {"chips": "INTEGER", "chips_per_machine": "INTEGER"},
+    )
+    _table(con, cat, "accelerator", "entity_accelerators", ("vendor", "generation"))
+
+
+def _table(
+    con: duckdb.DuckDBPyConnection,
+    cat: Catalogue,
+    kind: str,
+    table: str,
+    columns: tuple[str, ...],
+    types: dict[str, str] | None = None,
+) -> None:
+    types = types or {}
+    cols = ", ".join(f"{c} {types.get(c, 'VARCHAR')}" for c in columns)
+    con.execute(f"CREATE TABLE {table} ({kind} VARCHAR PRIMARY KEY, {cols})")
+    rows = [(e.name, *(e.get(c) for c in columns)) for e in cat.entities[kind].values()]
+    insert(con, table, rows, len(columns) + 1)
+
+
+def insert(con: duckdb.DuckDBPyConnection, table: str, rows: list, width: int) -> None:
+    """Rows into ``table`` in one statement (columns as lists, unnested
+    together; ``executemany`` costs a statement per row)."""
+    if not rows:
+        return
+    cols = list(zip(*rows))
+    params = {
+        f"c{i}": [None if v is None else str(v) for v in cols[i]] for i in range(width)
+    }
+    sel = ", ".join(f"unnest($c{i})" for i in range(width))
+    con.execute(f"INSERT INTO {table} SELECT {sel}", params)
+
+
+# -- names of rows written after the store was built (imports) --
+USER_NAMES = """
+CREATE TABLE IF NOT EXISTS u.user_names (
+    kind        VARCHAR NOT NULL,
+    spelling    VARCHAR NOT NULL,
+    canonical   VARCHAR NOT NULL,
+    how         VARCHAR NOT NULL,
+    other_names VARCHAR NOT NULL,
+    PRIMARY KEY (kind, spelling)
+);
+CREATE TABLE IF NOT EXISTS u.user_aliases (
+    kind       VARCHAR NOT NULL,
+    alias      VARCHAR NOT NULL,
+    canonical  VARCHAR NOT NULL,
+    created_at TIMESTAMP NOT NULL,
+    PRIMARY KEY (kind, alias)
+);
+"""
+
+
+_CATALOGUES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_REGISTERED: weakref.WeakSet = weakref.WeakSet()
+_LOCK = threading.Lock()
+
+
+def of(db) -> Catalogue:
+    """The catalogue of ``db`` (a store.db.Database), with the user's aliases
+    when a user database is attached; kept until the data changes."""
+    with _LOCK:
+        cat = _CATALOGUES.get(db)
+    if cat is not None:
+        return cat
+    status = db.user_status
+    cat = user_catalogue(db.cursor(), user=bool(status and status.path))
+    with _LOCK:
+        if db not in _REGISTERED:
+            _REGISTERED.add(db)
+            ref = weakref.ref(db)
+
+            def forget() -> None:
+                with _LOCK:
+                    d = ref()
+                    if d is not None:
+                        _CATALOGUES.pop(d, None)
+
+            db.on_data_changed(forget)
+        _CATALOGUES[db] = cat
+    return cat
+
+
+def renamer(cat: Catalogue):
+    """``rename(dim, value)``: a facet value's canonical name (values of other
+    dimensions, and names no table knows, unchanged)."""
+
+    def rename(dim: str, value: object) -> object:
+        kind = NAMED_COLUMNS.get(dim)
+        if kind is None or not isinstance(value, str):
+            return value
+        return cat.canonical(kind, value)
+
+    return rename
+
+
+def user_catalogue(
+    con: duckdb.DuckDBPyConnection, user: bool = True, schema: str = ""
+) -> Catalogue:
+    """The store's catalogue with the user's aliases (``u.user_aliases``) on
+    top; an alias whose target no longer exists is left out."""
+    cat = catalogue_of(con, schema)
+    if not user:
+        return cat
+    for kind, alias, canon in con.execute(
+        "SELECT kind, alias, canonical FROM u.user_aliases ORDER BY created_at"
+    ).fetchall():
+        try:
+            cat = cat.with_aliases([(kind, alias, canon)])
+        except EntityError:
+            continue
+    return cat
+
+
+def add_user_alias(
+    con: duckdb.DuckDBPyConnection, kind: str, alias: str, canonical: str
+) -> str:
+    """Save "treat ``alias`` as ``canonical``" in the user database; returns the
+    canonical name; raises ``EntityError`` when it cannot mean that."""
+    cat = user_catalogue(con).with_aliases([(kind, alias, canonical)])
+    name = cat.canonical(kind, canonical) or canonical
+    con.execute(
+        "INSERT OR REPLACE INTO u.user_aliases VALUES ($k, $a, $c, current_timestamp)",
+        {"k": kind, "a": alias, "c": name},
+    )
+    return name
+
+
+def spelling_rows(cat: Catalogue, kind: str, values: Iterable[str]) -> list[tuple]:
+    """(kind, spelling, canonical, how, other_names) of names as printed; a
+    name no table knows is its own canonical name, marked not recognised."""
+    others: dict[str, set[str]] = defaultdict(set)
+    for s, c in cat.spellings(kind).items():
+        others[c].add(s.lower())
+    rows = []
+    for v in values:
+        r = cat.resolve(kind, v)
+        canon = r.name if r.recognised and r.name else v
+        names = others.get(canon, set()) | {v.lower(), canon.lower()}
+        rows.append((kind, v, canon, r.how, " | ".join(sorted(names))))
+    return rows
+
+
+def refresh_user_names(
+    con: duckdb.DuckDBPyConnection, cat: Catalogue, rows: str
+) -> int:
+    """Resolve the names of imported rows (``rows``: SQL giving them, names as
+    printed) that ``u.user_names`` does not hold yet; returns how many it
+    added. A few thousand distinct names, whatever the number of rows."""
+    out = []
+    for col, kind in NAMED_COLUMNS.items():
+        got = con.execute(
+            f'SELECT DISTINCT CAST(r."{col}" AS VARCHAR) FROM ({rows}) r '
+            f'WHERE r."{col}" IS NOT NULL AND NOT EXISTS '
+            f"(SELECT 1 FROM u.user_names n WHERE n.kind = '{kind}' "
+            f'AND n.spelling = r."{col}")'
+        ).fetchall()
+        out += spelling_rows(cat, kind, [v for (v,) in got])
+    insert(con, "u.user_names", out, 5)
+    return len(out)
+
+
+def rename_user_rows(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> None:
+    """Resolve every name of imported rows again (after a user alias changed):
+    ``u.user_names`` is rewritten, the rows are not touched, and the facet
+    counts of imports are recounted."""
+    kinds: dict[str, list[str]] = defaultdict(list)
+    for kind, spelling in con.execute(
+        "SELECT kind, spelling FROM u.user_names"
+    ).fetchall():
+        kinds[kind].append(spelling)
+    con.execute("DELETE FROM u.user_names")
+    for kind, values in kinds.items():
+        insert(con, "u.user_names", spelling_rows(cat, kind, values), 5)
+    recount_user_cube(con)
+
+
+CUBE_COLUMNS = (
+    "task, metric, model, variant, platform, generation, accelerators, "
+    "sdk_version, framework, dataset, precision, source_file, batch_size, other_names"
+)
+
+
+def recount_user_cube(con: duckdb.DuckDBPyConnection) -> None:
+    """The facet counts of every imported row from ``user_results_v``, which
+    gives them their canonical names."""
+    con.execute("DELETE FROM u.user_cube")
+    con.execute(
+        f"INSERT INTO u.user_cube BY NAME SELECT {CUBE_COLUMNS}, count(*) AS n, "
+        "source_id FROM user_results_v GROUP BY ALL"
+    )
+
+
+def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
+    """A user database from before canonical names: resolve its names and
+    recount its facets (the cube held names as printed). Returns whether it
+    had to. Cheap when there is nothing to do (one count)."""
+    have = {
+        r[0]
+        for r in con.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE database_name = 'u' "
+            "AND table_name = 'user_cube'"
+        ).fetchall()
+    }
+    todo = "other_names" not in have
+    if todo:
+        con.execute("ALTER TABLE u.user_cube ADD COLUMN other_names VARCHAR")
+    elif con.execute(
+        "SELECT (SELECT count(*) FROM u.user_names) = 0 "
+        "AND EXISTS (SELECT 1 FROM u.imports)"
+    ).fetchone()[0]:
+        todo = True
+    if todo:
+        from ipubench_gui.store.user_tables import all_rows
+
+        refresh_user_names(con, user_catalogue(con), all_rows(con))
+        recount_user_cube(con)
+    return todo
+
+
+def import_labels(
+    con: duckdb.DuckDBPyConnection, source_id: int
+) -> list[tuple[str, str]]:
+    """(kind, "ResNet50 → ResNet-50 v1.5 (alias)") for every name of one
+    import that is not already canonical; "X (not recognised)" for unknowns."""
+    from ipubench_gui.store.user_tables import rows_of
+
+    rows = rows_of(int(source_id))
+    out = []
+    for col, kind in NAMED_COLUMNS.items():
+        got = con.execute(
+            f"SELECT n.spelling, n.canonical, n.how FROM u.user_names n "
+            f"WHERE n.kind = '{kind}' AND n.spelling IN (SELECT DISTINCT "
+            f'CAST("{col}" AS VARCHAR) FROM ({rows})) ORDER BY 1'
+        ).fetchall()
+        for spelling, canonical, how in got:
+            if how == "not recognised":
+                out.append((kind, f"{spelling} (not recognised)"))
+            elif spelling != canonical:
+                out.append((kind, f"{spelling} → {canonical} ({how})"))
+    return out

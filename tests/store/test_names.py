@@ -1,0 +1,302 @@
+"""Canonical names in the store: bundled rows, imports, user aliases, old user
+databases; facets, text search and the ResNet-50 rows the issue counted."""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+import pytest
+
+from ipubench_gui.domain.entities import EntityError
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.store import fetch, importer, names
+from ipubench_gui.store import queries as q
+from ipubench_gui.store.importer import ImportSpec
+from ipubench_gui.store.userdb import open_combined
+from tests.conftest import DATA, GPU_STORED
+
+
+def _printed(column: str) -> dict[str, str]:
+    """result id -> ``column`` as printed, for every stored figure: the
+    vendor's (results.csv) and NVIDIA's measurements (gpu_reference.csv)."""
+    with open(DATA / "results.csv", newline="", encoding="utf-8") as f:
+        out = {r["result_id"]: r[column] for r in csv.DictReader(f)}
+    return out | {r["result_id"]: r[column] for r in GPU_STORED}
+
+
+def rn50_ids(db=None) -> set[str]:
+    """Every stored ResNet-50 figure, by the model as printed: the vendor's and
+    NVIDIA's CSV rows, and (in the store) the official MLPerf results."""
+    printed = _printed("model")
+    ids = {i for i, m in printed.items() if m.replace("-", "").startswith("ResNet50")}
+    if db is not None:
+        ids |= {
+            i
+            for (i, m) in db.cursor()
+            .execute("SELECT result_id, model_as_printed FROM results_v")
+            .fetchall()
+            if m and m.replace("-", "").replace(" ", "").lower().startswith("resnet50")
+        }
+    return ids
+
+
+@pytest.fixture
+def combined(tmp_path, store_path):
+    from ipubench_gui.store.build import fingerprint
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    os.link(store_path, cache / f"results-{fingerprint(DATA)[:16]}.duckdb")
+    user = tmp_path / "user" / "user.duckdb"
+    db, status = open_combined(DATA, cache, user)
+    assert status.writable, status.message
+    yield db, cache, user
+    db.close()
+
+
+def test_facet_lists_resnet50_once_with_every_row(db):
+    """The issue: three ResNet-50 spellings; ticking one dropped most rows."""
+    printed = _printed("model")
+    rn50 = {
+        i
+        for i, m in printed.items()
+        if m.replace(" ", "").lower().startswith(("resnet-50", "resnet50"))
+    }
+    assert {printed[i] for i in rn50} == {
+        "ResNet-50 v1.5",
+        "ResNet-50v1.5",
+        "ResNet50 v1.5",
+    }
+    rn50 = rn50_ids(db)  # and the official MLPerf ResNet-50 results
+    counts = {
+        v: n for _f, v, n in db.run(q.facet_counts(FilterState(), ["model"])).rows
+    }
+    assert counts["ResNet-50 v1.5"] == len(rn50)
+    assert not {"ResNet-50v1.5", "ResNet50 v1.5", "BERT Large"} & set(counts)
+    got = db.run(q.results(FilterState().with_values("model", ["ResNet-50 v1.5"])))
+    assert set(got.column("result_id")) == rn50
+
+
+def test_any_alias_finds_the_entity(db):
+    want = set(
+        db.run(
+            q.results(FilterState().with_values("model", ["ResNet-50 v1.5"]))
+        ).column("result_id")
+    )
+    for text in ("rn50", "ResNet50", "resnet-50v1.5"):
+        got = db.run(q.results(FilterState().with_text(text)))
+        assert want <= set(got.column("result_id")), text
+        assert set(got.column("model")) <= {"ResNet-50 v1.5"}, text
+
+
+def test_details_carry_both_spellings(db):
+    rows = db.run(q.results(FilterState().with_values("model", ["BERT-Large"])))
+    printed = _printed("model")
+    for r in rows.dicts():
+        if r["result_id"] in printed and r["source_file"] != "mlcommons":
+            assert r["model_as_printed"] in (printed[r["result_id"]], r["model"])
+        assert r["unit_family"] in ("sequences/s", "time")
+
+
+def test_unit_family_of_items(db):
+    fam = dict(
+        db.cursor()
+        .execute(
+            "SELECT model, any_value(unit_family) FROM results_v "
+            "WHERE metric = 'throughput' GROUP BY 1"
+        )
+        .fetchall()
+    )
+    assert fam["ResNet-50 v1.5"] == "images/s"
+    assert fam["BERT-Large"] == "sequences/s"
+    assert fam["Cluster-GCN"] == "nodes/s"
+    assert fam["GPS++"] == "graphs/s"  # the page's OGB footnote: graphs
+
+
+def _import(db, tmp_path, text, **consts):
+    p = tmp_path / "gpu.csv"
+    p.write_text(text, encoding="utf-8")
+    spec = ImportSpec(
+        p,
+        {"model": "model", "platform": "system", "framework": "fw", "value": "v"},
+        {"metric": "throughput", "unit": "items/s", **consts},
+    )
+    with db.writing() as cur:
+        return importer.import_file(cur, spec)
+
+
+def test_imported_rows_meet_the_bundled_ones(combined, tmp_path):
+    db, _cache, _user = combined
+    _import(
+        db,
+        tmp_path,
+        "model,system,fw,v\nresnet,Bow-Pod16,Pytorch,1000\nMy Net,A100 80GB,TF2,50\n",
+    )
+    rows = {
+        r[0]: r[1:]
+        for r in db.cursor()
+        .execute(
+            "SELECT model_as_printed, model, platform, platform_as_printed, "
+            "framework, accelerators, unit_family FROM results_v "
+            "WHERE source_file = 'gpu.csv'"
+        )
+        .fetchall()
+    }
+    assert rows["resnet"] == (
+        "ResNet-50 v1.5",
+        "Bow Pod16",
+        "Bow-Pod16",
+        "PyTorch",
+        16,
+        "images/s",
+    )
+    # unknown model kept as given; its items are unknown
+    assert rows["My Net"] == (
+        "My Net",
+        "A100 80GB",
+        "A100 80GB",
+        "TensorFlow 2",
+        1,
+        "items/s",
+    )
+    counts = {
+        v: n for _f, v, n in db.run(q.facet_counts(FilterState(), ["model"])).rows
+    }
+    assert counts["ResNet-50 v1.5"] == len(rn50_ids(db)) + 1  # and the import
+
+
+def test_user_alias_renames_imported_rows(combined, tmp_path):
+    db, _cache, _user = combined
+    _import(db, tmp_path, "model,system,fw,v\nRN-50 (ours),A100 80GB,PyTorch,900\n")
+    assert db.scalar("SELECT model FROM results_v WHERE source_file = 'gpu.csv'") == (
+        "RN-50 (ours)"
+    )
+    with db.writing() as cur:
+        assert names.add_user_alias(cur, "model", "RN-50 (ours)", "resnet50") == (
+            "ResNet-50 v1.5"
+        )
+        names.rename_user_rows(cur, names.user_catalogue(cur))
+    assert db.scalar("SELECT model FROM results_v WHERE source_file = 'gpu.csv'") == (
+        "ResNet-50 v1.5"
+    )
+    assert names.of(db).canonical("model", "rn-50 (OURS)") == "ResNet-50 v1.5"
+    with pytest.raises(EntityError, match="not a known model"):
+        names.add_user_alias(db.cursor(), "model", "x", "No Such Net")
+
+
+def test_an_older_user_database_gets_canonical_names(combined, tmp_path):
+    db, cache, user = combined
+    _import(db, tmp_path, "model,system,fw,v\nResNet50,IPU-M2000,TensorFlow1,4000\n")
+    # Make it as an import before canonical names was: no resolved names, the
+    # facet counts under the names as printed, without other_names.
+    cur = db.cursor()
+    cur.execute("DROP TABLE u.user_names")
+    cur.execute("ALTER TABLE u.user_cube DROP COLUMN other_names")
+    cur.execute("UPDATE u.user_cube SET model = 'ResNet50', framework = 'TensorFlow1'")
+    db.close()
+    db2, status = open_combined(DATA, cache, user)
+    try:
+        assert status.writable, status.message
+        got = (
+            db2.cursor()
+            .execute(
+                "SELECT model, model_as_printed, framework, framework_as_printed, "
+                "unit_family FROM results_v WHERE source_file = 'gpu.csv'"
+            )
+            .fetchall()
+        )
+        assert got == [
+            ("ResNet-50 v1.5", "ResNet50", "TensorFlow 1", "TensorFlow1", "images/s")
+        ]
+        counts = {
+            v: n for _f, v, n in db2.run(q.facet_counts(FilterState(), ["model"])).rows
+        }
+        assert counts["ResNet-50 v1.5"] == len(
+            rn50_ids(db2)
+        )  # the import (ResNet50) among them
+    finally:
+        db2.close()
+
+
+def test_broken_entity_tables_stop_the_build(data_copy, tmp_path):
+    from ipubench_gui.store.build import DataError, build_store
+
+    with open(data_copy / "entities" / "aliases.csv", "a", encoding="utf-8") as f:
+        f.write("model,rn50,No Such Model,test\n")
+    with pytest.raises(DataError, match="not a known model"):
+        build_store(data_copy, tmp_path / "x.duckdb")
+    assert not Path(tmp_path / "x.duckdb").exists()
+
+
+def test_views_saved_with_old_names_still_open(db):
+    from ipubench_gui.domain.views import View, reconcile
+
+    old = View(
+        FilterState()
+        .with_values("model", ["ResNet-50v1.5", "BERT Large", "Gone Net"])
+        .with_values("framework", ["TensorFlow1"])
+    )
+    u = fetch.universe(db)
+    fixed, dropped = reconcile(old, u.values, set(), names.renamer(names.of(db)))
+    assert fixed.filters.values("model") == {"ResNet-50 v1.5", "BERT-Large"}
+    assert fixed.filters.values("framework") == {"TensorFlow 1"}
+    assert dropped == ["model: Gone Net"]
+
+
+def test_cli_filter_takes_any_spelling(db, tmp_path, _isolated_home):
+    from tests.conftest import run_cli
+
+    out = tmp_path / "t.csv"
+    p = run_cli("export-table", str(out), "--filter", "model=rn50", home=_isolated_home)
+    assert p.returncode == 0, p.stderr
+    with open(out, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert {r["ID"] for r in rows} == rn50_ids(db)
+
+
+def test_cli_import_shows_names_and_takes_aliases(tmp_path, _isolated_home):
+    from tests.conftest import run_cli
+
+    f = tmp_path / "gpu.csv"
+    f.write_text(
+        "model,system,throughput\nResNet50,A100 80GB,2000\n"
+        "RN-50 (ours),A100 80GB,2100\nFoo Net,A100 80GB,10\n",
+        encoding="utf-8",
+    )
+    p = run_cli(
+        "import",
+        str(f),
+        "--map",
+        "model=model",
+        "--map",
+        "system=platform",
+        "--map",
+        "throughput=value",
+        "--metric",
+        "throughput",
+        "--unit",
+        "images/s",
+        "--alias",
+        "RN-50 (ours)=ResNet-50 v1.5",
+        home=_isolated_home,
+    )
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "alias: RN-50 (ours) → ResNet-50 v1.5 (model, saved)" in out
+    assert "model: ResNet50 → ResNet-50 v1.5 (alias)" in out
+    assert "model: RN-50 (ours) → ResNet-50 v1.5 (user alias)" in out
+    assert "model: Foo Net (not recognised)" in out
+    res = tmp_path / "all.csv"
+    assert run_cli("export-results", str(res), home=_isolated_home).returncode == 0
+    with open(res, newline="", encoding="utf-8") as fh:
+        mine = [r for r in csv.DictReader(fh) if r["source_file"] == "gpu.csv"]
+    got = sorted((r["model_as_printed"], r["model"]) for r in mine)
+    assert got == [
+        ("Foo Net", "Foo Net"),
+        ("RN-50 (ours)", "ResNet-50 v1.5"),
+        ("ResNet50", "ResNet-50 v1.5"),
+    ]
+    bad = run_cli("import", str(f), "--alias", "x=No Such Net", home=_isolated_home)
+    assert bad.returncode == 2 and "not a known model" in bad.stderr
