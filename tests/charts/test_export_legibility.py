@@ -95,25 +95,20 @@ def test_export_text_has_aa_contrast(qapp, db, tmp_path, kind):
             assert words in readable, words
 
 
-def _text_sizes(svg_path, last_words):
-    """(body sizes, footnote sizes) in px of an exported SVG's texts; the
-    footnote is every line in the block whose text ends in ``last_words``."""
+def _text_sizes(svg_path, footnote):
+    """(body sizes, footnote sizes) in px of an exported SVG's texts; footnote
+    lines are those that are part of ``footnote`` (the chart's notes and the
+    footnote, as one text the export wraps over as many lines as it needs)."""
     from xml.dom import minidom
 
+    whole = " ".join(footnote.split())
     texts = [
         (t, "".join(n.data for n in t.childNodes if n.nodeType == n.TEXT_NODE))
         for t in minidom.parse(str(svg_path)).getElementsByTagName("text")
     ]
-    texts = [(t, w.strip()) for t, w in texts if w.strip()]
-    block = next(t.parentNode for t, w in texts if w.endswith(last_words))
-    body = [
-        float(t.getAttribute("font-size"))
-        for t, _ in texts
-        if t.parentNode is not block
-    ]
-    foot = [
-        float(t.getAttribute("font-size")) for t, _ in texts if t.parentNode is block
-    ]
+    texts = [(t, " ".join(w.split())) for t, w in texts if w.strip()]
+    body = [float(t.getAttribute("font-size")) for t, w in texts if w not in whole]
+    foot = [float(t.getAttribute("font-size")) for t, w in texts if w in whole]
     return body, foot
 
 
@@ -128,7 +123,8 @@ def test_type_sizes_read_on_a_slide_and_scale(qapp, db, tmp_path, kind):
         svg = export(
             plot, tmp_path / f"{kind}-{w}.svg", ExportOptions(w, h, footnote=note)
         )
-        body, foot = _text_sizes(svg, "test wrote.")
+        shown = "; ".join(plot.notes) + ". " + note if plot.notes else note
+        body, foot = _text_sizes(svg, shown)
         assert foot and body
         sizes[w] = (min(body), min(foot))
     assert sizes[1920][0] >= 18 and sizes[1920][1] >= 14, sizes
