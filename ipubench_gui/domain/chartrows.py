@@ -155,12 +155,13 @@ def best_rows(
     sign = 1 if metric in LOWER_IS_BETTER else -1
 
     def figure(r: Mapping[str, Any]) -> float | None:
-        v, n = r["value"], r.get("accelerators")
+        v: float | None = r["value"]
+        n = r.get("accelerators")
         if not per_chip or v is None:
             return v
         if not n:
             return None
-        return v / n if metric == "throughput" else v * n
+        return float(v / n if metric == "throughput" else v * n)
 
     picked = sorted(
         (r for r in rows if r["metric"] == metric and family(r) == unit),

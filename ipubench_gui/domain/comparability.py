@@ -43,7 +43,8 @@ def not_comparable(row: Row, base: Row) -> str:
         parts.append("task")
     if row.get("metric") != base.get("metric"):
         la, lb = (
-            METRIC_LABELS.get(r.get("metric"), r.get("metric")) for r in (row, base)
+            METRIC_LABELS.get(str(r.get("metric")), r.get("metric"))
+            for r in (row, base)
         )
         parts.append(f"metric ({la} vs {lb})")
     elif fa != fb and same_model:

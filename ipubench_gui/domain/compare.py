@@ -200,8 +200,7 @@ class Verdict:
 def verdict(row: Row, base: Row, focus: str | None = None) -> Verdict:
     why = not_comparable(row, base)
     if why and row.get("result_id") != base.get("result_id"):
-        diffs = tuple(differing(row, base))
-        return Verdict(row["result_id"], None, diffs, False, why)
+        return Verdict(row["result_id"], None, tuple(differing(row, base)), False, why)
     diffs = differing(row, base)
     if not diffs:
         return Verdict(row["result_id"], None, (), True)

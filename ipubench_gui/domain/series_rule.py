@@ -73,7 +73,7 @@ def group(
     a line. Only lines that ``keep`` accepts are shown (and named against
     each other)."""
     attrs = tuple(a for a in CONFIGURATION if a not in along)
-    by_key: dict[tuple, list[Row]] = defaultdict(list)
+    by_key: dict[tuple[Any, ...], list[Row]] = defaultdict(list)
     for r in rows:
         by_key[tuple(r.get(a) for a in attrs)].append(r)
     if keep is not None:

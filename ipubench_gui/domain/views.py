@@ -95,7 +95,7 @@ def reconcile(
     view: View,
     values: Mapping[str, Collection[object]],
     known_ids: Collection[str],
-    rename: Callable[[str, object], object] | None = None,
+    rename: Callable[[str, Any], Any] | None = None,
 ) -> tuple[View, list[str]]:
     """Drop facet values and result ids the store no longer has; say which.
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
 from ipubench_gui.domain.entities import FILES, Catalogue, EntityError, read_texts
+from ipubench_gui.store.db import one_row
 
 ENTITY_DIR = "entities"
 # Tables the store holds for names (shared by the bundled and the user's rows).
@@ -151,7 +153,7 @@ def catalogue_of(con: duckdb.DuckDBPyConnection, schema: str = "") -> Catalogue:
     return Catalogue.from_texts(got, "store")
 
 
-def name_rows(cat: Catalogue, values: dict[str, set[str]]) -> list[tuple]:
+def name_rows(cat: Catalogue, values: dict[str, set[str]]) -> list[tuple[Any, ...]]:
     """(kind, spelling, canonical, how, other_names) for every listed spelling
     and every value in ``values`` (kind -> names as printed)."""
     rows = []
@@ -216,7 +218,9 @@ def _table(
     insert(con, table, rows, len(columns) + 1)
 
 
-def insert(con: duckdb.DuckDBPyConnection, table: str, rows: list, width: int) -> None:
+def insert(
+    con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple[Any, ...]], width: int
+) -> None:
     """Rows into ``table`` in one statement (columns as lists, unnested
     together; ``executemany`` costs a statement per row)."""
     if not rows:
@@ -249,12 +253,12 @@ CREATE TABLE IF NOT EXISTS u.user_aliases (
 """
 
 
-_CATALOGUES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_REGISTERED: weakref.WeakSet = weakref.WeakSet()
+_CATALOGUES: weakref.WeakKeyDictionary[Any, Catalogue] = weakref.WeakKeyDictionary()
+_REGISTERED: weakref.WeakSet[Any] = weakref.WeakSet()
 _LOCK = threading.Lock()
 
 
-def of(db) -> Catalogue:
+def of(db: Any) -> Catalogue:
     """The catalogue of ``db`` (a store.db.Database), with the user's aliases
     when a user database is attached; kept until the data changes."""
     with _LOCK:
@@ -279,7 +283,7 @@ def of(db) -> Catalogue:
     return cat
 
 
-def renamer(cat: Catalogue):
+def renamer(cat: Catalogue) -> Callable[[str, object], object]:
     """``rename(dim, value)``: a facet value's canonical name (values of other
     dimensions, and names no table knows, unchanged)."""
 
@@ -324,7 +328,9 @@ def add_user_alias(
     return name
 
 
-def spelling_rows(cat: Catalogue, kind: str, values: Iterable[str]) -> list[tuple]:
+def spelling_rows(
+    cat: Catalogue, kind: str, values: Iterable[str]
+) -> list[tuple[Any, ...]]:
     """(kind, spelling, canonical, how, other_names) of names as printed; a
     name no table knows is its own canonical name, marked not recognised."""
     others: dict[str, set[str]] = defaultdict(set)
@@ -403,10 +409,12 @@ def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
     todo = "other_names" not in have
     if todo:
         con.execute("ALTER TABLE u.user_cube ADD COLUMN other_names VARCHAR")
-    elif con.execute(
-        "SELECT (SELECT count(*) FROM u.user_names) = 0 "
-        "AND EXISTS (SELECT 1 FROM u.imports)"
-    ).fetchone()[0]:
+    elif one_row(
+        con.execute(
+            "SELECT (SELECT count(*) FROM u.user_names) = 0 "
+            "AND EXISTS (SELECT 1 FROM u.imports)"
+        )
+    )[0]:
         todo = True
     if todo:
         from ipubench_gui.store.user_tables import all_rows
