@@ -91,8 +91,11 @@ def test_svg_renders_in_librsvg_like_the_png(qapp, db, tmp_path, kind):
     # Each series colour covers about as many pixels in both renders (bars
     # painted over in white, as librsvg did before, left ~0 of them). Thin
     # lines hidden under others differ by anti-aliasing; only areas count.
+    # Bars only: a line's pixel count follows its pen width, which the PNG
+    # export scales with the screen (QT_SCALE_FACTOR=2 doubles it) and the SVG
+    # does not; lines are held to the layout check below.
     for colour, n in qt.items():
-        if n >= 2000:
+        if n >= 2000 and plot.horizontal_bars:
             assert 0.6 * n <= rs[colour] <= 1.6 * n, (colour, n, rs[colour])
     # And the picture is laid out alike: ink per region of a 4x6 grid (30+
     # anti-aliased lines differ by up to ~0.053; vanished bars by ~0.2-0.5).
