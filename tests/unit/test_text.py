@@ -1,0 +1,73 @@
+"""elide_words: labels shortened by whole words, never cut inside one."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ipubench_gui.domain.text import ELLIPSIS, elide_words
+
+LABEL = "BERT-Large Ph1 Pre-Training Packed PopART"  # a vendor row's label
+
+
+def test_a_label_that_fits_is_kept_whole():
+    assert elide_words(LABEL, len(LABEL), len) == LABEL
+
+
+def test_the_middle_goes_first_and_the_suffix_stays():
+    assert elide_words(LABEL, 30, len) == "BERT-Large Ph1 … Packed PopART"
+    assert elide_words(LABEL, 20, len) == "BERT-Large … PopART"
+    assert elide_words(LABEL, 9, len) == "… PopART"
+
+
+def test_right_elision_keeps_the_leading_words():
+    assert elide_words(LABEL, 30, len, "right") == "BERT-Large Ph1 Pre-Training …"
+    assert elide_words(LABEL, 12, len, "right") == "BERT-Large …"
+
+
+def test_a_single_word_too_wide_is_cut_as_a_last_resort():
+    assert elide_words("Pre-Training", 6, len) == "Pre-T…"
+    assert elide_words(LABEL, 3, len) == "BE…"
+
+
+def test_proportional_widths():
+    """Widths need not be per character: a wide letter costs more."""
+
+    def measure(s: str) -> int:
+        return sum(3 if c in "MW" else 1 for c in s)
+
+    # "MMM" costs 9: the head no longer fits beside the tail, the tail does
+    assert elide_words("MMM aa bb", 8, measure) == "… aa bb"
+    assert elide_words("MMM aa bb", 14, measure) == "MMM … bb"
+
+
+_words = st.lists(
+    st.text(alphabet="abcdefghPQ-()0123456789", min_size=1, max_size=9),
+    min_size=1,
+    max_size=8,
+)
+
+
+@given(
+    _words, st.integers(min_value=1, max_value=60), st.sampled_from(["middle", "right"])
+)
+def test_kept_words_are_whole_and_the_result_fits(words, width, where):
+    text = " ".join(words)
+    out = elide_words(text, width, len, where)
+    if out == text:
+        assert len(text) <= width
+        return
+    assert out.endswith(ELLIPSIS) or ELLIPSIS in out
+    pieces = [p for p in out.split(" ") if p != ELLIPSIS]
+    if all(p in words for p in pieces):  # the word-boundary case
+        assert len(out) <= width
+        head, _, tail = out.partition(ELLIPSIS)
+        assert text.startswith(head.strip())
+        assert text.endswith(tail.strip())
+        if where == "right":
+            assert not tail.strip()
+    else:  # only when no whole first (or last) word fits at all
+        first_fits = len(words[0]) + 2 <= width
+        last_fits = where == "middle" and len(words[-1]) + 2 <= width
+        assert not first_fits and not last_fits
+        assert len(out) <= max(width, 1)
