@@ -26,6 +26,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="100k rows instead of 1M")
     ap.add_argument("--only", action="append", help="run only these cases")
     args = ap.parse_args()
+    import tests.bench.bench_breakdown  # noqa: F401
     import tests.bench.bench_charts  # noqa: F401
     import tests.bench.bench_claims  # noqa: F401
     import tests.bench.bench_export  # noqa: F401
@@ -40,6 +41,7 @@ def main() -> int:
         order = [
             "store",
             "ui",
+            "breakdown",
             "charts",
             "import",
             "mlperf",

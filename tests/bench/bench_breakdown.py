@@ -1,0 +1,140 @@
+"""Where one filter change's time goes (issue 20): query, table model, facet
+lists, chart, the rest of the update, and the paint that follows.
+
+Runs the window with a synchronous runner (every job on the GUI thread, so
+each phase is timed where it runs), toggles filters in turn and times each
+phase by wrapping the one method that does it, on the instances only (the app
+is not changed for measuring). A phase whose method is not found (another
+version of the app) is left out rather than guessed.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.bench.harness import REPO_DATA, Row, case
+
+# phase -> (object path from the session, method name): the first found counts.
+PHASES: dict[str, tuple[tuple[str, str], ...]] = {
+    "query (store jobs)": (("runner", "_call"),),
+    "table model update": (("window.model", "set_result"),),
+    "facet lists update": (("window.facets", "set_counts"),),
+    "chart build + draw": (("results", "_draw_chart"), ("controller", "_render_chart")),
+}
+
+
+def _resolve(session, path: str):
+    obj = session
+    for part in path.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def _wrap(session, spent: dict[str, float]) -> list[str]:
+    found = []
+    for phase, where in PHASES.items():
+        for path, name in where:
+            obj = _resolve(session, path)
+            fn = getattr(obj, name, None) if obj is not None else None
+            if fn is None:
+                continue
+
+            def timed(*a, _fn=fn, _phase=phase, **k):
+                t = time.perf_counter()
+                try:
+                    return _fn(*a, **k)
+                finally:
+                    spent[_phase] += time.perf_counter() - t
+
+            setattr(obj, name, timed)
+            found.append(phase)
+            break
+    return found
+
+
+def filter_change_breakdown(
+    store: Path | Callable, label: str, runs: int = 31, warmup: int = 6
+) -> list[Row]:
+    """Medians of ``runs`` filter changes, each phase in ms, plus the whole
+    update (all work) and the whole change (update + paint)."""
+    from ipubench_gui.app import Session, ensure_app
+    from ipubench_gui.domain.filters import FilterState
+    from ipubench_gui.store.db import Database
+
+    app = ensure_app()
+    db = store() if callable(store) else Database.open(store)
+    s = Session(db, synchronous=True)
+    s.start(restore=False)
+    s.window.resize(1400, 900)
+    s.window.show()
+    app.processEvents()
+    states = [
+        FilterState().with_values("framework", ["PyTorch"]),
+        FilterState()
+        .with_values("framework", ["PyTorch"])
+        .with_values("generation", ["Bow"]),
+        FilterState(),
+    ]
+    spent: dict[str, float] = dict.fromkeys(PHASES, 0.0)
+    phases = _wrap(s, spent)
+    got: dict[str, list[float]] = {p: [] for p in [*phases, "update", "paint"]}
+    got["rest of the update"] = []
+    total: list[float] = []
+    for k in range(warmup + runs):
+        for p in spent:
+            spent[p] = 0.0
+        t0 = time.perf_counter()
+        s.state.set_filters(states[k % len(states)])
+        t1 = time.perf_counter()
+        app.processEvents()  # layout and paint what changed
+        t2 = time.perf_counter()
+        if k < warmup:
+            continue
+        for p in phases:
+            got[p].append(spent[p] * 1000)
+        got["update"].append((t1 - t0) * 1000)
+        got["rest of the update"].append(
+            (t1 - t0 - sum(spent[p] for p in phases)) * 1000
+        )
+        got["paint"].append((t2 - t1) * 1000)
+        total.append((t2 - t0) * 1000)
+    s.window.close()
+    s.close()
+    whole = statistics.median(total)
+    rows = [
+        Row(
+            "breakdown: filter change, update + paint",
+            label,
+            whole,
+            target="<= 16 ms" if label.startswith("bundled") else "",
+        )
+    ]
+    for p in [*phases, "rest of the update", "update", "paint"]:
+        rows.append(
+            Row(
+                f"breakdown:   {p}",
+                label,
+                statistics.median(got[p]),
+                "whole change",
+                whole,
+            )
+        )
+    return rows
+
+
+@case("breakdown")
+def bench_breakdown(args, tmp: Path) -> list[Row]:
+    import duckdb
+
+    from ipubench_gui.store.build import build_store
+
+    store = build_store(REPO_DATA, tmp / "breakdown-bundled.duckdb")
+    con = duckdb.connect(str(store), read_only=True)
+    n = con.execute("SELECT count(*) FROM results_v").fetchone()[0]
+    con.close()
+    return filter_change_breakdown(store, f"bundled ({n:,} rows)")
