@@ -418,15 +418,12 @@ def compare(args: argparse.Namespace) -> int:
         db.close()
     b = ids.index(baseline)
     if args.per_accelerator:
-        from ipubench_gui.domain.per_chip import NOTE, per_chip
+        from ipubench_gui.domain.per_chip import per_chip_or_as_is
 
-        # a row with no per-chip figure stays as it is: its unit then differs,
-        # so no ratio is made against it
-        rows = [per_chip(r) or r for r in rows]
+        rows = per_chip_or_as_is(rows)
     if args.format == "markdown":
+        # per chip: the note that the figures are derived ends the Markdown
         sys.stdout.write(compare.to_markdown(rows, b, args.only_differences))
-        if args.per_accelerator:
-            sys.stdout.write(f"\n{NOTE}\n")
     else:
         from ipubench_gui.store.export import csv_writer
 

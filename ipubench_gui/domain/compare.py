@@ -28,6 +28,8 @@ from typing import Any
 from ipubench_gui.domain.chartrows import LOWER_IS_BETTER, METRIC_LABELS
 from ipubench_gui.domain.comparability import not_comparable
 from ipubench_gui.domain.format import format_number
+from ipubench_gui.domain.per_chip import LABEL as CHIP_LABEL
+from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
 
 Row = Mapping[str, Any]
 
@@ -235,7 +237,10 @@ def table(
 
     for key, label in ATTRIBUTES:
         add(key, label, "attribute", [show(r, key) for r in rows])
+    derived = per_chip_shown(rows)
     for key, label in FIGURES:
+        if key == "value" and derived:
+            label = f"{label} {CHIP_LABEL}"
         add(key, label, "figure", [show(r, key) for r in rows])
     add("ratio", "Against the baseline", "ratio", [ratio_text(r, base) for r in rows])
     add(
@@ -256,6 +261,11 @@ def table(
     for key, label in PROVENANCE:
         add(key, label, "provenance", [show(r, key) for r in rows])
     return out
+
+
+def per_chip_shown(rows: Sequence[Row]) -> bool:
+    """Whether any figure compared is per accelerator chip (derived here)."""
+    return any(r.get("per_accelerator") for r in rows)
 
 
 def shown(t: Sequence[CompareRow], only_differences: bool = False) -> list[CompareRow]:
@@ -361,6 +371,8 @@ def to_markdown(
                 f"- {r.get('result_id')} vs {base.get('result_id')}: "
                 f"{verdict(r, base, focus).text()}"
             )
+    if per_chip_shown(rows):
+        lines += ["", CHIP_NOTE]
     return "\n".join(lines) + "\n"
 
 

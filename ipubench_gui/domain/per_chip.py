@@ -44,3 +44,10 @@ def per_chip_rows(rows: Sequence[Row]) -> tuple[list[dict[str, Any]], int]:
     """Rows with per-chip figures, and how many had none (left out)."""
     out = [r for r in (per_chip(r) for r in rows) if r is not None]
     return out, len(rows) - len(out)
+
+
+def per_chip_or_as_is(rows: Sequence[Row]) -> list[Row]:
+    """Each row per accelerator chip where it has such a figure; a row with
+    none stays as it is (its unit then differs, so no ratio is made against
+    it). What the comparator shows, in the window and from the command line."""
+    return [per_chip(r) or r for r in rows]

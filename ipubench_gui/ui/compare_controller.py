@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 from PySide6.QtCore import QObject
 
 from ipubench_gui.domain import compare as compare_domain
 from ipubench_gui.domain.opening import VIEW_SUFFIX, view_path
+from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
+from ipubench_gui.domain.per_chip import per_chip_or_as_is
 from ipubench_gui.domain.views import View, load_view, reconcile
 from ipubench_gui.store import fetch, names, queries
 from ipubench_gui.ui.controller import Controller
@@ -22,13 +25,17 @@ class CompareController(QObject):
         self.main = main
         state, window = main.state, main.window
         self.state, self.window, self.runner = state, window, main.runner
-        self.compare_rows: list[dict] = []
+        self.compare_rows: list[dict] = []  # as shown (per chip when toggled)
+        self._fetched: list[dict] = []  # as stored
+        self._counterparts: tuple | None = None  # (row, groups) as stored
+        self._per_chip = state.chart.per_accelerator
         self._parse_notes: list[str] = []  # what a view file lost on reading
         self.last_view_message = ""
         self.picker = None
         self.runner.finished.connect(self._on_runner_finished)
         state.comparisonChanged.connect(self._on_state_comparison_changed)
         state.selectionChanged.connect(self._on_state_selection_changed)
+        state.chartChanged.connect(self._on_state_chart_changed)
         window.add_compare_action.triggered.connect(self.add_selection_to_comparison)
         cmp = window.comparator
         cmp.addRequested.connect(
@@ -86,16 +93,45 @@ class CompareController(QObject):
         ):
             return
         if slot == "compare":
-            self.compare_rows = result
-            c = self.state.comparison
-            self.window.comparator.show_comparison(result, c.baseline_index, c.focus)
+            self._fetched = result
+            self._show_comparison()
         elif slot == "counterparts":
-            row, groups = result
-            self.window.comparator.show_counterparts(row, groups)
+            self._counterparts = result
+            self._show_counterparts()
         elif slot == "view":
             self._apply_view(result)
         else:
             self.window.comparator.show_claims(result)
+
+    # -- per chip: the dock follows the window's Per chip toggle (derived) --
+    def _on_state_chart_changed(self, spec) -> None:
+        if spec.per_accelerator != self._per_chip:
+            self._per_chip = spec.per_accelerator
+            self._show_comparison()
+            if self._counterparts is not None:
+                self._show_counterparts()
+
+    def _chip_rows(self, rows: list) -> list:
+        return per_chip_or_as_is(rows) if self._per_chip else rows
+
+    def _show_comparison(self) -> None:
+        self.compare_rows = self._chip_rows(self._fetched)
+        c = self.state.comparison
+        note = CHIP_NOTE if self._per_chip and self.compare_rows else ""
+        self.window.comparator.show_comparison(
+            self.compare_rows, c.baseline_index, c.focus, note
+        )
+
+    def _show_counterparts(self) -> None:
+        row, groups = self._counterparts
+        if self._per_chip and row is not None:
+            (row,) = self._chip_rows([row])
+            groups = {
+                a: [replace(cp, row=self._chip_rows([cp.row])[0]) for cp in items]
+                for a, items in groups.items()
+            }
+        note = CHIP_NOTE if self._per_chip and row is not None else ""
+        self.window.comparator.show_counterparts(row, groups, note)
 
     def current_view(self) -> View:
         return View(self.state.filters, self.state.chart, self.state.comparison)

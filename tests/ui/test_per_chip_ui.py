@@ -45,3 +45,79 @@ def test_unit_family_one_click_away(qtbot, session):
     combo.activated.emit(i)
     assert session.state.chart.unit_family == "nodes/s"
     assert {r["model"] for r in session.controller.plot.rows} == {"Cluster-GCN"}
+
+
+def test_comparator_follows_the_per_chip_toggle(qtbot, session, db, tmp_path):
+    """The comparator dock shows per-chip figures while the window's Per chip
+    toggle is on, labelled derived; hand-computed from the seed's text."""
+    from ipubench_gui.domain.format import format_number
+    from ipubench_gui.domain.per_chip import NOTE
+    from tests.conftest import seeds_or_skip
+    from tests.seedtables import RESULTS_PAGE, read_tables
+
+    tables = {t.heading: t for t in read_tables(seeds_or_skip() / RESULTS_PAGE)}
+
+    def seed(heading, platform, batch):
+        (r,) = [
+            r
+            for r in tables[heading].rows
+            if r["Model"] == "ResNet-50 v1.5"
+            and r["Framework"] == "TensorFlow1"
+            and r["Platform"] == platform
+            and r["Batch Size"] == batch
+        ]
+        return float(r["Throughput (items/sec)"].replace(",", ""))
+
+    # an IPU-M2000 holds 4 IPUs, a Bow Pod16 16 (data/entities/systems.csv)
+    m2000 = seed("IPU-POD Classic - Training", "IPU-M2000", "1,920") / 4  # 7,864/4
+    pod16 = seed("Bow Platform - Training", "Bow Pod16", "3,520") / 16  # 44,059/16
+
+    def rid(platform, batch):
+        return db.scalar(
+            "SELECT result_id FROM results_v WHERE model = 'ResNet-50 v1.5' AND "
+            "framework_as_printed = 'TensorFlow1' AND platform = $p AND "
+            "batch_size = $b AND metric = 'throughput'",
+            {"p": platform, "b": batch},
+        )
+
+    from ipubench_gui.domain.compare import Comparison
+
+    a, b = rid("IPU-M2000", 1920), rid("Bow Pod16", 3520)
+    session.state.set_comparison(Comparison((a, b), a))
+    cmp = session.window.comparator
+
+    def figure_row():
+        (row,) = [r for r in cmp.model.rows() if r.key == "value"]
+        return row
+
+    assert figure_row().label == "Figure"
+    assert NOTE not in cmp.verdicts.text()
+    session.window.per_chip_action.trigger()  # Ctrl+Shift+P, View menu
+    row = figure_row()
+    unit = db.scalar("SELECT unit FROM results_v WHERE result_id = $i", {"i": a})
+    assert row.label == f"Figure {LABEL}"  # "Figure per accelerator chip (derived)"
+    assert row.values == (
+        f"{format_number(m2000)} {unit} per chip",
+        f"{format_number(pod16)} {unit} per chip",
+    )
+    (ratio,) = [r for r in cmp.model.rows() if r.key == "ratio"]
+    assert ratio.values[1].startswith(f"{pod16 / m2000:.2f}× more throughput")
+    assert NOTE in cmp.verdicts.text()
+    # a saved comparison says so too
+    session.compare.save_comparison(tmp_path / "c.md", "md")
+    text = (tmp_path / "c.md").read_text(encoding="utf-8")
+    assert f"| Figure {LABEL} |" in text and NOTE in text
+    # the Counterparts tab too
+    session.state.set_selection((a,))
+    title = cmp.counter_title.text()
+    assert f"{format_number(m2000)} {unit} per chip" in title and NOTE in title
+    tree = cmp.counterparts
+    figures = [
+        tree.topLevelItem(i).child(j).text(2)
+        for i in range(tree.topLevelItemCount())
+        for j in range(tree.topLevelItem(i).childCount())
+    ]
+    assert figures and all(f.endswith(f"{unit} per chip") for f in figures)
+    session.window.per_chip_action.trigger()  # and back: as published
+    assert figure_row().label == "Figure" and NOTE not in cmp.verdicts.text()
+    assert figure_row().values[0] == f"7,864 {unit}"

@@ -160,7 +160,7 @@ class Comparator(QTabWidget):
 
     # -- rendering ---------------------------------------------------------------
     def show_comparison(
-        self, rows: list[dict], baseline: int, focus: str | None = None
+        self, rows: list[dict], baseline: int, focus: str | None = None, note: str = ""
     ) -> None:
         ids = [r["result_id"] for r in rows]
         self.model.set_table(
@@ -181,6 +181,8 @@ class Comparator(QTabWidget):
                         f"{mark} <b>{r['result_id']}</b> against "
                         f"{base['result_id']}: {v.text()}"
                     )
+        if note:  # e.g. that the figures are per chip, derived here
+            lines.append(f"<i>{note}</i>")
         self.verdicts.setText("<br>".join(lines))
         for key, b in self.buttons.items():
             b.setEnabled(bool(rows) or key == "add")
@@ -188,7 +190,10 @@ class Comparator(QTabWidget):
             self.focus.setCurrentIndex(max(self.focus.findData(focus), 0))
 
     def show_counterparts(
-        self, row: dict | None, groups: dict[str, list[compare.Counterpart]]
+        self,
+        row: dict | None,
+        groups: dict[str, list[compare.Counterpart]],
+        note: str = "",
     ) -> None:
         self.counterparts.clear()
         if row is None:
@@ -202,6 +207,8 @@ class Comparator(QTabWidget):
             "in exactly "
             "one attribute."
         )
+        if note:
+            self.counter_title.setText(f"{self.counter_title.text()}<br><i>{note}</i>")
         for attr, items in groups.items():
             top = QTreeWidgetItem([compare.NAMES[attr], f"{len(items)}"])
             self.counterparts.addTopLevelItem(top)
