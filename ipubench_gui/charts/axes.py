@@ -1,0 +1,201 @@
+"""Axes that read at any zoom: numbers in the data's units (250k, 1.5M), log
+ticks chosen for the range in view, and the view transforms (log2/log10)."""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6 import QtGui
+
+from ipubench_gui.charts.theme import Theme
+from ipubench_gui.domain.format import format_compact
+from ipubench_gui.domain.plot_model import Plot
+
+
+def to_view(v: float, mode: str) -> float:
+    if mode == "linear":
+        return float(v)
+    if v <= 0:
+        return float("nan")
+    return math.log2(v) if mode == "log2" else math.log10(v)
+
+
+def from_view(v: float, mode: str) -> float:
+    return v if mode == "linear" else (2**v if mode == "log2" else 10**v)
+
+
+class NumberAxis(pg.AxisItem):
+    """Axis labels as 1.5M / 250k in the data's units, whatever the transform."""
+
+    def __init__(self, orientation: str, **kw):
+        super().__init__(orientation, **kw)
+        self.mode = "linear"
+        # Major and minor ticks only: pyqtgraph's third level adds ~50 faint
+        # grid lines, each a translucent full-height line (~30 us apiece).
+        self.setStyle(maxTickLevel=1)
+        self.opaque_on: QtGui.QColor | None = None  # on screen: the background
+        self.styled: tuple = ()  # (colour, font px) last applied by _axes
+        # Numbers are written compactly in the axis' own unit (250k, 0.5);
+        # pyqtgraph's SI prefix only added "(x0.001)" to the title when zoomed.
+        self.enableAutoSIPrefix(False)
+        self.data_range: tuple[float, float] | None = None  # view units
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph API)
+        return [format_compact(from_view(v * scale, self.mode)) for v in values]
+
+    def tickValues(self, minVal, maxVal, size):  # noqa: N802 (pyqtgraph API)
+        """On a log10 axis, ticks for the range in view, so a zoomed axis
+        keeps at least three (fixed ticks left one or two in view)."""
+        if self.mode != "log10" or self._tickLevels is not None:
+            return super().tickValues(minVal, maxVal, size)
+        lo, hi = sorted((10.0**minVal, 10.0**maxVal))
+        vals = [math.log10(v) for v in log_tick_values(lo, hi)]
+        if self.data_range is not None:  # not far past the data (label room)
+            a, b = self.data_range
+            near = [v for v in vals if a - 0.18 <= v <= b + 0.18]  # 1.5x
+            vals = near if len(near) >= 3 else vals
+        return [(1.0, vals)]
+
+    def paint(self, p, opt, widget):
+        """Draw from cached draw specs rather than pyqtgraph's recorded QPicture,
+        so the grid's translucent pens can first be made opaque over ``opaque_on``
+        (the canvas background): the raster engine blends a translucent line
+        10-40x slower than it fills an opaque one, which made the grid the
+        largest cost of a chart redraw (tests/bench: filter change).
+        ``self.picture`` holds the specs here; pyqtgraph sets it to None
+        whenever the axis changes, as it does for its QPicture."""
+        if self.picture is None:
+            p.save()
+            if self.style["tickFont"]:
+                p.setFont(self.style["tickFont"])
+            specs = self.generateDrawSpecs(p)
+            p.restore()
+            if specs and self.opaque_on is not None:
+                axis, ticks, texts = specs
+                ticks = [(opaque_pen(pen, self.opaque_on), a, b) for pen, a, b in ticks]
+                specs = (axis, ticks, texts)
+            self.picture = specs or ()
+        if self.picture:
+            p.save()
+            if self.style["tickFont"]:
+                p.setFont(self.style["tickFont"])
+            self.drawPicture(p, *self.picture)
+            p.restore()
+
+
+def opaque_pen(pen: QtGui.QPen, background: QtGui.QColor) -> QtGui.QPen:
+    """``pen`` with its colour blended over ``background`` and made opaque."""
+    c = pen.color()
+    a = c.alphaF()
+    if a >= 1.0:
+        return pen
+    out = QtGui.QPen(pen)
+    out.setColor(
+        QtGui.QColor.fromRgbF(
+            c.redF() * a + background.redF() * (1 - a),
+            c.greenF() * a + background.greenF() * (1 - a),
+            c.blueF() * a + background.blueF() * (1 - a),
+        )
+    )
+    return out
+
+
+def log_tick_values(lo: float, hi: float, least: int = 3) -> list[float]:
+    """Tick values within ``lo..hi`` for a log axis: decades and 2, 5 between;
+    every 1..9 step if those are fewer than ``least``; then evenly spaced
+    round values (a range of less than 2x, zoomed in)."""
+    if not (0 < lo < hi):
+        return []
+    decades = range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
+    for steps in ((1, 2, 5), range(1, 10)):
+        vals = [m * 10.0**k for k in decades for m in steps]
+        vals = [v for v in vals if lo <= v <= hi]
+        if len(vals) >= least:
+            return vals
+    step = 10 ** math.floor(math.log10((hi - lo) / least))
+    for m in (5, 2, 1):
+        if (hi - lo) / (m * step) >= least:
+            step *= m
+            break
+    first = math.ceil(lo / step)
+    return [i * step for i in range(first, math.floor(hi / step) + 1)]
+
+
+def px_font(px: float) -> QtGui.QFont:
+    f = QtGui.QFont()
+    f.setPixelSize(max(1, round(px)))
+    return f
+
+
+def style_axes(
+    pi: pg.PlotItem,
+    plot: Plot,
+    modes: tuple[str, str],
+    theme: Theme,
+    font_px: float,
+    xs: list[float],
+    ys: list[float],
+    longest_label: int = 0,
+) -> None:
+    """Axis pens, fonts, titles, ticks, grid and the starting view of ``plot``
+    (``modes``: the x and y transforms); room on the right of bars for labels
+    of ``longest_label`` characters."""
+    x_mode, y_mode = modes
+    # Pens, fonts and titles only when they change: each setter re-lays out
+    # the axis title's rich text (~0.3 ms apiece).
+    styled = (theme.foreground, font_px)
+    for name in ("left", "bottom"):
+        ax: NumberAxis = pi.getAxis(name)  # both plot items draw() serves use it
+        if ax.styled != styled:
+            ax.setPen(theme.foreground)
+            ax.setTextPen(theme.foreground)
+            ax.setStyle(tickFont=px_font(font_px))
+            ax.styled = styled
+        ax.mode = y_mode if name == "left" else x_mode
+        data = ys if name == "left" else xs
+        ax.data_range = (min(data), max(data)) if data else None
+        ax.setTicks(None)
+    style = {
+        "color": pg.mkColor(theme.foreground).name(),  # as pyqtgraph stores it
+        "font-size": f"{round(font_px * 1.08)}px",
+    }
+    _set_title(pi.getAxis("bottom"), plot.x_title, style)
+    _set_title(pi.getAxis("left"), plot.y_title, style)
+    bottom = pi.getAxis("bottom")
+    if plot.x_ticks:
+        bottom.setTicks([[(to_view(v, x_mode), t) for v, t in plot.x_ticks], []])
+    # log10 axes without fixed ticks: NumberAxis.tickValues, for the view.
+    pi.showGrid(x=True, y=not plot.horizontal_bars, alpha=theme.grid_alpha)
+    # The axes draw the grid, above the view box by default, so it striped
+    # opaque bars; below it, the grid shows only between them.
+    z = pi.vb.zValue() - 1 if plot.horizontal_bars else 0.5  # 0.5: pyqtgraph's
+    for side in ("bottom", "left"):
+        pi.getAxis(side).setZValue(z)
+    vb = pi.getViewBox()
+    vb.setLimits(xMin=None, xMax=None, yMin=None, yMax=None)
+    if plot.horizontal_bars:
+        n = max(len(plot.categories), 1)
+        hi = max(xs, default=1.0)
+        lo = min(xs, default=0.0)
+        vb.setLimits(yMin=-1, yMax=n)
+        # Room on the right for the labels at the bar ends, by their length
+        pad = min(0.9, 0.08 + 0.02 * longest_label)
+        pi.setXRange(min(lo, 0.0), hi + (hi - min(lo, 0.0)) * pad, padding=0)
+    else:
+        pi.enableAutoRange()
+        if xs and ys:
+            pad_x = (max(xs) - min(xs)) * 0.08 or 0.5
+            pad_y = (max(ys) - min(ys)) * 0.12 or 0.5
+            pi.setXRange(min(xs) - pad_x, max(xs) + pad_x, padding=0)
+            pi.setYRange(min(ys) - pad_y, max(ys) + pad_y, padding=0)
+
+
+def _set_title(ax: pg.AxisItem, text: str, style: dict) -> None:
+    if not text:
+        ax.showLabel(False)
+    elif ax.labelText != text or ax.labelStyle != style or not ax.label.isVisible():
+        ax.setLabel(text, **style)
+        # pyqtgraph centres the label only on a resize: a title of another
+        # length ("images/s" -> "sequences/s") would stay where the last one was
+        ax.resizeEvent()
