@@ -35,7 +35,7 @@ class NumberAxis(pg.AxisItem):
         # grid lines, each a translucent full-height line (~30 us apiece).
         self.setStyle(maxTickLevel=1)
         self.opaque_on: QtGui.QColor | None = None  # on screen: the background
-        self.styled: tuple = ()  # (colour, font px) last applied by _axes
+        self.styled: tuple = ()  # (colour, font px) last applied by style_axes
         # Numbers are written compactly in the axis' own unit (250k, 0.5);
         # pyqtgraph's SI prefix only added "(x0.001)" to the title when zoomed.
         self.enableAutoSIPrefix(False)
