@@ -177,7 +177,7 @@ class Controller(QObject):
 
     def _apply_universe(self, u: fetch.Universe) -> None:
         self.universe = u
-        self.window.facets.set_universe(u.values, u.bounds)
+        self.window.facets.set_universe(u.values, u.bounds, u.counts)
         self.window.sources_text = (
             "<ul>"
             + "".join(

@@ -167,9 +167,12 @@ def test_bounds_and_distinct_values(db, rows):
     assert (n, lo, hi) == (len(rows), min(sizes), max(sizes))
     res = db.run(q.distinct_values(["framework", "dataset", "batch_size"]))
     for dim in ("framework", "dataset", "batch_size"):
-        got = [v for f, v in res.rows if f == dim]
+        got = [v for f, v, _n in res.rows if f == dim]
         want = {None if r[dim] is None else str(r[dim]) for r in rows}
         assert sorted(got, key=str) == sorted(want, key=str)  # each once, NULL too
+        # with how many rows hold each value
+        held = Counter(None if r[dim] is None else str(r[dim]) for r in rows)
+        assert {v: n for f, v, n in res.rows if f == dim} == held
     assert None in {r["dataset"] for r in rows}  # the seed has a blank dataset
 
 

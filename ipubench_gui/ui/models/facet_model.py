@@ -10,6 +10,7 @@ from ipubench_gui.domain.format import format_number
 
 VALUE_ROLE = Qt.ItemDataRole.UserRole + 1
 COUNT_ROLE = Qt.ItemDataRole.UserRole + 2
+NAME_ROLE = Qt.ItemDataRole.UserRole + 3  # the value as listed, without its count
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -19,41 +20,92 @@ _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _CHECK = int(Qt.ItemDataRole.CheckStateRole)
 _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
-_VALUE, _COUNT = int(VALUE_ROLE), int(COUNT_ROLE)
+_VALUE, _COUNT, _NAME = int(VALUE_ROLE), int(COUNT_ROLE), int(NAME_ROLE)
 _CHECKED, _UNCHECKED = Qt.CheckState.Checked, Qt.CheckState.Unchecked
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
-class FacetModel(QAbstractListModel):
-    """Every known value of a facet (zero counts greyed, not hidden).
+SORTS = {"count": "By count", "name": "By name"}  # key -> label
+_COUNT_ROLES = [_DISPLAY, _FOREGROUND, _TOOLTIP, _COUNT]
 
-    Order: checked values first (so they can always be unticked), then by
-    count descending, then by value.
+
+def name_key(v: object) -> tuple:
+    """Values by name: numbers by value, text ignoring case (then by case),
+    blank last."""
+    if v is None:
+        return (True, 0, "", "")
+    if isinstance(v, (int, float)):
+        return (False, v, "", "")
+    return (False, 0, str(v).casefold(), str(v))
+
+
+class FacetModel(QAbstractListModel):
+    """Every known value of a facet with its count under the other filters.
+
+    The order holds while filtering, so the value under the pointer stays
+    there: by how many results of the whole store hold it (``"count"``, most
+    first) or by name (``"name"``). New counts change rows in place; a value
+    no result matches is greyed, never moved or hidden. Only ``set_sort`` and
+    a new universe reorder.
     """
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._universe: list[object] = []
+        self._totals: dict[object, int] = {}
         self._counts: dict[object, int] = {}
         self._checked: frozenset = frozenset()
+        self._sort = "count"
         self._order: list[object] = []
+        self._row: dict[object, int] = {}
 
-    def set_universe(self, values: list[object]) -> None:
-        self._universe = list(values)
-        self._resort()
+    # -- our API -------------------------------------------------------------
+    def set_universe(
+        self, values: list[object], totals: dict[object, int] | None = None
+    ) -> None:
+        """Every value the store holds and, per value, how many rows hold it
+        (the "by count" order; values not in it sort last)."""
+        self.beginResetModel()
+        self._totals = dict(totals or {})
+        extra = [v for v in (*self._counts, *self._checked) if v not in self._totals]
+        self._set_order(self._sorted([*values, *extra]))
+        self.endResetModel()
+
+    def set_sort(self, sort: str) -> None:
+        """Order by ``"count"`` or ``"name"``: the rows move, the current and
+        selected items stay on the same values."""
+        if sort not in SORTS:
+            raise ValueError(f"unknown facet order {sort!r}; known: {', '.join(SORTS)}")
+        if sort == self._sort:
+            return
+        self._sort = sort
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        values = [self._order[ix.row()] for ix in old]
+        self._set_order(self._sorted(self._order))
+        self.changePersistentIndexList(
+            old, [self.index(self._row[v], 0) for v in values]
+        )
+        self.layoutChanged.emit()
+
+    @property
+    def sort(self) -> str:
+        return self._sort
 
     def set_counts(self, counts: dict[object, int], checked: frozenset) -> None:
         if counts == self._counts and checked == self._checked:
             return  # e.g. the facet just filtered on: its counts ignore itself
-        self._counts = counts
-        self._checked = checked
-        self._resort()
+        old, self._counts = self._counts, counts
+        self._add_missing([*counts, *checked])
+        changed = [v for v in {*old, *counts} if old.get(v, 0) != counts.get(v, 0)]
+        self._changed(changed, _COUNT_ROLES)
+        self.set_checked(checked)
 
     def set_checked(self, checked: frozenset) -> None:
         if checked == self._checked:
             return  # a filter change elsewhere: nothing to redraw here
-        self._checked = checked
-        self._resort()
+        old, self._checked = self._checked, checked
+        self._add_missing(checked)
+        self._changed(old ^ checked, [_CHECK])
 
     def values(self) -> list[object]:
         return list(self._order)
@@ -61,23 +113,34 @@ class FacetModel(QAbstractListModel):
     def count(self, value: object) -> int:
         return self._counts.get(value, 0)
 
-    def _resort(self) -> None:
-        self.beginResetModel()
-        known = set(self._universe)
-        extra = [v for v in (*self._counts, *self._checked) if v not in known]
-        vals = self._universe + list(dict.fromkeys(extra))
-        self._order = sorted(
-            vals,
-            key=lambda v: (
-                v not in self._checked,
-                -self._counts.get(v, 0),
-                (
-                    v is None,
-                    str(v) if not isinstance(v, (int, float)) else f"{v:020.6f}",
-                ),
-            ),
-        )
-        self.endResetModel()
+    # -- inside ----------------------------------------------------------------
+    def _sorted(self, values) -> list[object]:
+        vals = sorted(dict.fromkeys(values), key=name_key)
+        if self._sort == "count":
+            vals.sort(key=lambda v: -self._totals.get(v, 0))  # stable: by name next
+        return vals
+
+    def _set_order(self, order: list[object]) -> None:
+        self._order = order
+        self._row = {v: i for i, v in enumerate(order)}
+
+    def _add_missing(self, values) -> None:
+        """Values the universe did not list (a saved view's, rows written since)
+        are added at the end, not sorted in: nothing listed moves."""
+        new = [v for v in dict.fromkeys(values) if v not in self._row]
+        if new:
+            n = len(self._order)
+            self.beginInsertRows(QModelIndex(), n, n + len(new) - 1)
+            self._set_order(self._order + new)
+            self.endInsertRows()
+
+    def _changed(self, values, roles: list[int]) -> None:
+        """One dataChanged over the rows of ``values`` (few signals: one span)."""
+        rows = [self._row[v] for v in values if v in self._row]
+        if rows:
+            self.dataChanged.emit(
+                self.index(min(rows), 0), self.index(max(rows), 0), roles
+            )
 
     # -- Qt overrides ----------------------------------------------------------
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
@@ -89,12 +152,9 @@ class FacetModel(QAbstractListModel):
         v = self._order[index.row()]
         n = self._counts.get(v, 0)
         if role == _DISPLAY:
-            text = (
-                "(blank)"
-                if v is None
-                else (format_number(v) if isinstance(v, int) else str(v))
-            )
-            return f"{text}  ({format_number(n)})"
+            return f"{value_text(v)}  ({format_number(n)})"
+        if role == _NAME:
+            return value_text(v)
         if role == _CHECK:
             return _CHECKED if v in self._checked else _UNCHECKED
         if role == _FOREGROUND and n == 0:
@@ -102,8 +162,8 @@ class FacetModel(QAbstractListModel):
                 QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text
             )
         if role == _TOOLTIP:
-            return (
-                f"{n} result(s) with the other filters applied"
+            return f"{value_text(v)}: " + (
+                f"{format_number(n)} result(s) with the other filters applied"
                 if n
                 else "no result matches this with the other filters"
             )
@@ -120,3 +180,9 @@ class FacetModel(QAbstractListModel):
         # toggling goes through AppState (the panel handles clicks and keys), so
         # the model never changes itself and cannot drift from the filter.
         return _FLAGS
+
+
+def value_text(v: object) -> str:
+    if v is None:
+        return "(blank)"
+    return format_number(v) if isinstance(v, int) else str(v)

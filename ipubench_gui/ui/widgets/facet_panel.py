@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -17,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from ipubench_gui.domain.fields import FACETS, RANGES, Field
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.ui.models.facet_model import VALUE_ROLE, FacetModel
+from ipubench_gui.ui.models.facet_model import NAME_ROLE, SORTS, VALUE_ROLE, FacetModel
 from ipubench_gui.ui.state import AppState
 from ipubench_gui.ui.widgets.range_filter import RangeFilter
 
@@ -33,6 +34,10 @@ class _FacetList(QListView):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setUniformItemSizes(True)
+        # Long names are elided (the tooltip has them whole) rather than
+        # scrolled: a scroll bar that came and went with the counts' widths
+        # resized the list, and relaid the panel out, on filter changes.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
         self.clicked.connect(lambda ix: self.toggled.emit(ix.data(VALUE_ROLE)))
 
@@ -56,6 +61,7 @@ class FacetBox(QWidget):
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.proxy.setFilterRole(NAME_ROLE)  # the names, not their counts
 
         self.title = QLabel(f"<b>{fld.label}</b>")
         self.title.setWordWrap(True)
@@ -87,8 +93,10 @@ class FacetBox(QWidget):
         lay.addWidget(self.search)
         lay.addWidget(self.list)
 
-    def set_universe(self, values: list[object]) -> None:
-        self.model.set_universe(values)
+    def set_universe(
+        self, values: list[object], totals: dict[object, int] | None = None
+    ) -> None:
+        self.model.set_universe(values, totals)
         self.search.setVisible(len(values) > SEARCH_THRESHOLD)
         rows = max(1, min(len(values), MAX_VISIBLE_ROWS))
         # sizeHintForRow is not reliable before the view is shown; the check box
@@ -109,9 +117,27 @@ class FacetPanel(QScrollArea):
         self._state = state
         self.boxes = {f.name: FacetBox(f, state) for f in FACETS}
         self.ranges = {f.name: RangeFilter(f, state) for f in RANGES}
+        self.sort = QComboBox()
+        for key, label in SORTS.items():
+            self.sort.addItem(label, key)
+        self.sort.setToolTip(
+            "Order of each facet's values. By count: most results in the whole "
+            "store first. Either way the order stays put while you filter; "
+            "values no result matches are greyed."
+        )
+        self.sort.setAccessibleName("Order facet values")
+        self.sort.currentIndexChanged.connect(
+            lambda _i: self.set_sort(self.sort.currentData())
+        )
+        sort_label = QLabel("&Order values:")
+        sort_label.setBuddy(self.sort)
         inner = QWidget()
         lay = QVBoxLayout(inner)
         lay.setContentsMargins(2, 2, 2, 2)
+        head = QHBoxLayout()
+        head.addWidget(sort_label)
+        head.addWidget(self.sort, 1)
+        lay.addLayout(head)
         for f in RANGES:
             lay.addWidget(self.ranges[f.name])
         for f in FACETS:
@@ -127,14 +153,27 @@ class FacetPanel(QScrollArea):
         state.filtersChanged.connect(self._on_state_filters_changed)
 
     def set_universe(
-        self, universe: dict[str, list[object]], bounds: dict[str, tuple[float, float]]
+        self,
+        universe: dict[str, list[object]],
+        bounds: dict[str, tuple[float, float]],
+        totals: dict[str, dict[object, int]] | None = None,
     ) -> None:
+        """Every facet's values; ``totals``: per facet, rows per value in the
+        whole store (the "by count" order)."""
         for name, box in self.boxes.items():
-            box.set_universe(universe.get(name, []))
+            box.set_universe(universe.get(name, []), (totals or {}).get(name))
         for name, rng in self.ranges.items():
             lo, hi = bounds.get(name, (None, None))
             rng.set_bounds(lo, hi)
             rng.render(self._state.filters.range(name))
+
+    def set_sort(self, sort: str) -> None:
+        """Every facet's values by ``"count"`` or ``"name"`` (see FacetModel)."""
+        for box in self.boxes.values():
+            box.model.set_sort(sort)
+        i = self.sort.findData(sort)
+        if i != self.sort.currentIndex():
+            self.sort.setCurrentIndex(i)
 
     def set_counts(self, counts: dict[str, dict[object, int]]) -> None:
         f = self._state.filters
