@@ -12,6 +12,7 @@ from pathlib import Path
 
 import duckdb
 
+from ipubench_gui.store import names
 from ipubench_gui.store.db import one_row
 from ipubench_gui.store.mlperf import Names, Result, round_of, scan
 from ipubench_gui.store.mlperf_build import COLUMNS, commit_of, row
@@ -140,25 +141,14 @@ def land(
             f"INSERT INTO u.user_mlperf ({cols}) VALUES ({marks})",
             [[r[c] for c in COLUMNS] + [sid] for r in rows],
         )
-        con.execute(
-            f"""
-            INSERT INTO u.user_cube BY NAME
-            SELECT {_CUBE}, count(*) AS n, $id AS source_id
-            FROM user_mlperf_v WHERE source_id = $id GROUP BY ALL""",
-            {"id": sid},
-        )
+        # their names resolved as every imported row's are (canonical names)
+        names.refresh_user_names(con, names.user_catalogue(con), names.USER_MLPERF)
+        names.count_user_cube(con, "user_mlperf_v", sid)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
     return sid, len(rows)
-
-
-_CUBE = (
-    "task, metric, model, variant, platform, generation, accelerators, "
-    "sdk_version, framework, dataset, precision, source_file, source, "
-    "mlperf_round, division, category, submitter, batch_size"
-)
 
 
 def _add_missing_columns(con: duckdb.DuckDBPyConnection) -> None:

@@ -60,18 +60,25 @@ CREATE TABLE IF NOT EXISTS u.user_mlperf AS
 )
 
 # Imported MLPerf results (store/mlperf_import.py): kept as the bundled ones
-# are (data/mlperf_training.csv's columns), shown through the same SQL.
+# are (data/mlperf_training.csv's columns), shown through the same SQL, and
+# named as every row is (canonical names, *_as_printed, unit_family,
+# other_names: store/names.py, resolved in u.user_names).
 USER_MLPERF_V = f"""
 CREATE OR REPLACE VIEW user_mlperf_v AS
 WITH mlperf_src AS (SELECT * FROM u.user_mlperf),
-vendor_src AS (SELECT * FROM b.results WHERE false)
-SELECT
-    1000000000 + CAST(m.source_id AS BIGINT) * 10000000000
-        + row_number() OVER (PARTITION BY m.source_id ORDER BY m.path) AS ord,
-    o.*,
-    m.source_id
-FROM ({MLPERF_ROWS_SQL.read_text(encoding="utf-8")}) o
-JOIN u.user_mlperf m USING (result_id)
+vendor_src AS (SELECT * FROM b.results WHERE false),
+official AS (
+    SELECT
+        1000000000 + CAST(m.source_id AS BIGINT) * 10000000000
+            + row_number() OVER (PARTITION BY m.source_id ORDER BY m.path) AS ord,
+        o.*,
+        m.source_id
+    FROM ({MLPERF_ROWS_SQL.read_text(encoding="utf-8")}) o
+    JOIN u.user_mlperf m USING (result_id)
+)
+SELECT r.* {names.CANONICAL_NAMES}, {names.UNIT_FAMILY_AND_OTHER_NAMES}
+FROM official r
+{names.name_joins("r.model", "r.framework", "r.dataset", "r.platform", "r.unit")}
 """
 
 SHARED = (

@@ -300,3 +300,60 @@ def test_cli_import_shows_names_and_takes_aliases(tmp_path, _isolated_home):
     ]
     bad = run_cli("import", str(f), "--alias", "x=No Such Net", home=_isolated_home)
     assert bad.returncode == 2 and "not a known model" in bad.stderr
+
+
+def test_imported_mlperf_rows_are_named_as_bundled_ones(combined, tmp_path):
+    """import-mlperf rows get canonical names, *_as_printed, unit_family and
+    other_names (the search finds them by any alias), and keep them when a
+    user alias makes the names be resolved again."""
+    from ipubench_gui.store import mlperf_import
+    from ipubench_gui.store.mlperf import Names
+    from tests.mlperf_trees import SYSTEM, tree
+
+    db, _cache, _user = combined
+    # Pytorch and Bow-Pod16 are aliases in data/entities/aliases.csv
+    system = {**SYSTEM, "framework": "Pytorch", "system_name": "Bow-Pod16"}
+    root = tree(tmp_path, [10, 20, 30, 40, 100], system=system)
+    names_ = Names.load(DATA / "entities")
+    with db.writing() as cur:
+        mlperf_import.land(cur, mlperf_import.plan(cur, root, "9.9", names_))
+    cols = (
+        "model, model_as_printed, framework, framework_as_printed, platform, "
+        "platform_as_printed, dataset, dataset_as_printed, unit_family, other_names"
+    )
+    sql = f"SELECT {cols} FROM results_v WHERE mlperf_round = '9.9'"
+    (got,) = db.cursor().execute(sql).fetchall()
+    row = dict(zip(cols.split(", "), got))
+    assert row["model"] == row["model_as_printed"] == "ResNet-50 v1.5"
+    assert (row["framework"], row["framework_as_printed"]) == ("PyTorch", "Pytorch")
+    assert (row["platform"], row["platform_as_printed"]) == ("Bow Pod16", "Bow-Pod16")
+    assert row["dataset"] == "ImageNet-1k"  # data/entities/mlperf_benchmarks.csv
+    assert row["unit_family"] == "time"
+    assert "rn50" in row["other_names"].split(" | ")  # an alias of ResNet-50
+    # found by an alias, like the bundled rows; counted under canonical names
+    hits = db.run(q.results(FilterState().with_text("rn50"))).column("mlperf_round")
+    assert "9.9" in hits
+    counts = dict(
+        (v, n)
+        for _f, v, n in db.run(
+            q.facet_counts(FilterState().with_text("rn50"), ["framework"])
+        ).rows
+    )
+    bundled = db.scalar(
+        "SELECT count(*) FROM b.results_v WHERE framework = 'PyTorch' "
+        "AND other_names LIKE '%rn50%'"
+    )
+    assert counts["PyTorch"] == bundled + 1 and "Pytorch" not in counts
+    # a user alias resolves every imported row's names again: MLPerf ones too
+    with db.writing() as cur:
+        names.add_user_alias(cur, "framework", "Pytorch", "PyTorch")
+        names.rename_user_rows(cur, names.user_catalogue(cur))
+    (again,) = db.cursor().execute(sql).fetchall()
+    assert again == got
+    counts2 = {
+        v: n
+        for _f, v, n in db.run(
+            q.facet_counts(FilterState().with_text("rn50"), ["framework"])
+        ).rows
+    }
+    assert counts2 == counts
