@@ -447,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
 
         trace.mark("app modules imported (Qt, pyqtgraph)")
         return run_gui(args, store)
-    from ipubench_gui import commands
+    from ipubench_gui import commands, commands_import
     from ipubench_gui.store.build import DataError
     from ipubench_gui.store.db import StoreError
 
@@ -457,14 +457,14 @@ def main(argv: list[str] | None = None) -> int:
         "compare": commands.compare,
         "claims": commands.claims,
         "counterparts": commands.counterparts,
-        "import": commands.import_,
-        "import-mlperf": commands.import_mlperf,
+        "import": commands_import.import_,
+        "import-mlperf": commands_import.import_mlperf,
         "export-table": commands.export_table,
     }[args.command]
     try:
         return run(args)
     except (StoreError, DataError) as exc:  # a store that cannot be opened
-        return commands._error(exc, 1)
+        return commands.fail(exc, 1)
 
 
 def _add_per_accelerator(p: argparse.ArgumentParser) -> None:

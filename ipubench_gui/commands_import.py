@@ -1,0 +1,185 @@
+"""The command-line commands that import files (``import``, ``import-mlperf``;
+see ``cli.build_parser``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ipubench_gui.commands import fail
+
+
+def _pairs(items: list[str], what: str) -> dict[str, str]:
+    out = {}
+    for item in items:
+        k, sep, v = item.partition("=")
+        if not sep or not k.strip():
+            raise ValueError(f"{what} {item!r}: expected A=B")
+        if k.strip() in out and out[k.strip()] != v.strip():
+            raise ValueError(
+                f"{what} {item!r}: {k.strip()!r} is already given as "
+                f"{out[k.strip()]!r}; give each once"
+            )
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _mapping(items: list[str]) -> dict[str, str]:
+    """``--map COLUMN=FIELD`` options -> field -> column. A column may feed
+    several fields; a field read from two columns is refused."""
+    out: dict[str, str] = {}
+    for item in items:
+        col, sep, fld = item.partition("=")
+        col, fld = col.strip(), fld.strip()
+        if not sep or not col or not fld:
+            raise ValueError(f"--map {item!r}: expected COLUMN=FIELD")
+        if fld in out and out[fld] != col:
+            raise ValueError(
+                f"--map {item!r}: field {fld!r} is already read from column "
+                f"{out[fld]!r}; map each field once"
+            )
+        out[fld] = col
+    return out
+
+
+def import_(args: argparse.Namespace) -> int:
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.domain.entities import EntityError
+    from ipubench_gui.store import importer
+
+    names_said: list[str] = []
+    try:
+        mapping = _mapping(args.map)
+        constants = _pairs(args.set, "--set")
+    except ValueError as exc:
+        return fail(exc, 2)
+    if args.metric:
+        constants["metric"] = args.metric
+    if args.unit:
+        constants["unit"] = args.unit
+    unpivot = tuple(c.strip() for c in (args.unpivot or "").split(",") if c.strip())
+    db = open_store()
+    try:
+        status = db.user_status
+        if not args.check and (status is None or not status.writable):
+            return fail(status.message if status else "no user database", 1)
+        if status and status.message:
+            print(f"note: {status.message}", file=sys.stderr)
+        if args.alias and not args.check:
+            with db.writing() as con:
+                for line in _add_aliases(con, args.alias):
+                    print(line)
+        con = db.cursor()
+        if not mapping and not unpivot:
+            names, _ = importer.stage(con, args.file, encoding=args.encoding)
+            mapping = importer.guess(names)
+            for f, v in importer.guess_constants(con, mapping).items():
+                constants.setdefault(f, v)
+                print(f"guessed: {f} = {v!r}")
+            for f, c in sorted(mapping.items()):
+                print(f"guessed: {c!r} -> {f}")
+        for field, given in (("unit", args.unit), ("metric", args.metric)):
+            if given and field in mapping:
+                return fail(
+                    f"--{field} {given!r} given, but the file's column "
+                    f"{mapping[field]!r} is mapped to {field}: use one or the other "
+                    f"(leave out --{field}, or map the column away)",
+                    2,
+                )
+        spec = importer.ImportSpec(
+            args.file,
+            mapping,
+            constants,
+            unpivot,
+            args.unpivot_into,
+            args.source_label,
+            args.encoding,
+        )
+        if args.check:
+            landed, skipped = importer.validate(con, spec)
+            print(
+                f"{landed} rows would land; {skipped} without a figure would be "
+                "skipped (nothing stored: --check)"
+            )
+            return 0
+        with db.writing() as con:
+            res = importer.import_file(con, spec)
+            names_said = _import_names(con, res.source_id)
+    except importer.ImportFailed as exc:
+        return fail(exc, 1)
+    except EntityError as exc:
+        return fail(exc, 2)
+    finally:
+        db.close()
+    print(
+        f"imported {res.landed} rows as {res.label!r} (source {res.source_id}); "
+        f"skipped {res.skipped} without a figure"
+    )
+    for line in names_said:
+        print(line)
+    return 0
+
+
+def import_mlperf(args: argparse.Namespace) -> int:
+    from ipubench_gui import paths
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.store import mlperf_import
+    from ipubench_gui.store.mlperf import Names, TreeError
+
+    try:
+        rnd = mlperf_import.resolve_round(args.dir, args.round)
+    except mlperf_import.MLPerfImportError as exc:
+        return fail(exc, 2)
+    db = open_store()
+    try:
+        status = db.user_status
+        if not args.check and (status is None or not status.writable):
+            return fail(status.message if status else "no user database", 1)
+        names = Names.load(paths.data_dir() / "entities")
+        plan = mlperf_import.plan(db.cursor(), args.dir, rnd, names)
+        print(plan.summary())
+        for r in plan.stored:
+            print(f"already stored: {r.path}")
+        for problem in plan.problems:
+            print(f"problem: {problem}", file=sys.stderr)
+        if args.check or (not plan.new and not plan.bad):
+            return 0
+        with db.writing() as con:
+            sid, n = mlperf_import.land(con, plan, skip_bad=args.skip_bad)
+    except (TreeError, mlperf_import.MLPerfImportError) as exc:
+        return fail(exc, 1)
+    finally:
+        db.close()
+    print(f"imported {n} MLPerf results (source {sid})")
+    return 0
+
+
+def _add_aliases(con, specs: list[str]) -> list[str]:
+    """``--alias [KIND:]FROM=TO``: saved as user aliases; imported rows renamed."""
+    from ipubench_gui.domain.entities import KINDS, EntityError
+    from ipubench_gui.store import names
+
+    said = []
+    for spec in specs:
+        head, sep, to = spec.partition("=")
+        kind, colon, frm = head.partition(":")
+        if not colon or kind.strip() not in KINDS:
+            kind, frm = "", head
+        frm, to, kind = frm.strip(), to.strip(), kind.strip()
+        if not sep or not frm or not to:
+            raise EntityError(f"--alias {spec!r}: expected [KIND:]FROM=TO")
+        cat = names.user_catalogue(con)
+        if not kind:
+            kind = next((k for k in KINDS if cat.resolve(k, to).recognised), "model")
+        name = names.add_user_alias(con, kind, frm, to)
+        said.append(f"alias: {frm} → {name} ({kind}, saved)")
+    names.rename_user_rows(con, names.user_catalogue(con))
+    return said
+
+
+def _import_names(con, source_id: int) -> list[str]:
+    """How the import's names read: "ResNet50 → ResNet-50 v1.5 (alias)",
+    "Foo (not recognised)" (kept as given)."""
+    from ipubench_gui.store import names
+
+    return [f"{kind}: {label}" for kind, label in names.import_labels(con, source_id)]
