@@ -37,15 +37,17 @@ class Dialect:
     names: tuple[str, ...]
     encoding: str = "utf-8"
 
-    def sql(self) -> tuple[str, dict[str, object]]:
-        """The read_csv call (path bound as $path) and its parameters."""
+    def sql(self, types: dict[str, str] | None = None) -> tuple[str, dict[str, object]]:
+        """The read_csv call (path bound as $path) and its parameters: every
+        column read as text, but those ``types`` names (as that type)."""
+        types = types or {}
         return (
             "read_csv($path, header = true, auto_detect = false, delim = $delim, "
             "quote = '\"', escape = '\"', columns = $columns, encoding = $encoding, "
             "strict_mode = true, max_line_size = 8388608)",
             {
                 "delim": self.delim,
-                "columns": dict.fromkeys(self.names, "VARCHAR"),
+                "columns": {n: types.get(n, "VARCHAR") for n in self.names},
                 "encoding": self.encoding,
             },
         )

@@ -115,17 +115,20 @@ class ImportResult:
 
 
 # -- reading --
-def reader(path: Path, encoding: str = "utf-8") -> tuple[str, Params]:
+def reader(
+    path: Path, encoding: str = "utf-8", types: dict[str, str] | None = None
+) -> tuple[str, Params]:
     """A DuckDB table function reading ``path`` by its suffix (path bound as
-    $path), and its parameters."""
+    $path), and its parameters. A CSV file's columns are read as text, but
+    those ``types`` names."""
     suffix = path.suffix.lower()
     if suffix in (".parquet", ".pq"):
         return "read_parquet($path)", {}
     if suffix in (".json", ".jsonl", ".ndjson"):
         return "read_json_auto($path)", {}
-    if suffix in (".csv", ".tsv", ".txt", ""):
+    if is_csv(path):
         try:
-            return sniff(path, encoding).sql()
+            return sniff(path, encoding).sql(types)
         except CsvUnreadable as exc:
             raise ImportFailed(f"{path.name}: {exc}") from None
         except OSError as exc:
@@ -136,6 +139,10 @@ def reader(path: Path, encoding: str = "utf-8") -> tuple[str, Params]:
         f"{path.name}: cannot read {shorten(suffix)} files; use CSV, TSV, Parquet "
         "or JSON"
     )
+
+
+def is_csv(path: Path) -> bool:
+    return path.suffix.lower() in (".csv", ".tsv", ".txt", "")
 
 
 def _check_file(path: Path) -> None:
@@ -157,18 +164,17 @@ def _check_file(path: Path) -> None:
 RESERVED = ("__row", "__name", "__value", "__none")
 
 
-def stage(
+def describe(
     con: duckdb.DuckDBPyConnection,
     path: Path,
-    only: Sequence[str] | None = None,
     encoding: str = "utf-8",
-) -> tuple[list[str], list[str]]:
-    """Read ``path`` into TEMP TABLE import_stage (+ __row); return the names and
-    types of all the file's columns. With ``only``, just those of its columns
-    are kept: an import reads only what it maps (a 1 GB file with a wide notes
-    column need not sit in memory)."""
+    read_as: dict[str, str] | None = None,
+) -> tuple[str, Params, list[str], list[str]]:
+    """The reader of ``path`` (a FROM clause, and its parameters; ``read_as``
+    as ``reader``'s ``types``) and the names and types of the file's columns;
+    reads no more than the header (CSV) or the schema."""
     _check_file(path)
-    src, p = reader(path, encoding)
+    src, p = reader(path, encoding, read_as)
     p = {"path": str(path), **p}
     try:
         desc = con.execute(f"DESCRIBE SELECT * FROM {src}", p).fetchall()
@@ -184,6 +190,19 @@ def stage(
             f"{path.name}: column {shorten(clash[0])!r} has a name this app uses "
             "itself; rename it in the file"
         )
+    return src, p, names, types
+
+
+def stage(
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    only: Sequence[str] | None = None,
+    encoding: str = "utf-8",
+) -> tuple[list[str], list[str]]:
+    """Read ``path`` into TEMP TABLE import_stage (+ __row); return the names and
+    types of all the file's columns. With ``only``, just those of its columns
+    are kept (a 1 GB file with a wide notes column need not sit in memory)."""
+    src, p, names, types = describe(con, path, encoding)
     keep = "*"
     if only is not None:
         wanted = [c for c in dict.fromkeys(only) if c in names]

@@ -1,11 +1,11 @@
 """Import result files (CSV/TSV, Parquet, JSON) into the user database.
 
-The file is read with DuckDB's own readers into a staging table of text, then
-normalised in SQL (a million rows never pass through Python): numbers lose
-thousands separators and trailing units ("1,260,000", "0.58 ms"), "23h 43m"
-becomes minutes. Every row that cannot be read is reported with its row,
-column and reason, and then nothing is stored. Rows without a figure are
-skipped and counted. What lands, lands in one transaction.
+The file is read once, with DuckDB's own readers, straight into normalised
+rows (store/import_sql.py: a million rows never pass through Python); one
+aggregate scan then says whether any row has a problem and what landing
+needs (store/import_checks.py). Every row that cannot be read is reported
+with its row, column and reason, and then nothing is stored. Rows without a
+figure are skipped and counted. What lands, lands in one transaction.
 
 ``import_file``, ``rename_source`` and ``remove_source`` write rows: a caller
 holding the ``Database`` gives them the cursor of ``db.writing()``, so answers
@@ -14,7 +14,9 @@ kept in memory (``store.snapshot``) are rebuilt afterwards.
 
 from __future__ import annotations
 
+import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -22,7 +24,18 @@ import duckdb
 from ipubench_gui.domain.files import io_reason
 from ipubench_gui.store import names
 from ipubench_gui.store.db import Params, Row, one_row
-from ipubench_gui.store.import_csv import ENCODINGS, MAX_SHOWN, shorten  # noqa: F401
+from ipubench_gui.store.import_checks import (
+    FIGURE_COLUMNS,
+    check_constants,
+    problems,
+    summary,
+)
+from ipubench_gui.store.import_csv import (  # noqa: F401
+    ENCODINGS,
+    MAX_SHOWN,
+    read_error,
+    shorten,
+)
 from ipubench_gui.store.import_read import (  # noqa: F401  (the import API)
     FIELDS,
     MAX_PROBLEMS,
@@ -33,16 +46,25 @@ from ipubench_gui.store.import_read import (  # noqa: F401  (the import API)
     ImportSpec,
     Preview,
     Problem,
-    column_ident,
     delimiter_hint,
+    describe,
     first_line,
     guess,
     guess_constants,
+    is_csv,
     preview,
     reader,
     stage,
 )
+from ipubench_gui.store.import_sql import (
+    NUMBER_FIELDS,
+    check_mapping,
+    normalised_sql,
+    some,
+)
 from ipubench_gui.store.user_tables import (
+    constant_checks,
+    cube_rows,
     define_view,
     derived_sql,
     drop,
@@ -50,351 +72,134 @@ from ipubench_gui.store.user_tables import (
     rows_of,
 )
 
-# -- normalising --
-# A number (optionally with thousands separators and exponent), then a unit.
-NUM_RE = (
-    r"^\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)"
-    r"\s*([A-Za-z/%µ]*)\s*$"
-)
-HM_RE = r"^\s*(\d+)\s*h\s*(\d+)\s*m\s*$"
 
-
-def _num(expr: str) -> str:
-    """SQL: a number from text with separators and an optional unit; NULL if not.
-
-    A plain cast first: most cells are plain numbers, and the regex (for
-    "1,260,000" or "0.58 ms") then runs only on the rest (CASE evaluates each
-    branch only for its own rows).
-    """
-    x = f"CAST({expr} AS VARCHAR)"
-    return (
-        f"CASE WHEN TRY_CAST({x} AS DOUBLE) IS NOT NULL THEN TRY_CAST({x} AS DOUBLE) "
-        f"ELSE TRY_CAST(replace(regexp_extract({x}, '{NUM_RE}', 1), ',', '') "
-        "AS DOUBLE) END"
-    )
-
-
-def _suffix(expr: str) -> str:
-    return f"regexp_extract(CAST({expr} AS VARCHAR), '{NUM_RE}', 2)"
-
-
-def _blank(expr: str) -> str:
-    return f"({expr} IS NULL OR trim(CAST({expr} AS VARCHAR)) = '')"
-
-
-def _metric_from_unit(unit: str) -> str:
-    return (
-        f"CASE WHEN lower({unit}) LIKE '%latency%' OR lower({unit}) IN ('ms', 's') "
-        f"THEN 'latency' WHEN {unit} LIKE '%/s%' OR lower({unit}) LIKE '%per s%' "
-        "THEN 'throughput' END"
-    )
-
-
-def normalised_sql(
-    spec: ImportSpec, names: list[str], types: dict[str, str] | None = None
-) -> tuple[str, Params]:
-    """SELECT over import_stage giving one normalised row per figure, with the raw
-    text kept for problem reports. Identifiers are the file's own column names,
-    always quoted; constants are parameters."""
-    unknown = [c for c in [*spec.columns.values(), *spec.unpivot] if c not in names]
-    if unknown:
-        raise ImportFailed(
-            f"{spec.path.name}: no column called "
-            f"{', '.join(repr(shorten(c)) for c in unknown[:5])}; the file has "
-            f"{_some(names)}{delimiter_hint(names)}"
-        )
-    bad = [f for f in [*spec.columns, *spec.constants] if f not in FIELDS]
-    if bad:
-        raise ImportFailed(
-            f"unknown field {', '.join(shorten(b) for b in bad[:5])}; use one of "
-            f"{', '.join(FIELDS)}"
-        )
-    _check_constants(spec.constants)
-    params: Params = {}
-    types = types or {}
-    src = "import_stage"
-    cols = dict(spec.columns)
-    if spec.unpivot:
-        if spec.unpivot_into not in FIELDS:
-            raise ImportFailed(f"cannot unpivot into {spec.unpivot_into!r}")
-        mapped = dict.fromkeys(spec.columns.values())
-        keep = ", ".join(column_ident(c) for c in mapped if c not in spec.unpivot)
-        on = ", ".join(
-            f"CAST({column_ident(c)} AS VARCHAR) AS {column_ident(c)}"
-            for c in spec.unpivot
-        )
-        src = (
-            f"(UNPIVOT (SELECT __row, {keep + ', ' if keep else ''}{on} "
-            f"FROM import_stage) ON {', '.join(column_ident(c) for c in spec.unpivot)} "
-            f"INTO NAME __name VALUE __value)"
-        )
-        cols["value"] = "__value"
-        cols[spec.unpivot_into] = "__name"
-
-    def raw(f: str) -> str:
-        if f in cols:
-            c = cols[f]
-            if types.get(c) == "JSON":
-                # JSON columns mixing numbers and strings arrive as JSON text
-                # ('"x"'); only those need unquoting.
-                return (
-                    f"regexp_replace(CAST({column_ident(c)} AS VARCHAR), "
-                    "'^\"(.*)\"$', '\\1')"
-                )
-            return f"CAST({column_ident(c)} AS VARCHAR)"
-        if f in spec.constants:
-            params[f"c_{f}"] = spec.constants[f]
-            return f"CAST($c_{f} AS VARCHAR)"
-        return "CAST(NULL AS VARCHAR)"
-
-    # A unit read from the cells ("0.58 ms") or a metric inferred from the unit
-    # only when the user gave neither: these regexes cost ~0.2 s per 1M rows.
-    unit = f"nullif(trim({raw('unit')}), '')"
-    if "unit" not in cols and "unit" not in spec.constants:
-        unit = f"coalesce({unit}, nullif({_suffix(raw('value'))}, ''))"
-    metric = f"nullif(lower(trim({raw('metric')})), '')"
-    if "metric" not in cols and "metric" not in spec.constants:
-        metric = f"coalesce({metric}, {_metric_from_unit(unit)})"
-    v = raw("value")
-    value = (
-        f"CASE WHEN TRY_CAST({v} AS DOUBLE) IS NOT NULL THEN TRY_CAST({v} AS DOUBLE) "
-        f"WHEN regexp_full_match(coalesce({v}, ''), '{HM_RE}') "
-        f"THEN CAST(regexp_extract({v}, '{HM_RE}', 1) AS DOUBLE) * 60 + "
-        f"CAST(regexp_extract({v}, '{HM_RE}', 2) AS DOUBLE) "
-        f"ELSE {_num(v)} END"
-    )
-    accel = _num(raw("accelerators"))
-    if "nodes" in cols:  # MLPerf: accelerators are per node
-        accel = f"({accel}) * coalesce({_num(raw('nodes'))}, 1)"
-    sel = {
-        "__row": "__row",
-        "model": f"trim({raw('model')})",
-        "variant": f"nullif(trim({raw('variant')}), '')",
-        "platform": f"nullif(trim({raw('platform')}), '')",
-        "sdk_version": f"nullif(trim({raw('sdk_version')}), '')",
-        "framework": f"nullif(trim({raw('framework')}), '')",
-        "dataset": f"nullif(trim({raw('dataset')}), '')",
-        "precision": f"nullif(trim({raw('precision')}), '')",
-        "mlperf_id": f"nullif(trim({raw('mlperf_id')}), '')",
-        "division": f"nullif(trim({raw('division')}), '')",
-        "task": f"nullif(lower(trim({raw('task')})), '')",
-        "metric": metric,
-        "unit": unit,
-        "value": value,
-        "value_raw": raw("value"),
-        "latency_ms": _num(raw("latency_ms")),
-        "latency_raw": raw("latency_ms"),
-        "batch_size": _num(raw("batch_size")),
-        "batch_raw": raw("batch_size"),
-        "accelerators": accel,
-        "accel_raw": raw("accelerators"),
-    }
-    body = ", ".join(f"{expr} AS {column_ident(k)}" for k, expr in sel.items())
-    return f"SELECT {body} FROM {src}", params
-
-
-# Whole numbers are stored as INTEGER (32 bits).
-INT_MAX = 2**31 - 1
-_WHOLE = (
-    "{x} IS NULL OR NOT isfinite({x}) OR {x} < 1 OR {x} > " + str(INT_MAX) + " "
-    "OR {x} <> floor({x})"
-)
-_POSITIVE = "{x} IS NULL OR NOT isfinite({x}) OR {x} <= 0"
-PROBLEM_CHECKS: tuple[tuple[str, str, str], ...] = (
-    # (column shown, condition that is a problem, reason)
-    (
-        "value",
-        "NOT {blank_value} AND value IS NULL",
-        "not a number: ' || quote(value_raw) || '",
-    ),
-    (
-        "value",
-        "value IS NOT NULL AND (NOT isfinite(value) OR value <= 0)",
-        "must be a positive finite number, got ' || quote(value_raw) || '",
-    ),
-    (
-        "latency_ms",
-        "NOT {blank_lat} AND (" + _POSITIVE.format(x="latency_ms") + ")",
-        "not a positive latency: ' || quote(latency_raw) || '",
-    ),
-    (
-        "batch_size",
-        "NOT {blank_bs} AND (" + _WHOLE.format(x="batch_size") + ")",
-        "not a batch size (a whole number from 1 to "
-        f"{INT_MAX:,}): ' || quote(batch_raw) || '",
-    ),
-    (
-        "accelerators",
-        "NOT {blank_acc} AND (" + _WHOLE.format(x="accelerators") + ")",
-        "not a number of accelerators (a whole number from 1 to "
-        f"{INT_MAX:,}): ' || quote(accel_raw) || '",
-    ),
-    ("model", "NOT {blank_value} AND (model IS NULL OR model = '')", "no model named"),
-    (
-        "metric",
-        "NOT {blank_value} AND metric IS NULL",
-        "no metric: map a metric or unit column, or set the metric",
-    ),
-    (
-        "metric",
-        "metric IS NOT NULL AND metric NOT IN ('throughput', 'latency', "
-        "'time_to_train', 'time_to_result')",
-        "unknown metric ' || quote(metric) || ' (use throughput, latency, "
-        "time_to_train or time_to_result)",
-    ),
-    (
-        "unit",
-        "NOT {blank_value} AND unit IS NULL",
-        "no unit: map a unit column, or set the unit",
-    ),
-)
-# Fields whose value given for every row must be a number, and its rule.
-_CONSTANT_RULES = {
-    "batch_size": _WHOLE,
-    "accelerators": _WHOLE,
-    "nodes": _WHOLE,
-    "latency_ms": _POSITIVE,
-    "value": _POSITIVE,
-}
-
-
-def _check_constants(constants: dict[str, str]) -> None:
-    """A number given for every row is checked once, by the rule its column's
-    cells meet (the same SQL), not reported again for each row."""
-    bad = []
-    x = f"({_num('$v')})"
-    con = duckdb.connect()
-    try:
-        for f, rule in _CONSTANT_RULES.items():
-            if (
-                f in constants
-                and one_row(
-                    con.execute(f"SELECT {rule.format(x=x)}", {"v": constants[f]})
-                )[0]
-            ):
-                bad.append(f"{f} = {shorten(constants[f])!r}")
-    finally:
-        con.close()
-    if bad:
-        raise ImportFailed(
-            f"not a valid value for every row: {', '.join(bad)} (batch_size, "
-            f"accelerators and nodes: whole numbers from 1 to {INT_MAX:,}; "
-            "latency_ms and value: positive numbers)"
-        )
-
-
-def _some(names: list[str], most: int = 12) -> str:
-    """Up to ``most`` column names, for a message."""
-    shown = ", ".join(repr(shorten(n, 40)) for n in names[:most])
-    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
-
-
-# What makes two imported rows the same figure.
-FIGURE_COLUMNS = (
-    "model, variant, platform, sdk_version, framework, dataset, precision, metric, "
-    "unit, value, latency_ms, batch_size, accelerators, mlperf_id, task"
-)
-
-
-def _problems(
-    con: duckdb.DuckDBPyConnection, column_of: dict[str, str]
-) -> tuple[list[Problem], int]:
-    # Cell text inside quotes in messages; a temp macro is per connection.
-    con.execute(
-        "CREATE OR REPLACE TEMP MACRO quote(x) AS '''' || CASE WHEN "
-        f"length(CAST(x AS VARCHAR)) > {MAX_SHOWN} "
-        f"THEN left(CAST(x AS VARCHAR), {MAX_SHOWN - 1}) || '…' "
-        "ELSE coalesce(CAST(x AS VARCHAR), '') END || ''''"
-    )
-    subs = {
-        "blank_value": _blank("value_raw"),
-        "blank_lat": _blank("latency_raw"),
-        "blank_bs": _blank("batch_raw"),
-        "blank_acc": _blank("accel_raw"),
-    }
-    # Usually there is no problem at all: one scan says so (13 ms per 1M rows,
-    # against 50 ms for the nine checks that name each problem), and equal
-    # hashes of the figure columns say whether any row may repeat another
-    # (110 ms, against 150 ms grouping by all fifteen). Only then the details.
-    conds = " OR ".join(f"({c.format(**subs)})" for _, c, _ in PROBLEM_CHECKS)
-    flagged, maybe_repeated = one_row(
-        con.execute(
-            f"SELECT (SELECT count(*) FROM import_norm WHERE {conds}), "
-            "(SELECT count(*) FROM (SELECT 1 FROM import_norm WHERE value IS NOT "
-            f"NULL GROUP BY hash({FIGURE_COLUMNS}) HAVING count(*) > 1))"
-        )
-    )
-    if not flagged and not maybe_repeated:
-        return [], 0
-    parts = []
-    for col, cond, reason in PROBLEM_CHECKS:
-        parts.append(
-            f"SELECT __row, '{col}' AS col, '{reason}' AS reason "
-            f"FROM import_norm WHERE {cond.format(**subs)}"
-        )
-    sql = " UNION ALL ".join(parts)
-    # Exact duplicates by hash aggregation (a window over 15 columns of a
-    # million rows costs several times more).
-    dup_sql = (
-        "SELECT unnest(rows[2:]) AS __row, 'row', 'repeats row ' || rows[1] || "
-        "' exactly' FROM (SELECT list(__row ORDER BY __row) AS rows FROM import_norm "
-        f"WHERE value IS NOT NULL GROUP BY {FIGURE_COLUMNS} HAVING count(*) > 1)"
-    )
-    # Once into a table, then the first few and the count from it.
-    con.execute(
-        f"CREATE OR REPLACE TEMP TABLE import_problems AS {sql} UNION ALL {dup_sql}"
-    )
-    rows = con.execute(
-        f"SELECT * FROM import_problems ORDER BY 1, 2 LIMIT {MAX_PROBLEMS + 1}"
-    ).fetchall()
-    total = one_row(con.execute("SELECT count(*) FROM import_problems"))[0]
-    probs = [
-        Problem(int(r), column_of.get(c, c) if c != "row" else None, reason)
-        for r, c, reason in rows[:MAX_PROBLEMS]
-    ]
-    return probs, max(0, total - MAX_PROBLEMS)
-
-
-# -- importing --
+# -- checking --
 def validate(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> tuple[int, int]:
-    """Stage and check ``spec``; return (rows to land, rows skipped for having no
-    figure); raise ImportFailed listing problems. Stores nothing."""
-    names, types = stage(
-        con, spec.path, [*spec.columns.values(), *spec.unpivot], spec.encoding
+    """Read and check ``spec``; return (rows to land, rows skipped for having
+    no figure); raise ImportFailed listing problems. Stores nothing."""
+    landed, skipped, _ = _checked(con, spec)
+    return landed, skipped
+
+
+def _checked(
+    con: duckdb.DuckDBPyConnection, spec: ImportSpec
+) -> tuple[int, int, set[str]]:
+    """``validate``, leaving import_norm for ``import_file`` with the names of
+    the stored columns whose value is the same for every figure."""
+    normalise = _normalise(con, spec)
+    varies = normalise(False)
+    # A stored column is the same for every figure when it reads no column
+    # that varies; one that does (but the file's own) is checked.
+    read = {c: set(re.findall(r"\bn\.(\w+)", e)) for c, e in LANDED.items()}
+    steady = {c for c, r in read.items() if not r & {*varies, "__rid", "__row"}}
+    checks = constant_checks(
+        {c: e for c, e in LANDED.items() if c not in steady},
+        _mapped(spec),
+        "n.value IS NOT NULL",
     )
-    if "value" not in spec.columns and not spec.unpivot:
-        raise ImportFailed(_no_value_message(spec, names))
-    sql, params = normalised_sql(spec, names, dict(zip(names, types)))
-    try:
-        con.execute(f"CREATE OR REPLACE TEMP TABLE import_norm AS {sql}", params)
-    except duckdb.Error as exc:
-        raise ImportFailed(f"{spec.path.name}: {first_line(exc)}") from None
-    column_of = {f: c for f, c in spec.columns.items()}
-    probs, more = _problems(con, column_of)
-    if probs:
-        raise ImportFailed(
-            f"{spec.path.name}: {len(probs) + more} problem(s); nothing was imported.",
-            probs,
-            more,
-        )
-    landed, skipped = one_row(
-        con.execute(
-            f"SELECT count(*) FILTER (WHERE value IS NOT NULL), count(*) FILTER "
-            f"(WHERE {_blank('value_raw')}) FROM import_norm"
-        )
-    )
-    if landed == 0:
+    got = summary(con, checks, [c for c in FIGURE_COLUMNS if c in varies])
+    if got.rows == 0:
+        raise ImportFailed(f"{spec.path.name}: has a header but no data rows")
+    if got.flagged or got.repeats:
+        normalise(True)  # the cells' whole text, for the messages
+        probs, more = problems(con, dict(spec.columns))
+        if probs:
+            raise ImportFailed(
+                f"{spec.path.name}: {len(probs) + more} problem(s); "
+                "nothing was imported.",
+                probs,
+                more,
+            )
+    if got.landed == 0:
         raise ImportFailed(
             f"{spec.path.name}: no row has a figure in column "
             f"{spec.columns.get('value', 'value')!r}"
         )
-    return landed, skipped
+    return got.landed, got.skipped, steady | {c for c, s in zip(checks, got.extra) if s}
+
+
+def _normalise(
+    con: duckdb.DuckDBPyConnection, spec: ImportSpec
+) -> Callable[[bool], frozenset[str]]:
+    """How to read ``spec``'s file into TEMP VIEW import_norm (normalised rows,
+    their file row in __row), with the cells' whole text or not (``full``);
+    it returns the columns read from the file's cells.
+
+    The file is read once, straight into normalised rows, except to unpivot
+    it (staged first, for its row numbers). A CSV file's number columns are
+    first read as numbers by DuckDB's reader (far cheaper than text, then
+    cast); where one is not ("1,260,000", "23h 43m", a blank in quotes), the
+    file is read again as text."""
+    path = spec.path
+    if spec.unpivot:
+        names, types = stage(
+            con, path, [*spec.columns.values(), *spec.unpivot], spec.encoding
+        )
+        src, cannot = None, ""
+        p: Params = {}
+    else:
+        src, p, names, types = describe(con, path, spec.encoding)
+        cannot = "cannot be read: "
+    if "value" not in spec.columns and not spec.unpivot:
+        raise ImportFailed(_no_value_message(spec, names))
+    check_mapping(spec, names)
+    check_constants(spec.constants)
+    typed = {spec.columns[f] for f in NUMBER_FIELDS if f in spec.columns}
+    if src is not None and is_csv(path) and typed:
+        as_numbers = dict.fromkeys(typed, "DOUBLE")
+        src_n, p_n = reader(path, spec.encoding, as_numbers)
+        types_n = {n: as_numbers.get(n, t) for n, t in zip(names, types)}
+    else:
+        src_n = None
+
+    def into(sql: str, params: Params) -> None:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE import_norm_t AS {sql}", params)
+
+    def run(full: bool) -> frozenset[str]:
+        norm = normalised_sql(spec, names, dict(zip(names, types)), src, full)
+        try:
+            if src_n is None or full:
+                into(norm.rows, {**p, **norm.bound(norm.rows)})
+            else:
+                try:
+                    fast = normalised_sql(spec, names, types_n, src_n, full)
+                    into(fast.rows, {**p_n, "path": str(path), **fast.bound(fast.rows)})
+                    norm = fast
+                except duckdb.Error:
+                    into(norm.rows, {**p, **norm.bound(norm.rows)})
+            con.execute(
+                f"CREATE OR REPLACE TEMP TABLE import_norm_c AS {norm.shared}",
+                norm.bound(norm.shared),
+            )
+        except duckdb.Error as exc:
+            raise ImportFailed(
+                f"{path.name}: {cannot}{read_error(exc, spec.encoding)}"
+            ) from None
+        # Rows keep file order (insertion order is preserved), so rowid + 1
+        # is the data row number: no window function over the whole file.
+        # What every row shares is stored once, and joined.
+        number = "" if src is None else "t.rowid + 1 AS __row, "
+        con.execute(
+            "CREATE OR REPLACE TEMP VIEW import_norm AS SELECT "
+            f"{number}t.rowid AS __rid, * FROM import_norm_t t, import_norm_c"
+        )
+        return norm.varies
+
+    return run
+
+
+def _mapped(spec: ImportSpec) -> set[str]:
+    """The stored columns the file gives (not worth checking for one value)."""
+    mapped = {"row", "value", *spec.columns}
+    if spec.unpivot:
+        mapped.add(spec.unpivot_into)
+    return mapped
 
 
 def _no_value_message(spec: ImportSpec, names: list[str]) -> str:
     msg = (
         f"{spec.path.name}: which column holds the figures? Map one to 'value' "
-        f"(the file has {_some(names)})"
+        f"(the file has {some(names)})"
     )
     return msg + delimiter_hint(names)
 
@@ -402,7 +207,7 @@ def _no_value_message(spec: ImportSpec, names: list[str]) -> str:
 # Each stored column of an imported figure (user_tables.USER_COLUMNS but
 # source_id), as SQL over import_norm.
 LANDED: dict[str, str] = {
-    "n": "n.rowid + 1",
+    "n": "n.__rid + 1",
     "row": "CAST(n.__row AS INTEGER)",
     "task": "coalesce(n.task, CASE WHEN n.latency_ms IS NOT NULL OR n.metric = "
     "'latency' THEN 'inference' WHEN n.metric IN ('time_to_train', "
@@ -430,7 +235,7 @@ LANDED: dict[str, str] = {
 
 def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResult:
     """Validate, then land every row of ``spec`` in one transaction (or none)."""
-    landed, skipped = validate(con, spec)
+    landed, skipped, same = _checked(con, spec)
     label = spec.label or spec.path.name
     folder = _check_space(con, spec, landed)
     con.execute("BEGIN TRANSACTION")
@@ -441,17 +246,14 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             {"id": sid, "f": spec.path.name, "l": label, "n": landed, "s": skipped},
         )
         # Only what the file says; user_tables.derived_sql derives the rest.
-        mapped = {"n", "row", "value", *spec.columns}
-        if spec.unpivot:
-            mapped.add(spec.unpivot_into)
-        land(con, sid, LANDED, "import_norm n WHERE n.value IS NOT NULL", mapped)
+        land(con, sid, LANDED, "import_norm n WHERE n.value IS NOT NULL", same)
         # Canonical names of what the file said (derived_sql joins them).
         names.refresh_user_names(con, names.user_catalogue(con), rows_of(sid))
         con.execute(
             f"""
             INSERT INTO u.user_cube BY NAME
-            SELECT {names.CUBE_COLUMNS}, count(*) AS n, source_id
-            FROM ({derived_sql(rows_of(sid))}) GROUP BY ALL"""
+            SELECT {names.CUBE_COLUMNS}, sum(__rows) AS n, source_id
+            FROM ({derived_sql(cube_rows(rows_of(sid)))}) GROUP BY ALL"""
         )
         con.execute("COMMIT")
     except BaseException as exc:
@@ -464,7 +266,9 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
         raise
     finally:
         for sql in (
-            "DROP TABLE IF EXISTS import_norm",
+            "DROP VIEW IF EXISTS import_norm",
+            "DROP TABLE IF EXISTS import_norm_t",
+            "DROP TABLE IF EXISTS import_norm_c",
             "DROP VIEW IF EXISTS import_stage",
             "DROP TABLE IF EXISTS import_stage_raw",
             "DROP TABLE IF EXISTS import_problems",

@@ -56,6 +56,47 @@ def _spec(path, **kw):
     return ImportSpec(path, cols, consts, **kw)
 
 
+def test_number_columns_read_as_numbers_or_as_text_land_the_same(combined, tmp_path):
+    """A CSV's number columns are read as numbers first (the cheaper read,
+    issue 18); one cell that is not a plain number, however far down, makes
+    the import read the file as text instead. Both land the same figures."""
+    body = [
+        f"M{i % 7},A100 40GB,{100 + i * 0.25},{1 + i % 5},{1 + i % 16}"
+        for i in range(3000)
+    ]
+    head = "model,platform,throughput,latency,bs\n"
+    plain = _csv(tmp_path, head + "\n".join(body) + "\nM9,H100,,,\n", "plain.csv")
+    body[-1] = 'M6,A100 40GB,"1,260,000",2 ms,4'
+    text = _csv(tmp_path, head + "\n".join(body) + "\nM9,H100,,,\n", "text.csv")
+    cols = {
+        "model": "model",
+        "platform": "platform",
+        "value": "throughput",
+        "latency_ms": "latency",
+        "batch_size": "bs",
+    }
+    a = importer.import_file(combined.cursor(), _spec(plain, columns=cols))
+    b = importer.import_file(combined.cursor(), _spec(text, columns=cols))
+    assert (a.landed, a.skipped) == (b.landed, b.skipped) == (3000, 1)
+
+    def figures(sid):
+        return (
+            combined.cursor()
+            .execute(
+                "SELECT row, model, value, latency_ms, batch_size, value_as_printed "
+                "FROM user_results_v WHERE source_id = $s ORDER BY row",
+                {"s": sid},
+            )
+            .fetchall()
+        )
+
+    fa, fb = figures(a.source_id), figures(b.source_id)
+    assert fa[:2999] == fb[:2999]
+    assert fa[0] == (1, "M0", 100.0, 1.0, 1, None)
+    assert fa[2999] == (3000, "M3", 100 + 2999 * 0.25, 5.0, 8, None)
+    assert fb[2999] == (3000, "M6", 1260000.0, 2.0, 4, "1,260,000")
+
+
 def test_a_good_file_lands_and_is_everywhere(combined, tmp_path):
     p = _csv(
         tmp_path,
