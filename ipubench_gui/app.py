@@ -26,6 +26,7 @@ from ipubench_gui.ui.controller import Controller, submit_initial
 from ipubench_gui.ui.import_controller import ImportController
 from ipubench_gui.ui.main_window import MainWindow
 from ipubench_gui.ui.mlperf_import_controller import MLPerfImportController
+from ipubench_gui.ui.results import Results
 from ipubench_gui.ui.runner import QueryRunner
 from ipubench_gui.ui.state import AppState
 
@@ -48,6 +49,7 @@ class Session:
         window is built meanwhile, and opening errors are raised from here."""
         self.state = AppState()
         self.runner = QueryRunner(db, synchronous=synchronous)
+        self.results = Results()  # answers, which the widgets subscribe to
         # Restored filters and chart options are plain values: set them now and,
         # with a worker thread, queue the first queries too, so they run while
         # this thread builds the window (results arrive through queued signals,
@@ -59,10 +61,10 @@ class Session:
             self.state.set_filters(settings_store.load_filters())
             self.state.set_chart(settings_store.load_chart())
         if self._prefetched:
-            submit_initial(self.runner, self.state)
+            submit_initial(self.runner, self.state, self.results)
         self.window = MainWindow(self.state)
         self.db = self.runner.db  # opened by now, or its error raised
-        self.controller = Controller(self.state, self.runner, self.window)
+        self.controller = Controller(self.state, self.runner, self.window, self.results)
         self.compare = CompareController(self.controller)
         self.imports = ImportController(self.controller)
         self.claims = ClaimsController(self.controller)

@@ -72,6 +72,13 @@ class StoreError(Exception):
     """A store could not be opened or queried; the message is for users."""
 
 
+class Cancelled(StoreError):
+    """The work was cancelled before its next statement (``Database.cancellable``)."""
+
+    def __init__(self) -> None:
+        super().__init__("Interrupted: cancelled")
+
+
 def one_row(cur: duckdb.DuckDBPyConnection) -> Row:
     """The row a query known to return one (an aggregate) returned."""
     row = cur.fetchone()
@@ -109,7 +116,24 @@ class Database:
             raise StoreError(f"cannot open store {path}: {exc}") from exc
         return cls(con, path)
 
+    @contextmanager
+    def cancellable(self, cancelled: threading.Event) -> Iterator[None]:
+        """Within, this thread's statements first check ``cancelled`` and raise
+        ``Cancelled`` once it is set. An interrupt() reaches only a statement
+        that is running (DuckDB drops one that comes between two statements),
+        so a job of several statements would otherwise go on with its next."""
+        before = getattr(self._local, "cancelled", None)
+        self._local.cancelled = cancelled
+        try:
+            yield
+        finally:
+            self._local.cancelled = before
+
     def cursor(self) -> duckdb.DuckDBPyConnection:
+        """This thread's cursor (raises ``Cancelled``: see ``cancellable``)."""
+        cancelled: threading.Event | None = getattr(self._local, "cancelled", None)
+        if cancelled is not None and cancelled.is_set():
+            raise Cancelled()
         cur = getattr(self._local, "cur", None)
         if cur is None:
             if self._con is None:

@@ -23,7 +23,6 @@ class ClaimsController(QObject):
         self.audits: dict[str, Audit] = {}
         self.stored: frozenset[str] = frozenset()  # result ids the store holds
         self._asked = False
-        self.runner.finished.connect(self._on_runner_finished)
         self.window.claims.claimChosen.connect(self.show_claim)
         self.window.claims_dock.visibilityChanged.connect(self._on_dock_visibility)
 
@@ -42,15 +41,15 @@ class ClaimsController(QObject):
             audits = audit_store(db, data)
             return audits, stored_ids(db, audits)
 
-        self.runner.submit(SLOT, job, on_error=self._on_failed)
+        self.runner.submit(
+            SLOT, job, on_done=self._on_audited, on_error=self._on_failed
+        )
 
     def _on_failed(self, _slot: str, exc: Exception) -> None:
         self.window.claims.show_error(str(exc))
 
-    def _on_runner_finished(self, slot: str, _rid: int, result: object) -> None:
-        if slot != SLOT or isinstance(result, BaseException):
-            return  # a failure is shown by the submit's on_error
-        audits, self.stored = result  # type: ignore[misc]
+    def _on_audited(self, result: tuple[list[Audit], frozenset[str]]) -> None:
+        audits, self.stored = result
         self.audits = {a.claim_id: a for a in audits}
         self.window.claims.show_audits(list(self.audits.values()))
 

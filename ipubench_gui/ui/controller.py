@@ -1,4 +1,6 @@
-"""Controller: turns state changes into store jobs and results into widget updates."""
+"""Controller: turns state changes into store jobs; their answers go to a
+``Results`` holder, which the widgets (and the controller's own views: the
+count, the chart) subscribe to."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from ipubench_gui.domain.plots import Chart, Plot, chart_of
 from ipubench_gui.store import fetch
 from ipubench_gui.store.charts import color_order
 from ipubench_gui.ui.main_window import MainWindow
+from ipubench_gui.ui.results import Results
 from ipubench_gui.ui.runner import QueryRunner
 from ipubench_gui.ui.state import AppState
 
@@ -25,18 +28,22 @@ log = logging.getLogger(__name__)
 class Controller(QObject):
     """Wires AppState -> QueryRunner -> MainWindow. Holds no widgets of its own."""
 
-    def __init__(self, state: AppState, runner: QueryRunner, window: MainWindow):
+    def __init__(
+        self,
+        state: AppState,
+        runner: QueryRunner,
+        window: MainWindow,
+        results: Results | None = None,
+    ):
+        """``results``: the holder that jobs submitted before the window
+        existed deliver to (``submit_initial``); else one of its own."""
         super().__init__(window)
         self.state, self.runner, self.window = state, runner, window
-        self.universe: fetch.Universe | None = None
-        self._universe_failed = False
-        self.page: fetch.Page | None = None
-        self.chart_rows: ChartRows | None = None
-        self.facet_counts: dict = {}
+        self.results = results or Results(self)
         self.chart: Chart | None = None  # as drawn: what every export writes
         self._chart_key: tuple | None = None
-        runner.finished.connect(self._on_runner_finished)
-        runner.failed.connect(self._on_runner_failed)
+        runner.failed.connect(self._report)  # the error sink of every job here
+        self._subscribe(self.results)
         state.filtersChanged.connect(self._on_state_filters_changed)
         state.sortChanged.connect(self._on_state_sort_changed)
         state.chartChanged.connect(self._on_state_chart_changed)
@@ -54,21 +61,50 @@ class Controller(QObject):
         window.export_chart_action.triggered.connect(self.open_export_dialog)
         window.copy_chart_action.triggered.connect(self.copy_chart)
 
+    def _subscribe(self, r: Results) -> None:
+        """Who shows which answer. The table model first: the page's own
+        handler below reads the new rows from it."""
+        w = self.window
+        r.pageChanged.connect(lambda p: w.model.set_result(p.result))
+        r.pageChanged.connect(self._on_page)
+        r.countsChanged.connect(w.facets.set_counts)
+        r.universeChanged.connect(
+            lambda u: w.facets.set_universe(u.values, u.bounds, u.counts)
+        )
+        r.universeChanged.connect(self._on_universe)
+        r.universeFailed.connect(self._on_universe_failed)
+        r.chartRowsChanged.connect(self._on_chart_rows)
+
+    # What tests and the other controllers read: the holder's answers.
+    @property
+    def universe(self) -> fetch.Universe | None:
+        return self.results.universe
+
+    @property
+    def page(self) -> fetch.Page | None:
+        return self.results.page
+
+    @property
+    def chart_rows(self) -> ChartRows | None:
+        return self.results.chart_rows
+
+    @property
+    def facet_counts(self) -> dict:
+        return self.results.counts
+
     def start(self, prefetched: bool = False) -> None:
         """Ask for the first data; ``prefetched``: ``submit_initial`` already did
-        (before the window was built), so only its chart key is recorded."""
-        if prefetched:
-            self._chart_key = self.state.chart.data_key()
-            return
-        submit_initial(self.runner, self.state)
+        (before the window was built), into ``results``."""
+        if not prefetched:
+            submit_initial(self.runner, self.state, self.results)
         self._chart_key = self.state.chart.data_key()
 
     def refresh(self) -> None:
-        submit_refresh(self.runner, self.state)
+        submit_refresh(self.runner, self.state, self.results)
         self._chart_key = self.state.chart.data_key()
 
     def _submit_chart(self) -> None:
-        submit_chart(self.runner, self.state)
+        submit_chart(self.runner, self.state, self.results)
         self._chart_key = self.state.chart.data_key()
 
     @property
@@ -113,7 +149,9 @@ class Controller(QObject):
     def _on_state_sort_changed(self, sort) -> None:
         self.window.table.show_sort(*sort)
         self.runner.submit(
-            "page", partial(fetch.page, state=self.state.filters, sort=sort)
+            "page",
+            partial(fetch.page, state=self.state.filters, sort=sort),
+            on_done=self.results.set_page,
         )
 
     def _on_state_chart_changed(self, spec: ChartSpec) -> None:
@@ -144,40 +182,25 @@ class Controller(QObject):
         self.window.details.show_rows(rows)
 
     # -- results -> widgets ------------------------------------------------------
-    def _on_runner_failed(self, slot: str, exc: Exception) -> None:
-        """The error sink of every job submitted without its own reporter."""
-        self._report(slot, exc)
-        if slot == "universe":  # draw without it rather than not at all
-            self._universe_failed = True
-            self._render_chart()
-
-    def _on_runner_finished(self, slot: str, _rid: int, result) -> None:
-        if isinstance(result, Exception):
-            return  # reported once, by _on_runner_failed or the job's on_error
-        if slot == "universe":
-            self._apply_universe(result)
-        elif slot == "page":
-            self._apply_page(result)
-        elif slot == "facets":
-            self.facet_counts = result
-            self.window.facets.set_counts(result)
-        elif slot == "chart":
-            self.chart_rows = result
-            # Colours follow the universe's order: before it arrives (at start
-            # only), its own handler draws, so the chart is drawn once.
-            if self.universe is not None or self._universe_failed:
-                self._render_chart()
-
     def _report(self, slot: str, exc: Exception) -> None:
+        """The error sink of every job submitted without its own reporter."""
         log.error("%s query failed: %s", slot, exc)
         what = {"facets": "Facet counts", "page": "Results", "chart": "The chart"}
         self.window.statusBar().showMessage(
             f"{what.get(slot, 'Loading')} could not be computed: {exc}"
         )
 
-    def _apply_universe(self, u: fetch.Universe) -> None:
-        self.universe = u
-        self.window.facets.set_universe(u.values, u.bounds, u.counts)
+    def _on_universe_failed(self, exc: Exception) -> None:
+        self._report("universe", exc)
+        self._render_chart()  # draw without it rather than not at all
+
+    def _on_chart_rows(self, _rows: ChartRows) -> None:
+        # Colours follow the universe's order: before it arrives (at start
+        # only), its own handler draws, so the chart is drawn once.
+        if self.universe is not None or self.results.universe_failed:
+            self._render_chart()
+
+    def _on_universe(self, u: fetch.Universe) -> None:
         self.window.sources_text = (
             "<ul>"
             + "".join(
@@ -189,13 +212,10 @@ class Controller(QObject):
             + "</ul>"
         )
         self.window.loaded()
-        self.window.facets.set_counts(self.facet_counts)
         self._show_count()
         self._render_chart()  # colours follow the universe's order
 
-    def _apply_page(self, p: fetch.Page) -> None:
-        self.page = p
-        self.window.model.set_result(p.result)
+    def _on_page(self, p: fetch.Page) -> None:
         self._show_count()
         self.window.show_empty(p.matching == 0, self.state.filters.describe())
         if self.state.selection:
@@ -226,7 +246,8 @@ class Controller(QObject):
         spec = self.state.chart
         order = color_order(self.universe, spec)
         self.chart = chart_of(spec, self.chart_rows, self.state.filters, order)
-        self.window.canvas.render(self.plot, self.state.selection)
+        if self.plot != self.window.canvas.current:  # else drawn already
+            self.window.canvas.render(self.plot, self.state.selection)
         rows = self.chart_rows.rows
         self.window.chart_options.set_families(
             family(rows[0]) if rows and spec.kind == "throughput" else None,
@@ -243,8 +264,11 @@ class Controller(QObject):
         )
 
 
-def submit_refresh(runner: QueryRunner, state: AppState, inline: bool = True) -> None:
-    """The jobs behind every view of the data: page, facet counts, chart.
+def submit_refresh(
+    runner: QueryRunner, state: AppState, results: Results, inline: bool = True
+) -> None:
+    """The jobs behind every view of the data: page, facet counts, chart; their
+    answers go to ``results``.
 
     A small store held in memory answers the page and the counts in a
     millisecond or two: unless ``inline`` is false they then run on this thread
@@ -260,26 +284,39 @@ def submit_refresh(runner: QueryRunner, state: AppState, inline: bool = True) ->
     snap = fetch.inline_snapshot(db) if inline and db is not None else None
     if snap is not None and not fetch.chart_from_page(snap, f, state.chart):
         page = partial(fetch.page, state=f, sort=state.sort, snap=snap)
-        runner.submit("page", page, inline=True)
-        submit_chart(runner, state)  # its own queries: on a worker
+        runner.submit("page", page, inline=True, on_done=results.set_page)
+        submit_chart(runner, state, results)  # its own queries: on a worker
     else:
         both = partial(
             fetch.page_and_chart, state=f, sort=state.sort, spec=state.chart, snap=snap
         )
-        runner.submit(("page", "chart"), both, inline=snap is not None)
+        runner.submit(
+            ("page", "chart"),
+            both,
+            inline=snap is not None,
+            on_done={"page": results.set_page, "chart": results.set_chart_rows},
+        )
     counts = partial(fetch.facet_counts, state=f, snap=snap)
-    runner.submit("facets", counts, inline=snap is not None)
+    runner.submit("facets", counts, inline=snap is not None, on_done=results.set_counts)
 
 
-def submit_chart(runner: QueryRunner, state: AppState) -> None:
+def submit_chart(runner: QueryRunner, state: AppState, results: Results) -> None:
     runner.submit(
-        "chart", partial(fetch.chart_data, state=state.filters, spec=state.chart)
+        "chart",
+        partial(fetch.chart_data, state=state.filters, spec=state.chart),
+        on_done=results.set_chart_rows,
     )
 
 
-def submit_initial(runner: QueryRunner, state: AppState) -> None:
+def submit_initial(runner: QueryRunner, state: AppState, results: Results) -> None:
     """Start-up jobs: the universe and the first page, facets and chart. Callable
     before any widget exists, so the worker queries while the window is built;
-    results are delivered through queued signals once the event loop runs."""
-    runner.submit("universe", fetch.universe)
-    submit_refresh(runner, state, inline=False)  # nothing listens yet
+    results are delivered through queued signals once the event loop runs, to
+    ``results``, which the widgets subscribe to by then."""
+    runner.submit(
+        "universe",
+        fetch.universe,
+        on_done=results.set_universe,
+        on_error=lambda _slot, exc: results.fail_universe(exc),
+    )
+    submit_refresh(runner, state, results, inline=False)  # nothing listens yet

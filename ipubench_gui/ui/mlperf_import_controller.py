@@ -54,7 +54,6 @@ class MLPerfImportController(QObject):
             menu.actions()[1] if len(menu.actions()) > 1 else None, self.action
         )
         self.action.triggered.connect(self.choose_folder)
-        self.runner.finished.connect(self._on_runner_finished)
         status = main.runner.db.user_status
         self.action.setEnabled(bool(status and status.writable))
         if status and not status.writable:
@@ -103,12 +102,17 @@ class MLPerfImportController(QObject):
                 moved=self.progress.moved.emit,
                 stop=self.stop,
             ),
+            on_done=partial(self._on_done, "mlperf-plan"),
+            on_error=self._on_done,
         )
 
     def land(self, skip_bad: bool) -> None:
         assert self.plan is not None
         self.runner.submit(
-            "mlperf-land", partial(_land, plan=self.plan, skip_bad=skip_bad)
+            "mlperf-land",
+            partial(_land, plan=self.plan, skip_bad=skip_bad),
+            on_done=partial(self._on_done, "mlperf-land"),
+            on_error=self._on_done,
         )
 
     def _on_progress(self, done: int, total: int) -> None:
@@ -122,10 +126,8 @@ class MLPerfImportController(QObject):
             self.dialog.deleteLater()
             self.dialog = None
 
-    def _on_runner_finished(self, slot: str, _rid: int, result: object) -> None:
-        if not slot.startswith("mlperf-"):
-            return
-        bar = self.window.statusBar()
+    def _on_done(self, slot: str, result: object) -> None:
+        """Both jobs' answers and errors (their one sink: said once, here)."""
         if slot == "mlperf-plan":
             self._close_progress()
         if isinstance(result, Cancelled):
@@ -146,7 +148,6 @@ class MLPerfImportController(QObject):
             sid, n = result  # type: ignore[misc]
             self._say(f"Imported {n} MLPerf results (source {sid}).")
             self.main.start()
-        del bar
 
     def _confirm(self, plan: mlperf_import.Plan) -> None:
         box = QMessageBox(self.window)

@@ -10,16 +10,23 @@ slots at once (``submit`` with a tuple of slots; the job returns a mapping
 slot -> result): each answer is delivered unless a newer request for its own
 slot came since.
 
-Errors have one sink: a failed job's exception goes to the ``on_error`` it was
-submitted with, else to the ``failed`` signal (the window's status bar), never
-to both; ``finished`` carries every answer, errors too, for waiting on.
+An answer goes to the ``on_done`` the job was submitted with (for a job
+answering several slots, a mapping slot -> receiver). Errors have one sink: a
+failed job's exception goes to the ``on_error`` it was submitted with, else to
+the ``failed`` signal (the window's status bar), never to both; ``finished``
+carries every delivered answer, errors too, for waiting on.
+
+Cancelling (``cancel``, or a newer request) interrupts the job's cursor and
+sets the request's own flag: DuckDB drops an interrupt that comes between two
+statements, so the job's next statement checks the flag and stops
+(``Database.cancellable``).
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -30,6 +37,8 @@ from ipubench_gui.store.db import Database
 
 Job = Callable[[Database], Any]
 ErrorHandler = Callable[[str, Exception], None]
+Receiver = Callable[[Any], None]
+OnDone = Receiver | Mapping[str, Receiver]
 
 
 class QueryRunner(QObject):
@@ -54,8 +63,9 @@ class QueryRunner(QObject):
         self._ids = itertools.count(1)
         self._latest: dict[str, int] = {}
         self._on_error: dict[int, ErrorHandler] = {}  # request id -> its handler
-        # request id -> (its slots, the cursor running it)
-        self._running: dict[int, tuple[tuple[str, ...], Any]] = {}
+        self._on_done: dict[int, OnDone] = {}  # request id -> its receiver(s)
+        # request id -> (its slots, the cursor running it, its cancelled flag)
+        self._running: dict[int, tuple[tuple[str, ...], Any, threading.Event]] = {}
         self._lock = threading.Lock()
         self._pool = (
             None
@@ -85,24 +95,29 @@ class QueryRunner(QObject):
         job: Job,
         inline: bool = False,
         on_error: ErrorHandler | None = None,
+        on_done: OnDone | None = None,
     ) -> int:
         """Queue ``job`` for ``slot`` (or for each of a tuple of slots, the job
         then returning a mapping slot -> result); returns the request id.
 
         ``inline``: run it now, on this thread, and deliver before returning;
         for jobs known to take a millisecond or two (see ``fetch.inline_snapshot``).
-        ``on_error(slot, exc)``: who reports this job's failure (else ``failed``).
+        ``on_done(answer)``: who receives the answer (for several slots, a
+        mapping slot -> receiver); ``on_error(slot, exc)``: who reports this
+        job's failure (else ``failed``).
         """
         rid = next(self._ids)
         with self._lock:
             for s in slots_of(slot):
                 self._latest[s] = rid
             # Handlers of requests made stale are dropped with them.
-            self._on_error = {
-                r: h for r, h in self._on_error.items() if r in self._latest.values()
-            }
+            live = set(self._latest.values())
+            self._on_error = {r: h for r, h in self._on_error.items() if r in live}
+            self._on_done = {r: h for r, h in self._on_done.items() if r in live}
             if on_error is not None:
                 self._on_error[rid] = on_error
+            if on_done is not None:
+                self._on_done[rid] = on_done
         # A running job that is now stale for every slot it answers stops.
         self._interrupt(lambda old, slots: self._stale(slots, old))
         if self._pool is None or inline:
@@ -119,7 +134,8 @@ class QueryRunner(QObject):
         return not any(self.is_current(s, rid) for s in slots_of(slot))
 
     def cancel(self, slot: str) -> None:
-        """Interrupt the running job of ``slot`` (its error is still delivered)."""
+        """Stop the running job of ``slot``: at once if it is inside a
+        statement, else before its next one (its error is still delivered)."""
         self._interrupt(lambda _rid, slots: slot in slots)
 
     def shutdown(self) -> None:
@@ -131,11 +147,13 @@ class QueryRunner(QObject):
             self._pool.shutdown(wait=True, cancel_futures=True)
 
     def _interrupt(self, which: Callable[[int, tuple[str, ...]], bool]) -> None:
-        """Interrupt the cursor of each running job ``which(rid, slots)`` picks."""
+        """Cancel each running job ``which(rid, slots)`` picks: its flag first
+        (read before each statement), then its cursor (the statement running)."""
         with self._lock:
             running = list(self._running.items())
-        for rid, (slots, cur) in running:
+        for rid, (slots, cur, cancelled) in running:
             if which(rid, slots):
+                cancelled.set()
                 cur.interrupt()
 
     # -- worker side ---------------------------------------------------------
@@ -151,9 +169,11 @@ class QueryRunner(QObject):
     def _call(self, slot: str | tuple[str, ...], rid: int, job: Job) -> Any:
         try:
             db = self.db
+            cancelled = threading.Event()
             with self._lock:
-                self._running[rid] = (slots_of(slot), db.cursor())
-            return job(db)
+                self._running[rid] = (slots_of(slot), db.cursor(), cancelled)
+            with db.cancellable(cancelled):
+                return job(db)
         except Exception as exc:  # delivered to the error sink, never swallowed
             return exc
         finally:
@@ -167,13 +187,20 @@ class QueryRunner(QObject):
     def _deliver(self, slot: str, rid: int, result: Any) -> None:
         if not self.is_current(slot, rid):
             return
-        self.finished.emit(slot, rid, result)
         if isinstance(result, Exception):
             handler = self._on_error.get(rid)
             if handler is not None:
                 handler(slot, result)
             else:
                 self.failed.emit(slot, result)
+        else:
+            receiver = self._on_done.get(rid)
+            if isinstance(receiver, Mapping):
+                receiver = receiver.get(slot)
+            if receiver is not None:
+                receiver(result)
+        # Last: who waits on it finds the answer received.
+        self.finished.emit(slot, rid, result)
 
 
 def slots_of(slot: str | tuple[str, ...]) -> tuple[str, ...]:

@@ -1,0 +1,73 @@
+"""Results: what the store last answered for the app's state, with a signal per
+kind of answer that widgets subscribe to (as napari's layers hold their data
+and emit an event when it changes).
+
+The runner hands each answer to its setter (``submit(slot, job, on_done=...)``);
+whoever shows it listens: the table model to ``pageChanged``, the facet panel
+to ``countsChanged`` and ``universeChanged``, the chart to ``chartRowsChanged``.
+Nothing is pushed into widgets by name, and nothing is read back out of them.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from ipubench_gui.domain.chartrows import ChartRows
+from ipubench_gui.store import fetch
+
+Counts = dict[str, dict[object, int]]
+
+
+class Results(QObject):
+    """The current universe, page, facet counts and chart rows (None until the
+    first answer). Each setter emits once, and only for a new answer."""
+
+    universeChanged = Signal(object)  # fetch.Universe
+    universeFailed = Signal(object)  # the exception: draw without it
+    pageChanged = Signal(object)  # fetch.Page
+    countsChanged = Signal(object)  # Counts
+    chartRowsChanged = Signal(object)  # ChartRows
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.universe: fetch.Universe | None = None
+        self.universe_failed = False
+        self.page: fetch.Page | None = None
+        self.counts: Counts = {}
+        self.chart_rows: ChartRows | None = None
+
+    def set_universe(self, u: fetch.Universe) -> None:
+        self.universe, self.universe_failed = u, False
+        self.universeChanged.emit(u)
+
+    def fail_universe(self, exc: Exception) -> None:
+        self.universe_failed = True
+        self.universeFailed.emit(exc)
+
+    def set_page(self, p: fetch.Page) -> None:
+        old = self.page
+        if old is not None and same_page(old, p):
+            return  # a filter that kept the same rows: nothing to redraw
+        self.page = p
+        self.pageChanged.emit(p)
+
+    def set_counts(self, counts: Counts) -> None:
+        if counts == self.counts:
+            return  # e.g. a text search that kept every row
+        self.counts = counts
+        self.countsChanged.emit(counts)
+
+    def set_chart_rows(self, rows: ChartRows) -> None:
+        self.chart_rows = rows
+        self.chartRowsChanged.emit(rows)
+
+
+def same_page(a: fetch.Page, b: fetch.Page) -> bool:
+    """The same rows in the same order (from memory they are the same row
+    objects, so this is quick)."""
+    return (
+        a.matching == b.matching
+        and a.result.truncated == b.result.truncated
+        and a.result.columns == b.result.columns
+        and a.result.rows == b.result.rows
+    )

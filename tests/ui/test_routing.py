@@ -1,0 +1,100 @@
+"""Result routing (issue 13): jobs hand their answers to the ``on_done`` they
+were submitted with, widgets subscribe to the ``Results`` holder, and a
+cancelled request stops even between two statements."""
+
+from __future__ import annotations
+
+import threading
+
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.store import fetch
+from ipubench_gui.store.db import Cancelled, Query
+from tests.conftest import STORE_ROWS
+from tests.ui.conftest import sql_ids, table_ids
+from tests.ui.test_main_window import Gate
+
+
+def test_cancel_between_two_statements_stops_the_job(qtbot, fresh_db):
+    """DuckDB drops an interrupt that comes while no statement runs: the
+    request's own flag stops the job before its next statement."""
+    from ipubench_gui.ui.runner import QueryRunner
+
+    r = QueryRunner(fresh_db)
+    gate = Gate(fresh_db, "second_gate")
+    between, release = threading.Event(), threading.Event()
+    done, failed = [], []
+
+    def job(d):
+        d.run(Query("SELECT 1", {}))  # the first statement
+        between.set()
+        release.wait(10)  # Python work between the two: no statement runs
+        return d.run(gate.query)  # would count rows for hours
+
+    r.submit("import", job, on_done=done.append, on_error=lambda s, e: failed.append(e))
+    qtbot.waitUntil(between.is_set, timeout=10000)
+    r.cancel("import")
+    release.set()
+    qtbot.waitUntil(lambda: bool(failed), timeout=10000)
+    assert isinstance(failed[0], Cancelled) and "Interrupted" in str(failed[0])
+    assert gate.calls == 0 and done == []  # the second statement never ran
+    # The worker's cursor serves the next request as usual.
+    r.submit(
+        "page", lambda d: d.run(Query("SELECT 42", {})).rows[0][0], on_done=done.append
+    )
+    qtbot.waitUntil(lambda: bool(done), timeout=10000)
+    assert done == [42]
+    r.shutdown()
+
+
+def test_answers_go_to_their_receiver_only_while_current(qtbot, fresh_db):
+    from ipubench_gui.ui.runner import QueryRunner
+
+    r = QueryRunner(fresh_db)
+    got: dict[str, list] = {"old": [], "new": [], "page": [], "chart": []}
+    release = threading.Event()
+
+    def slow(d):
+        release.wait(10)
+        return "old answer"
+
+    r.submit("facets", slow, on_done=got["old"].append)
+    r.submit("facets", lambda d: "new answer", on_done=got["new"].append)
+    r.submit(
+        ("page", "chart"),
+        lambda d: {"page": 1, "chart": 2},
+        on_done={"page": got["page"].append, "chart": got["chart"].append},
+    )
+    qtbot.waitUntil(
+        lambda: all(got[k] for k in ("new", "page", "chart")), timeout=10000
+    )
+    with qtbot.waitSignal(r._delivered, timeout=10000):
+        release.set()  # the superseded answer arrives, and is dropped
+    assert got == {"old": [], "new": ["new answer"], "page": [1], "chart": [2]}
+    r.shutdown()
+
+
+def test_widgets_follow_the_results_holder(qtbot, session, db):
+    """An answer set on the holder reaches the table, the count and the facet
+    lists with no controller code in between."""
+    res = session.results
+    ids = sql_ids(db, "lower(framework) = 'pytorch'")
+    f = FilterState().with_values("framework", ["PyTorch"])
+    page = fetch.page(db, f, (None, False))
+    res.set_page(page)
+    assert table_ids(session) == ids
+    assert (
+        session.window.count_label.text() == f"{len(ids):,} of {STORE_ROWS:,} results"
+    )
+    counts = fetch.facet_counts(db, f)
+    res.set_counts(counts)
+    m = session.window.facets.boxes["platform"].model
+    assert {v: m.count(v) for v in m.values() if m.count(v)} == counts["platform"]
+
+
+def test_one_filter_change_is_one_answer_of_each_kind(qtbot, session):
+    res = session.results
+    seen = []
+    for name in ("pageChanged", "countsChanged", "chartRowsChanged"):
+        getattr(res, name).connect(lambda _v, n=name: seen.append(n))
+    session.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
+    assert sorted(seen) == ["chartRowsChanged", "countsChanged", "pageChanged"]
