@@ -25,6 +25,13 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="100k rows instead of 1M")
     ap.add_argument("--only", action="append", help="run only these cases")
+    ap.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help="build stores in DIR and reuse those found there (e.g. 1M rows for "
+        "runs before and after a change) instead of in a new temporary folder",
+    )
     args = ap.parse_args()
     import tests.bench.bench_breakdown  # noqa: F401
     import tests.bench.bench_charts  # noqa: F401
@@ -37,7 +44,10 @@ def main() -> int:
     import tests.bench.bench_ui  # noqa: F401
 
     rows: list[Row] = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as made:
+        tmp = str(args.keep) if args.keep else made
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
         order = [
             "store",
             "ui",
