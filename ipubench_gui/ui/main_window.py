@@ -36,6 +36,7 @@ SEARCH_DEBOUNCE_MS = 250
 
 
 LOADING = "Loading results…"
+CHART_MIN_HEIGHT = 300  # px, the chart's plot (issue 17 item 5)
 
 
 class MainWindow(QMainWindow):
@@ -69,12 +70,16 @@ class MainWindow(QMainWindow):
         cl.addWidget(self.chart_options)
         cl.addWidget(self.chart_title)
         cl.addWidget(self.canvas, 1)
+        # The chart keeps room to be read whatever the docks take (issue 17:
+        # at 1280x720 the comparison squashed it to ~50 px): docks shrink first.
+        self.canvas.setMinimumHeight(CHART_MIN_HEIGHT)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("CentreSplitter")
         self.splitter.addWidget(chart_box)
         self.splitter.addWidget(self.table)
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
+        self.splitter.setCollapsible(0, False)
         self.empty = EmptyState()
         self.empty.clear_button.clicked.connect(
             lambda: state.set_filters(FilterState())
@@ -115,6 +120,8 @@ class MainWindow(QMainWindow):
             "Claims", "ClaimsDock", self.claims, Qt.DockWidgetArea.BottomDockWidgetArea
         )
         self.claims_dock.hide()  # audited when first shown (View → Claims)
+        # Both want the window's width: tabs, not side by side, when both show.
+        self.tabifyDockWidget(self.compare_dock, self.claims_dock)
         self.add_compare_action = QAction("Add to comparison", self)
         self.add_compare_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
         self.table.addAction(self.add_compare_action)
