@@ -21,6 +21,7 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.ui.models.facet_model import NAME_ROLE, SORTS, VALUE_ROLE, FacetModel
 from ipubench_gui.ui.state import AppState
 from ipubench_gui.ui.widgets.range_filter import RangeFilter
+from ipubench_gui.ui.widgets.word_elide import WordElideDelegate
 
 SEARCH_THRESHOLD = 8  # facets with more values than this get a search field
 MAX_VISIBLE_ROWS = 8
@@ -77,6 +78,8 @@ class FacetBox(QWidget):
         self.search.hide()
         self.list = _FacetList()
         self.list.setModel(self.proxy)
+        # whole words, the count kept at the end; the full value in the tooltip
+        self.list.setItemDelegate(WordElideDelegate(self.list, fit_width=True))
         self.list.setAccessibleName(f"{fld.label} values")
         self.list.toggled.connect(
             lambda v: state.set_filters(state.filters.toggled(fld.name, v))
