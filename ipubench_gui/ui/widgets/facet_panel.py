@@ -78,8 +78,10 @@ class FacetBox(QWidget):
         self.search.hide()
         self.list = _FacetList()
         self.list.setModel(self.proxy)
-        # whole words, the count kept at the end; the full value in the tooltip
-        self.list.setItemDelegate(WordElideDelegate(self.list, fit_width=True))
+        # whole words, the count kept at the end (the tooltip names it whole)
+        self.list.setItemDelegate(
+            WordElideDelegate(self.list, fit_width=True, tip_names_it=True)
+        )
         self.list.setAccessibleName(f"{fld.label} values")
         self.list.toggled.connect(
             lambda v: state.set_filters(state.filters.toggled(fld.name, v))

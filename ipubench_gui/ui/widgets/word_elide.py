@@ -36,6 +36,8 @@ class WordElideDelegate(QStyledItemDelegate):
     ``fit_width``: for a list, rows as wide as the view. A QListView otherwise
     makes every row as wide as its longest text and scrolls sideways, so a long
     value was cut at the view's edge, inside a word and with no ellipsis.
+    ``tip_names_it``: the model's tooltip already holds the whole text (the
+    facet lists'), so it is shown as it is.
     """
 
     def __init__(
@@ -43,10 +45,12 @@ class WordElideDelegate(QStyledItemDelegate):
         parent: QWidget | None = None,
         where: str = "middle",
         fit_width: bool = False,
+        tip_names_it: bool = False,
     ):
         super().__init__(parent)
         self._where = where
         self._fit_width = fit_width
+        self._tip_names_it = tip_names_it
         self._pad: int | None = None  # cell width minus text width, once known
         self._widths: dict[str, int] = {}  # text -> width in the view's font
         self._cuts: dict[tuple[str, int], str] = {}  # (text, cell width) -> shown
@@ -148,6 +152,8 @@ class WordElideDelegate(QStyledItemDelegate):
         """The model's tooltip, with the full text first when it is shortened."""
         own = index.data(_TOOLTIP)
         own = str(own) if own else ""
+        if self._tip_names_it:
+            return own
         full = self._full_text(option, index)
         if full and self.shown_text(option, index) != full:
             return f"{full}\n{own}" if own else full
