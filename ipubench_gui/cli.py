@@ -7,7 +7,7 @@ import gc
 from pathlib import Path
 
 from ipubench_gui import __version__
-from ipubench_gui.domain.chartspec import COLOR_CHOICES
+from ipubench_gui.domain.chartspec import COLOR_CHOICES, GROUP_CHOICES
 
 
 def _filter_help() -> str:
@@ -135,6 +135,15 @@ def _add_export_chart(
         metavar="DIM",
         help=f"colour bars by this dimension (throughput kind): "
         f"{', '.join(COLOR_CHOICES)}",
+    )
+    groups = [g for g in GROUP_CHOICES if g]
+    ch.add_argument(
+        "--group-by",
+        default=None,
+        choices=groups,
+        metavar="DIM",
+        help="bars in sections, one per value of this dimension, each under "
+        f"its name (throughput kind): {', '.join(groups)}",
     )
     ch.add_argument(
         "--budget-ms",

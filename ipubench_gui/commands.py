@@ -174,6 +174,7 @@ def export_chart(args: argparse.Namespace) -> int:
         spec = ChartSpec(
             kind=args.kind,
             color_by=args.color_by,
+            group_by=args.group_by,
             log=not args.linear,
             budget_ms=args.budget_ms,
             title=args.title,

@@ -197,6 +197,7 @@ def draw(
             interactive=interactive,
         )
     _point_labels(run, plot)
+    _sections(run, plot)
     _budget(run, plot)
     longest = max((len(t) for _, _, t in run.labels), default=0)
     style_axes(
@@ -311,6 +312,21 @@ def _point_labels(run: _Pass, plot: Plot) -> None:
     )
     run.pi.addItem(labels)
     run.out.extras.append(labels)
+
+
+def _sections(run: _Pass, plot: Plot) -> None:
+    """Grouped bars: each group's name in bold on the empty row above its bars,
+    from the bars' base (domain.plot_kinds.bars_plot leaves that row free)."""
+    xm = run.out.x_mode
+    base = 0.0 if xm == "linear" else to_view(1.0, xm)
+    font = px_font(run.font_px)
+    font.setBold(True)
+    for y, text in plot.sections:
+        item = pg.TextItem(text, color=run.theme.foreground, anchor=(0, 0.5))
+        item.setFont(font)
+        item.setPos(base, y)
+        run.pi.addItem(item)
+        run.out.extras.append(item)
 
 
 def _budget(run: _Pass, plot: Plot) -> None:

@@ -95,7 +95,9 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
         # in the bottom corner that sorted bars leave empty.
         fit = max(3, int(opts.height * 0.72 / (fp * 1.5)))
         if len(plot.categories) > fit:
-            extra = f"The first {fit} of {len(plot.categories)} bars shown."
+            bars = len(plot.categories) - len(plot.sections)  # not the headers
+            shown = fit - sum(1 for y, _ in plot.sections if y < fit - 1)
+            extra = f"The first {shown} of {bars} bars shown."
             subtitle = f"{subtitle}  ·  {extra}" if subtitle else extra
         plot = first_bars(plot, fit)
         legend = pi.addLegend()
@@ -169,6 +171,7 @@ def _label_bars(pi: pg.PlotItem, cats: list[str], opts: ExportOptions) -> None:
                     ),
                 )
                 for i, c in enumerate(cats)
+                if c  # a section's header row: its name is in the plot
             ],
             [],
         ]

@@ -20,7 +20,8 @@ from ipubench_gui.domain.chartrows import (
     stable_color,
     unique_labels,
 )
-from ipubench_gui.domain.format import format_number
+from ipubench_gui.domain.fields import field
+from ipubench_gui.domain.format import format_cell, format_number
 from ipubench_gui.domain.plot_model import (
     Plot,
     Point,
@@ -41,7 +42,8 @@ def bars_plot(
     color_order: Sequence[object] = (),
 ) -> Plot:
     """Horizontal bars of one metric in one unit, best first; with ``group_by``,
-    the bars of a group stay together and groups are ordered by their best."""
+    the bars of a group stay together under a header row naming the group (a
+    ``Plot.sections`` entry, no bar on it), groups ordered by their best."""
     kept = list(data.rows)  # already the best N, best first (store/fetch.py)
     if group_by:
         first: dict[object, int] = {}
@@ -51,11 +53,12 @@ def bars_plot(
     labels = unique_labels(kept)
     unit = family(kept[0]) if kept else ""
     order = ["(blank)" if v is None else str(v) for v in color_order]
+    ys, categories, sections = _grouped_rows(kept, labels, group_by)
     groups: dict[str, list[Point]] = defaultdict(list)
-    for i, r in enumerate(kept):
+    for y, r in zip(ys, kept):
         g = "(blank)" if r.get(color_by) is None else str(r.get(color_by))
         groups[g].append(
-            Point(r["value"], i, r["result_id"], format_number(r["value"]), tooltip(r))
+            Point(r["value"], y, r["result_id"], format_number(r["value"]), tooltip(r))
         )
     series = bar_series(groups, lambda g: stable_color(g, order))
     notes = []
@@ -78,10 +81,36 @@ def bars_plot(
         "",
         series,
         horizontal_bars=True,
-        categories=tuple(labels),
+        categories=tuple(categories),
         notes=tuple(notes),
         rows=tuple(kept),
+        sections=tuple(sections),
     )
+
+
+def _grouped_rows(
+    rows: Sequence[Row], labels: Sequence[str], group_by: str | None
+) -> tuple[list[int], list[str], list[tuple[int, str]]]:
+    """Each row's bar position, the category labels, and the section headers:
+    without ``group_by`` one row per bar; with it, a header row (its label
+    blank, its name in ``sections``) above each group's bars, which also
+    leaves a gap between groups."""
+    if not group_by:
+        return list(range(len(rows))), list(labels), []
+    ys: list[int] = []
+    categories: list[str] = []
+    sections: list[tuple[int, str]] = []
+    name = field(group_by).label
+    for i, (r, label) in enumerate(zip(rows, labels)):
+        if i == 0 or r.get(group_by) != rows[i - 1].get(group_by):
+            value = r.get(group_by)
+            size = sum(1 for o in rows if o.get(group_by) == value)
+            shown = "(blank)" if value is None else format_cell(value)
+            sections.append((len(categories), f"{name}: {shown} ({size})"))
+            categories.append("")
+        ys.append(len(categories))
+        categories.append(label)
+    return ys, categories, sections
 
 
 # -- 2. latency vs throughput --

@@ -48,6 +48,8 @@ class Plot:
     series: tuple[Series, ...] = ()
     horizontal_bars: bool = False  # bars: categories down the y axis
     categories: tuple[str, ...] = ()  # bar labels, index = y position
+    # bars grouped: (y position of a header row, its text), one per group
+    sections: tuple[tuple[int, str], ...] = ()
     log_x: bool = False
     log_y: bool = False
     log2_x: bool = False  # system sizes: ticks at powers of two
@@ -94,7 +96,11 @@ def first_bars(plot: Plot, n: int) -> Plot:
         for s in plot.series
         if (kept := tuple(p for p in s.points if p.y < n - 0.5))
     )
-    return replace(plot, series=series, categories=plot.categories[:n])
+    # a header whose bars are all cut off goes too
+    sections = tuple((y, t) for y, t in plot.sections if y < n - 1)
+    return replace(
+        plot, series=series, categories=plot.categories[:n], sections=sections
+    )
 
 
 def tooltip(row: Row) -> str:

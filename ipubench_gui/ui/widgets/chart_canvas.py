@@ -174,7 +174,10 @@ class ChartCanvas(QWidget):
         width = min(max(map(self._text_width, cats), default=40) + 14, room)
         left.setWidth(width)
         left.setStyle(tickFont=self.font())
-        ticks = [(float(i), self._elided(t, width - 14)) for i, t in enumerate(cats)]
+        # a grouped chart's header rows have no label (the plot names them)
+        ticks = [
+            (float(i), self._elided(t, width - 14)) for i, t in enumerate(cats) if t
+        ]
         left.setTicks([ticks, []])
 
     # Bar labels repeat from one filter to the next: their measures are kept
