@@ -217,7 +217,7 @@ def chart_data(
     if chart.rows == "comparisons":
         rows = tuple(db.run(q.comparisons()).dicts())
         return ChartRows("ratio", rows, len(rows), len(rows), len(rows))
-    n = db.run(q.kind_count(state, chart)).rows[0][0]
+    n = db.run(q.kind_count(state, chart, cube_pays(db))).rows[0][0]
     if n <= KIND_ROW_CAP:
         rows = tuple(db.run(q.kind_rows(state, chart, KIND_ROW_CAP)).dicts())
         return ChartRows(chart.metric, rows, n, n, n)

@@ -244,3 +244,28 @@ def test_bar_rows_picked_in_python_equal_the_store_top_n(db, data):
     sql = fetch.chart_rows(db, state, metric, limit)
     assert [r["result_id"] for r in mine.rows] == [r["result_id"] for r in sql.rows]
     assert (mine.total, mine.mine, mine.plotted) == (sql.total, sql.mine, sql.plotted)
+
+
+@pytest.mark.parametrize("state", STATES, ids=lambda s: s.describe())
+@pytest.mark.parametrize("cube_pays", [False, True])
+def test_the_scaling_charts_rows_are_counted_alike_on_cube_and_rows(
+    db, rows, state, cube_pays
+):
+    """The scaling chart's rule (training throughput with an accelerator
+    count) tests cube columns only: with the cube paying it is counted there."""
+    from ipubench_gui.domain.kinds import kind
+
+    scaling = kind("scaling")
+    query = q.kind_count(state, scaling, cube_pays=cube_pays)
+    assert ("facet_cube" in query.sql) == (cube_pays and q.cube_answers(state))
+    want = db.scalar(
+        "SELECT count(*) FROM results_v WHERE metric = 'throughput' "
+        "AND task = 'training' AND accelerators IS NOT NULL AND result_id IN "
+        "(SELECT unnest($ids))",
+        {"ids": [r["result_id"] for r in rows if _matches(r, state)]},
+    )
+    assert want > 0 or not state.is_empty()
+    assert db.run(query).rows[0][0] == want
+    # The latency chart's rule needs a latency, which the cube does not hold.
+    lt = q.kind_count(state, kind("latency-throughput"), cube_pays=cube_pays)
+    assert "facet_cube" not in lt.sql
