@@ -314,6 +314,33 @@ def user_catalogue(
     return cat
 
 
+# The user's aliases as search text of the bundled rows (whose other_names the
+# store built without them): "treat RN-50 (ours) as ResNet-50 v1.5" makes a
+# search for "rn-50 (ours)" find every ResNet-50 v1.5 row, as it finds the
+# imported ones (their other_names are resolved with the user's aliases). Read
+# from u.user_aliases by the views, so a new alias needs no redefinition.
+USER_ALIAS_NAMES = """
+CREATE OR REPLACE VIEW user_alias_names AS
+SELECT kind, canonical,
+       string_agg(DISTINCT lower(alias), ' | ' ORDER BY lower(alias)) AS names
+FROM u.user_aliases
+GROUP BY kind, canonical
+"""
+
+
+def with_user_aliases(table: str) -> str:
+    """SQL giving ``table`` (a bundled table of rows named by model and
+    dataset: b.results_v, b.facet_cube) with the user's aliases of their model
+    and dataset in its search text (``other_names``)."""
+    return f"""
+SELECT r.* REPLACE (concat_ws(' | ', r.other_names, am.names, ad.names)
+                    AS other_names)
+FROM {table} r
+LEFT JOIN user_alias_names am ON am.kind = 'model' AND am.canonical = r.model
+LEFT JOIN user_alias_names ad ON ad.kind = 'dataset' AND ad.canonical = r.dataset
+"""
+
+
 def add_user_alias(
     con: duckdb.DuckDBPyConnection, kind: str, alias: str, canonical: str
 ) -> str:

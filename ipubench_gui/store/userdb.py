@@ -334,16 +334,18 @@ def _define_views(con: duckdb.DuckDBPyConnection, with_user: bool) -> None:
     if with_user:
         define_view(con)
         con.execute(USER_MLPERF_V)
+        con.execute(names.USER_ALIAS_NAMES)  # bundled rows found by them too
         con.execute(
-            "CREATE OR REPLACE VIEW results_v AS SELECT * FROM b.results_v "
+            "CREATE OR REPLACE VIEW results_v AS "
+            f"{names.with_user_aliases('b.results_v')} "
             "UNION ALL BY NAME "
             "SELECT * EXCLUDE (source_id) FROM user_results_v "
             "UNION ALL BY NAME "
             "SELECT * EXCLUDE (source_id) FROM user_mlperf_v"
         )
         con.execute(
-            "CREATE OR REPLACE VIEW facet_cube AS SELECT * FROM "
-            "b.facet_cube UNION ALL BY NAME "
+            "CREATE OR REPLACE VIEW facet_cube AS "
+            f"{names.with_user_aliases('b.facet_cube')} UNION ALL BY NAME "
             "SELECT * EXCLUDE (source_id) FROM u.user_cube"
         )
         con.execute(

@@ -357,3 +357,32 @@ def test_imported_mlperf_rows_are_named_as_bundled_ones(combined, tmp_path):
         ).rows
     }
     assert counts2 == counts
+
+
+def test_a_user_alias_finds_the_bundled_rows(combined):
+    """"Treat ... as alias of" (or import --alias) saves a user alias; a search
+    for it finds the bundled rows of the entity, in SQL, in the facet counts
+    and in the in-memory copy, as the search for a bundled alias does."""
+    from ipubench_gui.store.snapshot import Snapshot
+
+    db, _cache, _user = combined
+    rn50 = rn50_ids(db)
+    term = FilterState().with_text("Our RN-50")
+
+    def found():
+        got = set(db.run(q.results(term)).column("result_id"))
+        counts = {v: n for _f, v, n in db.run(q.facet_counts(term, ["model"])).rows}
+        page, _n = Snapshot.load(db).page(term, ["result_id"], None, False, 10**6)
+        return got, counts, set(page.column("result_id"))
+
+    assert found() == (set(), {}, set())
+    with db.writing() as cur:
+        names.add_user_alias(cur, "model", "Our RN-50", "rn50")
+        names.rename_user_rows(cur, names.user_catalogue(cur))
+    got, counts, held = found()
+    assert got == rn50 and counts == {"ResNet-50 v1.5": len(rn50)}
+    assert held == rn50
+    # the bundled store is not changed: its own search text is as built
+    assert not db.scalar(
+        "SELECT count(*) FROM b.results_v WHERE other_names LIKE '%our rn-50%'"
+    )
