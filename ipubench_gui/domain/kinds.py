@@ -1,10 +1,11 @@
 """The chart kinds: one registry entry per kind says everything that varies by kind.
 
 Per kind: its label, the chart options it uses, which stored rows it draws
-(``condition``, a constant rule the store turns into SQL), the keys it takes
-medians over beyond the row cap, its series rule (``along``: what may differ
-along one line, the chart's x dimension; a line joins only results identical
-in everything else, domain/series_rule.py) and its builder (rows in, a
+(``condition``, a constant rule the store turns into SQL), its series rule
+(``along``: what may differ along one line, ``x`` of it placing a point on
+the line; a line joins only results identical in everything else,
+domain/series_rule.py), which also says what one median point groups beyond
+the row cap (``keys``: one line at one x), and its builder (rows in, a
 ``Plot`` out). The store, the
 chart options, the command line and the plot dispatch all read it here, so a
 new kind is one entry in ``KINDS`` (plus its builder and a test).
@@ -16,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ipubench_gui.domain import series_rule
 from ipubench_gui.domain.chartrows import ChartRows
 from ipubench_gui.domain.plot_kinds import (
     bars_plot,
@@ -75,10 +77,21 @@ class ChartKind:
     rows: str = "matching"
     uses: frozenset[str] = frozenset()
     condition: RowRule = RowRule()
-    keys: tuple[str, ...] = ()
-    # the series rule: what may differ along one line (the chart's x)
+    # the series rule: what may differ along one line; ``x``, of those, what
+    # places a point on it (the rest only travels with it, as the platform
+    # that names a system size)
     along: tuple[str, ...] = ()
+    x: tuple[str, ...] = ()
+    # what the builder keeps apart beyond a configuration (series_rule.CONFIGURATION)
+    extra_keys: tuple[str, ...] = ()
     note: str = ""  # a sentence the chart's footnote always carries
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """What one median point groups beyond the row cap
+        (``queries.kind_aggregate``): the rows of one line at one x, by the
+        series rule itself, so a median never mixes two lines."""
+        return series_rule.point_keys(self.along, self.x) + self.extra_keys
 
     @property
     def metric(self) -> str:
@@ -102,8 +115,8 @@ KINDS: dict[str, ChartKind] = {
         condition=RowRule(
             (("metric", "throughput"), ("task", "inference")), ("latency_ms",)
         ),
-        keys=("model", "platform", "framework", "batch_size"),
         along=("batch_size",),
+        x=("batch_size",),
     ),
     "scaling": ChartKind(
         "Scaling with system size",
@@ -112,32 +125,17 @@ KINDS: dict[str, ChartKind] = {
         condition=RowRule(
             (("metric", "throughput"), ("task", "training")), ("accelerators",)
         ),
-        keys=(
-            "model",
-            "variant",
-            "framework",
-            "generation",
-            "precision",
-            "accelerators",
-        ),
-        # the platform names the size; the global batch grows with it
         along=("accelerators", "platform", "batch_size"),
+        x=("accelerators",),
     ),
     "progress": ChartKind(
         "Generation / SDK progress",
         lambda _o, data, order, along: progress_plot(data.rows, along, order),
         condition=RowRule((("metric", "throughput"), ("task", "training"))),
-        keys=(
-            "model",
-            "variant",
-            "framework",
-            "accelerators",
-            "generation",
-            "sdk_version",
-            "sdk_sort",
-        ),
         # each generation's figures are in a table of their own
         along=("generation", "sdk_version", "platform", "table"),
+        x=("generation", "sdk_version"),
+        extra_keys=("sdk_sort",),  # orders the SDKs
     ),
     "mlperf": ChartKind(
         "MLPerf time to train",
@@ -148,10 +146,11 @@ KINDS: dict[str, ChartKind] = {
         condition=RowRule(
             (("metric", "time_to_train"),), ("mlperf_round", "value", "accelerators")
         ),
-        keys=("model", "generation", "division", "category", "accelerators"),
         # plot_mlperf: one series per accelerator type (generation), division
         # and category; along a line only the system size differs
         along=("accelerators", "platform", "batch_size"),
+        x=("accelerators",),
+        extra_keys=("category",),
     ),
     "vendor": ChartKind(
         "Vendor IPU-vs-GPU claims",

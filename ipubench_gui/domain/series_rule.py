@@ -48,6 +48,19 @@ _SHOWN: dict[str, Callable[[Any], str]] = {
 _UNNAMED = frozenset({"task", "metric", "unit", "source_file", "table"})
 
 
+def line_keys(along: Sequence[str]) -> tuple[str, ...]:
+    """The attributes every row of one line shares: all but ``along``."""
+    return tuple(a for a in CONFIGURATION if a not in along)
+
+
+def point_keys(along: Sequence[str], x: Sequence[str]) -> tuple[str, ...]:
+    """The attributes rows share when they are one point of one line: all but
+    those of ``along`` that only travel with the point's position ``x``. A
+    median beyond the row cap groups these, so it joins only what a line
+    would (never two precisions, say, at one batch size)."""
+    return tuple(a for a in CONFIGURATION if a not in along or a in x)
+
+
 def show(attr: str, value: Any) -> str:
     return _SHOWN.get(attr, str)(value)
 
@@ -72,7 +85,7 @@ def group(
     ``CONFIGURATION`` but ``along`` (a kind's ``along`` in domain.kinds) share
     a line. Only lines that ``keep`` accepts are shown (and named against
     each other)."""
-    attrs = tuple(a for a in CONFIGURATION if a not in along)
+    attrs = line_keys(along)
     by_key: dict[tuple[Any, ...], list[Row]] = defaultdict(list)
     for r in rows:
         by_key[tuple(r.get(a) for a in attrs)].append(r)

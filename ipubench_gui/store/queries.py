@@ -11,6 +11,7 @@ from typing import Any
 from ipubench_gui.domain.fields import FACETS, PROVENANCE, TABLE_COLUMNS, TEXT_SEARCH
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import ChartKind
+from ipubench_gui.domain.series_rule import CONFIGURATION
 from ipubench_gui.store.clauses import (
     TEXT,
     compile_filters,
@@ -253,27 +254,25 @@ def kind_rows(state: FilterState, chart: ChartKind, limit: int) -> Query:
     )
 
 
+# Carried by a median point beside its keys (constant within one point, or the
+# companions of its x such as the platform naming a system size).
+_CARRIED = (
+    *CONFIGURATION,
+    "unit_family",
+    "mlperf_id",
+    "mlperf_round",
+    "quality_target",
+    "category",
+    "sdk_sort",
+)
+
+
 def kind_aggregate(state: FilterState, chart: ChartKind) -> Query:
-    """One row per group of ``chart.keys``: median value and latency, a
-    representative id."""
+    """One row per group of ``chart.keys`` (one line at one x, by the series
+    rule): median value and latency, a representative id."""
     cond, params = kind_where(state, chart)
     keys = [quote_ident(k) for k in chart.keys]
-    fixed = ("task", "metric", "unit")
-    any_cols = [
-        c
-        for c in (
-            *fixed,
-            "source_file",
-            "table",
-            "mlperf_id",
-            "division",
-            "quality_target",
-            "sdk_version",
-            "generation",
-            "precision",
-        )
-        if c not in chart.keys
-    ]
+    any_cols = [c for c in dict.fromkeys(_CARRIED) if c not in chart.keys]
     sel = [
         *keys,
         *[f"any_value({quote_ident(c)}) AS {quote_ident(c)}" for c in any_cols],
@@ -283,8 +282,7 @@ def kind_aggregate(state: FilterState, chart: ChartKind) -> Query:
         "count(*) AS n",
     ]
     return Query(
-        f"SELECT {', '.join(sel)} FROM {VIEW} WHERE {cond} "
-        f"GROUP BY {', '.join(keys)}, unit",
+        f"SELECT {', '.join(sel)} FROM {VIEW} WHERE {cond} GROUP BY {', '.join(keys)}",
         params,
     )
 
