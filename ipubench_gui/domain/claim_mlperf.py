@@ -16,6 +16,7 @@ from ipubench_gui.domain.claims import (
     NOT_CHECKABLE,
     Audit,
     Figure,
+    figure_of,
     percent_less,
     verdict,
 )
@@ -28,28 +29,21 @@ ON_PAR_PERCENT = 2.0  # "on par": times within 2% of each other (our reading)
 
 
 def _fig(r: Row) -> Figure:
-    return Figure(
-        r["result_id"],
+    return figure_of(
+        r,
         "MLPerf",
-        float(r["value"]),
-        "min",
-        f"{float(r['value']):.2f} min",
         f"v{r['mlperf_round']} {r['division']} {r['availability']} {r['submitter']} "
         f"{r['system_name']} "
         f"({r['accelerators']}× {r['accelerator_type']}), {r['mlperf_benchmark']}",
-        f"MLPerf Training v{r['mlperf_round']} results, {r['path']}",
+        source=f"MLPerf Training v{r['mlperf_round']} results, {r['path']}",
+        unit="min",
+        as_printed=f"{float(r['value']):.2f} min",
     )
 
 
 def _vendor_fig(r: Row) -> Figure:
-    return Figure(
-        r["result_id"],
-        "IPU",
-        float(r["value"]),
-        r["unit"],
-        f"{r['value_as_printed']} {r['unit']}",
-        f"{r['platform']} · {r['framework']} · MLPerf ID {r['mlperf_id']}",
-        f"{r['source_file']} “{r['table']}” row {r['row']}",
+    return figure_of(
+        r, "IPU", f"{r['platform']} · {r['framework']} · MLPerf ID {r['mlperf_id']}"
     )
 
 

@@ -17,6 +17,7 @@ from ipubench_gui.domain.claims import (
     NOT_CHECKABLE,
     Audit,
     Figure,
+    figure_of,
     fmt,
     ratio_text,
     verdict,
@@ -57,32 +58,24 @@ def ipu_precision(text: str | None) -> str | None:
 
 
 def _ipu_fig(r: Row) -> Figure:
-    return Figure(
-        r["result_id"],
+    return figure_of(
+        r,
         "IPU",
-        float(r["value"]),
-        r["unit"],
-        f"{r['value_as_printed']} {r['unit']}",
         f"{r['platform']} · {r['framework']} · batch {r['batch_size']} · "
         f"{r['precision']} · {r['sdk_version']}",
-        f"{r['source_file']} “{r['table']}” row {r['row']}",
-        r.get("latency_ms"),
     )
 
 
 def _gpu_fig(r: Row) -> Figure:
-    return Figure(
-        r["result_id"],
+    return figure_of(
+        r,
         "GPU",
-        float(r["value"]),
-        r["unit"],
-        f"{r['value_as_printed']} {r['unit_as_printed']}",
         f"{r['gpu']} · {r['framework']} · batch {r['batch_as_printed']} · "
         f"{r['precision']} ({r['role']})",
-        f"NVIDIA: {r['source_repo']}"
+        source=f"NVIDIA: {r['source_repo']}"
         + (f" @{r['commit'][:7]} {r['path']}" if r.get("commit") else "")
         + f", “{r['table_caption']}”, {r['source_date'] or 'undated'}",
-        r.get("latency_ms"),
+        as_printed=f"{r['value_as_printed']} {r['unit_as_printed']}",
     )
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 CONSISTENT, INCONSISTENT, NOT_CHECKABLE = "consistent", "inconsistent", "not checkable"
 MLPERF_NOTE = (
@@ -54,6 +56,33 @@ class Figure:
             f"{self.side} {self.result_id}: {self.as_printed}{lat} — {self.config}; "
             f"{self.source}"
         )
+
+
+def figure_of(
+    r: Mapping[str, Any],
+    side: str,
+    config: str,
+    *,
+    source: str | None = None,
+    unit: str | None = None,
+    as_printed: str | None = None,
+) -> Figure:
+    """A stored row as a Figure: id, value and latency from the row; the unit
+    and the text as printed from the row unless given; ``source`` by default
+    where a vendor page printed it (file, table, row)."""
+    u = str(r["unit"]) if unit is None else unit
+    return Figure(
+        r["result_id"],
+        side,
+        float(r["value"]),
+        u,
+        f"{r['value_as_printed']} {u}" if as_printed is None else as_printed,
+        config,
+        f"{r['source_file']} “{r['table']}” row {r['row']}"
+        if source is None
+        else source,
+        r.get("latency_ms"),
+    )
 
 
 @dataclass(frozen=True)
