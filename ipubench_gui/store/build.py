@@ -15,7 +15,7 @@ import duckdb
 from ipubench_gui import __version__
 from ipubench_gui.domain.entities import EntityError
 from ipubench_gui.domain.files import io_reason
-from ipubench_gui.store import names
+from ipubench_gui.store import entity_tables
 from ipubench_gui.store.db import StoreError
 from ipubench_gui.store.health import cut_short
 from ipubench_gui.store.schema import (
@@ -189,7 +189,7 @@ def fingerprint(data_dir: Path) -> str:
     for name in DATA_TABLES:
         h.update(name.encode())
         h.update((data_dir / f"{name}.csv").read_bytes())
-    for path in names.entity_paths(data_dir):
+    for path in entity_tables.entity_paths(data_dir):
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()
@@ -231,16 +231,18 @@ def load_into(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
     for table in DATA_TABLES:
         _load_table(con, table, data_dir / f"{table}.csv")
     try:
-        names.create_tables(con, names.texts(data_dir))
+        entity_tables.create_tables(con, entity_tables.texts(data_dir))
     except EntityError as exc:
-        raise DataError(names.entity_dir(data_dir), None, None, str(exc)) from None
+        raise DataError(
+            entity_tables.entity_dir(data_dir), None, None, str(exc)
+        ) from None
     con.execute(views_sql())
 
 
 def views_sql() -> str:
     """views.sql with mlperf_rows.sql in place of its include line, and the
-    canonical names' shared parts filled in (store/names.py)."""
-    return names.views_sql(
+    canonical names' shared parts filled in (store/entity_tables.py)."""
+    return entity_tables.views_sql(
         VIEWS_SQL.read_text(encoding="utf-8").replace(
             "-- @include mlperf_rows.sql", MLPERF_ROWS_SQL.read_text(encoding="utf-8")
         )

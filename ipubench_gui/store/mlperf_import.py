@@ -12,7 +12,7 @@ from pathlib import Path
 
 import duckdb
 
-from ipubench_gui.store import names
+from ipubench_gui.store import names, user_cube
 from ipubench_gui.store.db import one_row
 from ipubench_gui.store.mlperf import Names, Result, round_of, scan
 from ipubench_gui.store.mlperf_build import COLUMNS, commit_of, row
@@ -143,7 +143,7 @@ def land(
         )
         # their names resolved as every imported row's are (canonical names)
         names.refresh_user_names(con, names.user_catalogue(con), names.USER_MLPERF)
-        names.count_user_cube(con, "user_mlperf_v", sid)
+        user_cube.count_user_cube(con, "user_mlperf_v", sid)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

@@ -1,28 +1,24 @@
-"""Canonical names in the store: the entity tables (data/entities) as DuckDB
-tables that views.sql and the importer join on.
-
-``entity_names`` maps a name exactly as some source printed it to its
-canonical name, for every spelling the alias tables list and every value the
-rows hold (resolved in Python by :mod:`ipubench_gui.domain.entities`, so the
-SQL join is a plain equality). ``other_names`` is every spelling of the same
-entity, lowered: the text search looks in it, so "rn50" finds ResNet-50 v1.5.
+"""Canonical names in the store: the SQL that gives every row its canonical
+names (views.sql for the bundled rows, the user's views for imported ones),
+names as printed resolved into rows of a names table (``entity_names``, built
+by store/entity_tables.py; ``u.user_names`` for imports) and the user's
+aliases on top. ``other_names`` is every spelling of the same entity,
+lowered: the text search looks in it, so "rn50" finds ResNet-50 v1.5.
 """
 
 from __future__ import annotations
 
-import threading
-import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import Any
 
 import duckdb
 
-from ipubench_gui.domain.entities import FILES, Catalogue, EntityError, read_texts
-from ipubench_gui.store.db import one_row
+from ipubench_gui.domain.entities import Catalogue, EntityError
+from ipubench_gui.store.cache import cache_of
+from ipubench_gui.store.db import Database, one_row
+from ipubench_gui.store.user_cube import recount_user_cube
 
-ENTITY_DIR = "entities"
 # Tables the store holds for names (shared by the bundled and the user's rows).
 ENTITY_TABLES = (
     "entity_files",
@@ -40,19 +36,6 @@ NAMED_COLUMNS: dict[str, str] = {
     "dataset": "dataset",
     "platform": "system",
     "unit": "unit",
-}
-# Tables whose rows become results_v rows (views.sql) -> their named columns.
-ROW_TABLES: dict[str, dict[str, str]] = {
-    "results": NAMED_COLUMNS,
-    "gpu_reference": NAMED_COLUMNS,
-    "mlperf_training": {
-        "model": "model",
-        "framework": "framework",
-        "dataset": "dataset",
-        "system_name": "system",
-        "system_id": "system",
-        "unit": "unit",
-    },
 }
 
 
@@ -112,110 +95,12 @@ UNIT_FAMILY_AND_OTHER_NAMES = """
     concat_ws(' | ', vm.other_names, vd.other_names) AS other_names"""
 
 
-def views_sql(text: str) -> str:
-    """views.sql with its shared parts filled in."""
-    return (
-        text.replace("{CANONICAL_NAMES}", CANONICAL_NAMES)
-        .replace("{UNIT_FAMILY_AND_OTHER_NAMES}", UNIT_FAMILY_AND_OTHER_NAMES)
-        .replace(
-            "{NAME_JOINS}",
-            name_joins(
-                "r.model",
-                "r.framework",
-                "r.dataset",
-                "r.platform",
-                "r.unit",
-                "entity_names",
-                "",
-            ),
-        )
-    )
-
-
-def entity_dir(data_dir: Path) -> Path:
-    return data_dir / ENTITY_DIR
-
-
-def entity_paths(data_dir: Path) -> list[Path]:
-    """Every file the names depend on (for the store's fingerprint)."""
-    return sorted(entity_dir(data_dir).glob("*.csv"))
-
-
-def texts(data_dir: Path) -> dict[str, str]:
-    return read_texts(entity_dir(data_dir))
-
-
 def catalogue_of(con: duckdb.DuckDBPyConnection, schema: str = "") -> Catalogue:
     """The catalogue a store was built with (its ``entity_files`` table): the
     store carries its own names, wherever it was built. ``schema``: "b." for
     the bundled store of a combined connection before its views exist."""
     got = dict(con.execute(f"SELECT file, text FROM {schema}entity_files").fetchall())
     return Catalogue.from_texts(got, "store")
-
-
-def name_rows(cat: Catalogue, values: dict[str, set[str]]) -> list[tuple[Any, ...]]:
-    """(kind, spelling, canonical, how, other_names) for every listed spelling
-    and every value in ``values`` (kind -> names as printed)."""
-    rows = []
-    for kind in sorted(set(NAMED_COLUMNS.values())):
-        names = set(cat.spellings(kind)) | values.get(kind, set())
-        rows += spelling_rows(cat, kind, sorted(names))
-    return rows
-
-
-def create_tables(con: duckdb.DuckDBPyConnection, texts: dict[str, str]) -> None:
-    """The entity tables, from the tables' texts and the values in ``results``;
-    raises ``EntityError`` when the tables are inconsistent."""
-    cat = Catalogue.from_texts(texts, ENTITY_DIR)
-    con.execute(UNIT_FAMILY_MACRO.format(temp=""))
-    con.execute("CREATE TABLE entity_files (file VARCHAR PRIMARY KEY, text VARCHAR)")
-    insert(con, "entity_files", [(f, texts[f]) for f in FILES], 2)
-    values: dict[str, set[str]] = defaultdict(set)
-    for table, columns in ROW_TABLES.items():
-        for col, kind in columns.items():
-            got = con.execute(
-                f'SELECT DISTINCT "{col}" FROM {table} WHERE "{col}" IS NOT NULL'
-            ).fetchall()
-            values[kind] |= {v for (v,) in got}
-    con.execute(
-        "CREATE TABLE entity_names (kind VARCHAR, spelling VARCHAR, "
-        "canonical VARCHAR, how VARCHAR, other_names VARCHAR, "
-        "PRIMARY KEY (kind, spelling))"
-    )
-    insert(con, "entity_names", name_rows(cat, values), 5)
-    _table(con, cat, "model", "entity_models", ("family", "domain", "item"))
-    _table(
-        con,
-        cat,
-        "unit",
-        "entity_units",
-        ("quantity", "item", "factor", "base_unit"),
-        {"factor": "DOUBLE"},
-    )
-    _table(
-        con,
-        cat,
-        "system",
-        "entity_systems",
-        ("vendor", "accelerator", "chips", "machine", "chips_per_machine"),
-        {"chips": "INTEGER", "chips_per_machine": "INTEGER"},
-    )
-    _table(con, cat, "accelerator", "entity_accelerators", ("vendor", "generation"))
-
-
-def _table(
-    con: duckdb.DuckDBPyConnection,
-    cat: Catalogue,
-    kind: str,
-    table: str,
-    columns: tuple[str, ...],
-    types: dict[str, str] | None = None,
-) -> None:
-    types = types or {}
-    cols = ", ".join(f"{c} {types.get(c, 'VARCHAR')}" for c in columns)
-    con.execute(f"CREATE TABLE {table} ({kind} VARCHAR PRIMARY KEY, {cols})")
-    rows = [(e.name, *(e.get(c) for c in columns)) for e in cat.entities[kind].values()]
-    insert(con, table, rows, len(columns) + 1)
 
 
 def insert(
@@ -253,33 +138,16 @@ CREATE TABLE IF NOT EXISTS u.user_aliases (
 """
 
 
-_CATALOGUES: weakref.WeakKeyDictionary[Any, Catalogue] = weakref.WeakKeyDictionary()
-_REGISTERED: weakref.WeakSet[Any] = weakref.WeakSet()
-_LOCK = threading.Lock()
-
-
-def of(db: Any) -> Catalogue:
-    """The catalogue of ``db`` (a store.db.Database), with the user's aliases
-    when a user database is attached; kept until the data changes."""
-    with _LOCK:
-        cat = _CATALOGUES.get(db)
-    if cat is not None:
-        return cat
-    status = db.user_status
-    cat = user_catalogue(db.cursor(), user=bool(status and status.path))
-    with _LOCK:
-        if db not in _REGISTERED:
-            _REGISTERED.add(db)
-            ref = weakref.ref(db)
-
-            def forget() -> None:
-                with _LOCK:
-                    d = ref()
-                    if d is not None:
-                        _CATALOGUES.pop(d, None)
-
-            db.on_data_changed(forget)
-        _CATALOGUES[db] = cat
+def of(db: Database) -> Catalogue:
+    """The catalogue of ``db``, with the user's aliases when a user database
+    is attached; kept in its StoreCache until the data changes."""
+    cache = cache_of(db)
+    with cache.lock:
+        cat, generation = cache.catalogue, cache.generation
+    if cat is None:
+        status = db.user_status
+        cat = user_catalogue(db.cursor(), user=bool(status and status.path))
+        cache.keep_catalogue(cat, generation)
     return cat
 
 
@@ -372,21 +240,48 @@ def spelling_rows(
     return rows
 
 
+def printed_names(
+    con: duckdb.DuckDBPyConnection,
+    rows: str,
+    columns: dict[str, str],
+    new_only: bool = False,
+) -> dict[str, set[str]]:
+    """Kind -> the distinct names as printed in ``rows`` (SQL, or a table's
+    name) under ``columns`` (column -> kind); with ``new_only``, only those
+    ``u.user_names`` does not hold yet."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for col, kind in columns.items():
+        new = (
+            f"AND NOT EXISTS (SELECT 1 FROM u.user_names n WHERE n.kind = '{kind}' "
+            f'AND n.spelling = r."{col}")'
+            if new_only
+            else ""
+        )
+        got = con.execute(
+            f'SELECT DISTINCT CAST(r."{col}" AS VARCHAR) FROM ({rows}) r '
+            f'WHERE r."{col}" IS NOT NULL {new}'
+        ).fetchall()
+        out[kind] |= {v for (v,) in got}
+    return out
+
+
+def name_rows(cat: Catalogue, values: dict[str, set[str]]) -> list[tuple[Any, ...]]:
+    """:func:`spelling_rows` of every kind's names in ``values`` (kind -> names
+    as printed), kinds and names in order."""
+    return [
+        row
+        for kind in sorted(values)
+        for row in spelling_rows(cat, kind, sorted(values[kind]))
+    ]
+
+
 def refresh_user_names(
     con: duckdb.DuckDBPyConnection, cat: Catalogue, rows: str
 ) -> int:
     """Resolve the names of imported rows (``rows``: SQL giving them, names as
     printed) that ``u.user_names`` does not hold yet; returns how many it
     added. A few thousand distinct names, whatever the number of rows."""
-    out = []
-    for col, kind in NAMED_COLUMNS.items():
-        got = con.execute(
-            f'SELECT DISTINCT CAST(r."{col}" AS VARCHAR) FROM ({rows}) r '
-            f'WHERE r."{col}" IS NOT NULL AND NOT EXISTS '
-            f"(SELECT 1 FROM u.user_names n WHERE n.kind = '{kind}' "
-            f'AND n.spelling = r."{col}")'
-        ).fetchall()
-        out += spelling_rows(cat, kind, [v for (v,) in got])
+    out = name_rows(cat, printed_names(con, rows, NAMED_COLUMNS, new_only=True))
     insert(con, "u.user_names", out, 5)
     return len(out)
 
@@ -395,14 +290,13 @@ def rename_user_rows(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> None:
     """Resolve every name of imported rows again (after a user alias changed):
     ``u.user_names`` is rewritten, the rows are not touched, and the facet
     counts of imports are recounted."""
-    kinds: dict[str, list[str]] = defaultdict(list)
+    kinds: dict[str, set[str]] = defaultdict(set)
     for kind, spelling in con.execute(
         "SELECT kind, spelling FROM u.user_names"
     ).fetchall():
-        kinds[kind].append(spelling)
+        kinds[kind].add(spelling)
     con.execute("DELETE FROM u.user_names")
-    for kind, values in kinds.items():
-        insert(con, "u.user_names", spelling_rows(cat, kind, values), 5)
+    insert(con, "u.user_names", name_rows(cat, kinds), 5)
     recount_user_cube(con)
 
 
@@ -410,53 +304,12 @@ CUBE_COLUMNS = (
     "task, metric, model, variant, platform, generation, accelerators, "
     "sdk_version, framework, dataset, precision, source_file, batch_size, other_names"
 )
-# The views of imported rows, each giving them their canonical names: figures
-# of files (user_tables.py) and MLPerf results (userdb.USER_MLPERF_V).
-USER_VIEWS = ("user_results_v", "user_mlperf_v")
 # Imported MLPerf results' names as printed, as NAMED_COLUMNS reads them (the
 # platform as the rows show it: mlperf_rows.sql).
 USER_MLPERF = (
     "SELECT model, framework, dataset, coalesce(system_name, system_id) "
     "AS platform, unit FROM u.user_mlperf"
 )
-
-
-def count_user_cube(
-    con: duckdb.DuckDBPyConnection, view: str, source_id: int | None = None
-) -> None:
-    """Add the facet counts of the imported rows of ``view`` (one of
-    USER_VIEWS), of one import or of all."""
-    if view not in USER_VIEWS:
-        raise ValueError(view)
-    where = "" if source_id is None else "WHERE source_id = $id"
-    params = {} if source_id is None else {"id": source_id}
-    con.execute(
-        f"INSERT INTO u.user_cube BY NAME SELECT {_cube_columns(con, view)}, "
-        f"count(*) AS n, source_id FROM {view} {where} GROUP BY ALL",
-        params,
-    )
-
-
-def _cube_columns(con: duckdb.DuckDBPyConnection, view: str) -> str:
-    """The columns of the user's facet cube that ``view`` gives (an imported
-    file's rows have no MLPerf facets; an older cube lacks some)."""
-    have = {
-        r[0]
-        for r in con.execute(
-            "SELECT column_name FROM duckdb_columns() WHERE database_name = 'u' "
-            "AND table_name = 'user_cube'"
-        ).fetchall()
-    }
-    given = [d[0] for d in con.execute(f"SELECT * FROM {view} LIMIT 0").description]
-    return ", ".join(f'"{c}"' for c in given if c in have - {"n", "source_id"})
-
-
-def recount_user_cube(con: duckdb.DuckDBPyConnection) -> None:
-    """The facet counts of every imported row (files and MLPerf results) from
-    the views that give them their canonical names."""
-    con.execute("DELETE FROM u.user_cube")
-    for view in USER_VIEWS:
-        count_user_cube(con, view)
 
 
 def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:

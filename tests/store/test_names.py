@@ -386,3 +386,18 @@ def test_a_user_alias_finds_the_bundled_rows(combined):
     assert not db.scalar(
         "SELECT count(*) FROM b.results_v WHERE other_names LIKE '%our rn-50%'"
     )
+
+
+def test_the_catalogue_is_kept_until_the_data_changes(combined):
+    """names.of(db) is read once into the store's cache (StoreCache) and
+    forgotten with everything else derived from the rows (data_changed)."""
+    from ipubench_gui.store.cache import cache_of
+
+    db, _cache, _user = combined
+    before = names.of(db)
+    assert names.of(db) is before and cache_of(db).catalogue is before
+    assert before.canonical("model", "Our Net") == "Our Net"  # not recognised
+    with db.writing() as cur:
+        names.add_user_alias(cur, "model", "Our Net", "rn50")
+    assert cache_of(db).catalogue is None
+    assert names.of(db).canonical("model", "our net") == "ResNet-50 v1.5"
