@@ -8,7 +8,6 @@ or names the step that failed and returns 1.
 
 from __future__ import annotations
 
-import csv
 import os
 import tempfile
 import time
@@ -29,11 +28,12 @@ def run() -> int:
         from ipubench_gui.store import fetch
         from ipubench_gui.store.charts import make_chart
         from ipubench_gui.store.health import cut_short
+        from ipubench_gui.store.sources import shown_rows
         from ipubench_gui.store.userdb import check_user
         from ipubench_gui.ui.application import ensure_app
 
         step = "reading the shipped data"
-        expected = _published_rows(paths.data_dir())
+        expected = shown_rows(paths.data_dir())
         step = "opening the store (built again if its cache is damaged)"
         db = open_store(user=False)  # never touches the user's own results
         step = "checking the results cache"
@@ -88,23 +88,3 @@ def run() -> int:
         f"results: {user_said}, {ms:.0f} ms"
     )
     return 0
-
-
-def _published_rows(data) -> int:
-    """Rows the store should hold, counted from the CSV files with the stdlib:
-    every vendor row, NVIDIA's reference figures that are measurements (a value
-    in a metric the app knows) and every official MLPerf result, where a vendor
-    figure citing an MLPerf result shares the official result's row."""
-
-    def read(name: str) -> list[dict[str, str]]:
-        with open(data / name, newline="", encoding="utf-8") as f:
-            return list(csv.DictReader(f))
-
-    metrics = {r["metric"] for r in read("metrics.csv")}
-    gpu = [
-        r for r in read("gpu_reference.csv") if r["value"] and r["metric"] in metrics
-    ]
-    vendor = read("results.csv")
-    cited = [r for r in vendor if r["mlperf_id"] and r["metric"] == "time_to_train"]
-    mlperf = read("mlperf_training.csv")
-    return len(vendor) - len(cited) + len(gpu) + len(mlperf)

@@ -7,7 +7,6 @@ import os
 import re
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -15,15 +14,10 @@ import duckdb
 from ipubench_gui import __version__
 from ipubench_gui.domain.entities import EntityError
 from ipubench_gui.domain.files import io_reason
-from ipubench_gui.store import entity_tables
+from ipubench_gui.store import entity_tables, sources
 from ipubench_gui.store.db import StoreError
 from ipubench_gui.store.health import cut_short
-from ipubench_gui.store.schema import (
-    DATA_TABLES,
-    MLPERF_ROWS_SQL,
-    SCHEMA_SQL,
-    VIEWS_SQL,
-)
+from ipubench_gui.store.schema import MLPERF_ROWS_SQL, SCHEMA_SQL, VIEWS_SQL
 
 STORE_NAME = "results.duckdb"
 
@@ -41,144 +35,8 @@ class DataError(Exception):
         super().__init__(f"{where}: {reason}")
 
 
-@dataclass(frozen=True)
-class Rule:
-    """A condition every row must meet: SQL over the staged row, and why."""
-
-    column: str
-    holds: str
-    reason: str
-
-
-# Semantic checks beyond types and NOT NULL (which come from schema.sql).
-RULES: dict[str, list[Rule]] = {
-    "platforms": [
-        Rule(
-            "accelerators",
-            "accelerators IS NULL OR accelerators > 0",
-            "accelerator count must be positive",
-        )
-    ],
-    "results": [
-        Rule(
-            "task",
-            "task IN ('training', 'inference')",
-            "task must be training or inference",
-        ),
-        Rule("value", "value > 0", "value must be a positive number"),
-        Rule(
-            "batch_size",
-            "batch_size IS NULL OR batch_size > 0",
-            "batch size must be a positive integer",
-        ),
-        Rule(
-            "latency_ms",
-            "latency_ms IS NULL OR latency_ms > 0",
-            "latency must be positive",
-        ),
-        Rule("metric", "metric IN (SELECT metric FROM metrics)", "unknown metric"),
-        Rule(
-            "platform",
-            "platform IN (SELECT platform FROM platforms)",
-            "platform missing from data/platforms.csv",
-        ),
-        Rule(
-            "source_file",
-            "source_file IN (SELECT source_file FROM sources)",
-            "source missing from data/sources.csv",
-        ),
-        Rule(
-            "precision",
-            r"precision IS NULL OR regexp_full_match(precision, '\d+\.\d+')",
-            "precision must look like 16.16 (activations.weights)",
-        ),
-    ],
-    "comparisons": [
-        Rule("metric", "metric IN (SELECT metric FROM metrics)", "unknown metric"),
-        Rule(
-            "source_file",
-            "source_file IN (SELECT source_file FROM sources)",
-            "source missing from data/sources.csv",
-        ),
-        Rule(
-            "ratio_stated",
-            "ratio_stated IS NULL OR ratio_stated > 0",
-            "ratio must be positive",
-        ),
-    ],
-    "mlperf_training": [
-        Rule(
-            "value",
-            "coalesce(value > 0, false) = (status = 'scored')",
-            "a scored result needs a positive time, an unscored one none",
-        ),
-        Rule(
-            "vendor_result_id",
-            "vendor_result_id IS NULL OR vendor_result_id IN "
-            "(SELECT result_id FROM results)",
-            "vendor_result_id names no row of data/results.csv",
-        ),
-    ],
-    "claims": [
-        Rule(
-            "source_file",
-            "source_file IN (SELECT source_file FROM sources)",
-            "source missing from data/sources.csv",
-        ),
-    ],
-    "gpu_reference": [
-        Rule(
-            "source_file",
-            "source_file IN (SELECT source_file FROM sources)",
-            "source missing from data/sources.csv",
-        ),
-        Rule(
-            "platform",
-            "platform IN (SELECT platform FROM platforms)",
-            "platform missing from data/platforms.csv",
-        ),
-        Rule(
-            "task",
-            "task IN ('training', 'inference')",
-            "task must be training or inference",
-        ),
-        Rule(
-            "role",
-            "role IN ('most likely', 'alternative', 'context', 'training scheme', "
-            "'not retrieved')",
-            "role must be most likely, alternative, context, training scheme "
-            "or not retrieved",
-        ),
-        Rule(
-            "value",
-            "(role = 'not retrieved') = (value IS NULL) AND "
-            "(value IS NULL OR value > 0)",
-            "value must be a positive number, and blank exactly when the figure "
-            "was not retrieved",
-        ),
-        Rule(
-            "metric",
-            "metric = 'training_steps' OR metric IN (SELECT metric FROM metrics)",
-            "unknown metric",
-        ),
-        Rule(
-            "result_id",
-            "result_id NOT IN (SELECT result_id FROM results)",
-            "result id already used in data/results.csv",
-        ),
-    ],
-}
-
-_PRIMARY_KEYS = {
-    "sources": "source_file",
-    "platforms": "platform",
-    "metrics": "metric",
-    "results": "result_id",
-    "comparisons": "comparison_id",
-    "claims": "claim_id",
-    "gpu_reference": "result_id",
-    "mlperf_training": "result_id",
-}
+# Tables, keys and row checks: one entry per data file (store/sources.py).
+Rule = sources.Rule
 
 
 def fingerprint(data_dir: Path) -> str:
@@ -186,9 +44,10 @@ def fingerprint(data_dir: Path) -> str:
     h = hashlib.sha256(
         SCHEMA_SQL.read_bytes() + VIEWS_SQL.read_bytes() + MLPERF_ROWS_SQL.read_bytes()
     )
-    for name in DATA_TABLES:
-        h.update(name.encode())
-        h.update((data_dir / f"{name}.csv").read_bytes())
+    for src in sources.SOURCES:
+        h.update(repr((src.table, src.schema, src.rows, src.label)).encode())
+        h.update(repr(sorted(src.names.items())).encode())
+        h.update((data_dir / f"{src.table}.csv").read_bytes())
     for path in entity_tables.entity_paths(data_dir):
         h.update(path.name.encode())
         h.update(path.read_bytes())
@@ -228,8 +87,10 @@ def build_store(data_dir: Path, out: Path) -> Path:
 def load_into(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
     """Create the schema in ``con`` and load every data table, validating rows."""
     con.execute(SCHEMA_SQL.read_text(encoding="utf-8"))
-    for table in DATA_TABLES:
-        _load_table(con, table, data_dir / f"{table}.csv")
+    for src in sources.SOURCES:
+        if src.schema:
+            con.execute(src.schema)
+        _load_table(con, src, data_dir / f"{src.table}.csv")
     try:
         entity_tables.create_tables(con, entity_tables.texts(data_dir))
     except EntityError as exc:
@@ -240,16 +101,22 @@ def load_into(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
 
 
 def views_sql() -> str:
-    """views.sql with mlperf_rows.sql in place of its include line, and the
-    canonical names' shared parts filled in (store/entity_tables.py)."""
+    """views.sql with mlperf_rows.sql in place of its include line, every data
+    source's rows (store/sources.py) and the canonical names' shared parts
+    filled in (store/entity_tables.py)."""
     return entity_tables.views_sql(
-        VIEWS_SQL.read_text(encoding="utf-8").replace(
+        VIEWS_SQL.read_text(encoding="utf-8")
+        .replace(
             "-- @include mlperf_rows.sql", MLPERF_ROWS_SQL.read_text(encoding="utf-8")
         )
+        .replace("{SOURCE_ROWS}", sources.rows_sql())
     )
 
 
-def _load_table(con: duckdb.DuckDBPyConnection, table: str, path: Path) -> None:
+def _load_table(
+    con: duckdb.DuckDBPyConnection, src: sources.DataSource, path: Path
+) -> None:
+    table = src.table
     if not path.exists():
         raise DataError(path, None, None, "file is missing")
     cols = con.execute(f"DESCRIBE {table}").fetchall()  # table names are ours
@@ -289,9 +156,9 @@ def _load_table(con: duckdb.DuckDBPyConnection, table: str, path: Path) -> None:
                 f'"{col}" IS NULL OR trim("{col}") = "{col}"',
                 "value has leading or trailing spaces",
             )
-    for rule in RULES.get(table, []):
+    for rule in src.rules:
         _first_violation(con, path, rule.column, rule.holds, rule.reason)
-    pk = _PRIMARY_KEYS[table]
+    pk = src.key
     dup = con.execute(
         f'SELECT "{pk}", list(__line ORDER BY __line) FROM stage GROUP BY 1 '
         "HAVING count(*) > 1 ORDER BY 2 LIMIT 1"

@@ -17,7 +17,6 @@ import duckdb
 from ipubench_gui.domain.entities import FILES, Catalogue, read_texts
 from ipubench_gui.store.names import (
     CANONICAL_NAMES,
-    NAMED_COLUMNS,
     UNIT_FAMILY_AND_OTHER_NAMES,
     UNIT_FAMILY_MACRO,
     insert,
@@ -25,21 +24,9 @@ from ipubench_gui.store.names import (
     name_rows,
     printed_names,
 )
+from ipubench_gui.store.sources import NAMED_COLUMNS, SOURCES
 
 ENTITY_DIR = "entities"
-# Tables whose rows become results_v rows (views.sql) -> their named columns.
-ROW_TABLES: dict[str, dict[str, str]] = {
-    "results": NAMED_COLUMNS,
-    "gpu_reference": NAMED_COLUMNS,
-    "mlperf_training": {
-        "model": "model",
-        "framework": "framework",
-        "dataset": "dataset",
-        "system_name": "system",
-        "system_id": "system",
-        "unit": "unit",
-    },
-}
 
 
 def views_sql(text: str) -> str:
@@ -86,7 +73,7 @@ def create_tables(con: duckdb.DuckDBPyConnection, texts: dict[str, str]) -> None
     values: dict[str, set[str]] = {
         kind: set(cat.spellings(kind)) for kind in set(NAMED_COLUMNS.values())
     }
-    for table, columns in ROW_TABLES.items():
+    for table, columns in ((s.table, s.names) for s in SOURCES if s.names):
         for kind, got in printed_names(con, f"SELECT * FROM {table}", columns).items():
             values[kind] |= got
     con.execute(

@@ -9,7 +9,7 @@ lowered: the text search looks in it, so "rn50" finds ResNet-50 v1.5.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import duckdb
@@ -17,6 +17,7 @@ import duckdb
 from ipubench_gui.domain.entities import Catalogue, EntityError
 from ipubench_gui.store.cache import cache_of
 from ipubench_gui.store.db import Database, one_row
+from ipubench_gui.store.sources import NAMED_COLUMNS
 from ipubench_gui.store.user_cube import recount_user_cube
 
 # Tables the store holds for names (shared by the bundled and the user's rows).
@@ -28,15 +29,6 @@ ENTITY_TABLES = (
     "entity_systems",
     "entity_accelerators",
 )
-
-# Column of a results row -> kind of entity it names.
-NAMED_COLUMNS: dict[str, str] = {
-    "model": "model",
-    "framework": "framework",
-    "dataset": "dataset",
-    "platform": "system",
-    "unit": "unit",
-}
 
 
 # What a figure counts, from its unit's quantity and item and its model's item:
@@ -243,7 +235,7 @@ def spelling_rows(
 def printed_names(
     con: duckdb.DuckDBPyConnection,
     rows: str,
-    columns: dict[str, str],
+    columns: Mapping[str, str],
     new_only: bool = False,
 ) -> dict[str, set[str]]:
     """Kind -> the distinct names as printed in ``rows`` (SQL, or a table's

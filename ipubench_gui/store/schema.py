@@ -17,18 +17,6 @@ VIEWS_SQL = Path(__file__).with_name("views.sql")
 # An official MLPerf result as a results_v row (views.sql and imports use it).
 MLPERF_ROWS_SQL = Path(__file__).with_name("mlperf_rows.sql")
 
-# Tables loaded from data/<name>.csv, in dependency order.
-DATA_TABLES: tuple[str, ...] = (
-    "sources",
-    "platforms",
-    "metrics",
-    "results",
-    "comparisons",
-    "claims",
-    "gpu_reference",
-    "mlperf_training",
-)
-
 # Columns of results_v that may appear in generated SQL.
 VIEW_COLUMNS: frozenset[str] = frozenset(
     [f.name for f in (*FACETS, *RANGES, *TABLE_COLUMNS)]

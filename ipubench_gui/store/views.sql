@@ -10,9 +10,9 @@ SELECT DISTINCT repository, 'MLPerf Training v' || mlperf_round
 FROM mlperf_training;
 
 -- One row per published figure, with everything a filter, chart or comparison needs:
--- the vendor's own tables, the other vendor's (NVIDIA's) published figures of
--- data/gpu_reference.csv that are measurements (a value in a known metric), then
--- every official MLPerf Training result. One result, one row: a vendor-page
+-- every data source's rows (store/sources.py: the vendor's own tables, the other
+-- vendor's (NVIDIA's) published figures of data/gpu_reference.csv that are
+-- measurements), then every official MLPerf Training result. One result, one row: a vendor-page
 -- figure that cites an MLPerf result (the seed's MLPerf v2.0 table) shares the
 -- official result's row; the build script matched them
 -- (mlperf_training.vendor_result_id, see store/mlperf_build.py).
@@ -23,41 +23,13 @@ FROM mlperf_training;
 -- items/s, "time" for times; other_names holds every spelling of the model and
 -- dataset, for the text search.
 CREATE TABLE results_v AS
-WITH gpu AS (
-    SELECT
-        g.result_id, g.source_file, g.table_caption AS "table",
-        CAST(g.rowid + 1 AS INTEGER) AS "row",  -- line in the CSV, header not counted
-        g.task, g.model, g.variant, g.platform,
-        CAST(NULL AS VARCHAR) AS sdk_version, g.framework, g.dataset, g.batch_size,
-        g.precision, g.metric, g.value, g.unit,
-        g.value_as_printed || ' ' || g.unit_as_printed AS value_as_printed,
-        coalesce(g.latency_ms, CASE WHEN g.metric = 'latency' THEN g.value END)
-            AS latency_ms,
-        CAST(NULL AS VARCHAR) AS mlperf_id, CAST(NULL AS VARCHAR) AS division,
-        CAST(NULL AS VARCHAR) AS quality_target,
-        CAST(NULL AS VARCHAR) AS evaluation_metric,
-        CAST(NULL AS VARCHAR) AS ranking, g.link,
-        'NVIDIA''s own published figure (' || g.role || '): ' || g.measure
-            || coalesce('; batch as printed: ' || g.batch_as_printed, '')
-            || '; cited for ' || g.comparison_ids AS note,
-        g.source_date AS g_date, g.source_repo
-    FROM gpu_reference g
-    WHERE g.value IS NOT NULL AND g.metric IN (SELECT metric FROM metrics)
-),
-rows AS (
-    SELECT r.*, CAST(NULL AS DATE) AS g_date, CAST(NULL AS VARCHAR) AS source_repo,
-           0 AS part
-    FROM results r
-    WHERE r.result_id NOT IN (
-        SELECT vendor_result_id FROM mlperf_training
-        WHERE vendor_result_id IS NOT NULL
-    )
-    UNION ALL BY NAME
-    SELECT *, 1 AS part FROM gpu
+WITH rows AS (
+    -- every data source's rows (store/sources.py: each entry's ``rows``)
+    {SOURCE_ROWS}
 ),
 vendor_rows AS (
     SELECT
-        r.* EXCLUDE (g_date, source_repo),
+        r.* EXCLUDE (g_date, source_repo, source),
         p.vendor,
         p.generation,
         p.accelerator,
@@ -67,8 +39,7 @@ vendor_rows AS (
         CASE WHEN r.g_date IS NOT NULL THEN 'commit or post date'
              ELSE s.date_kind END AS source_date_kind,
         s.title || coalesce(' — ' || r.source_repo, '') AS source_title,
-        CASE WHEN r.part = 0 THEN 'Vendor page'
-             ELSE 'Published reference (NVIDIA)' END AS source
+        r.source
     FROM rows r
     JOIN platforms p USING (platform)
     JOIN metrics m USING (metric)
@@ -77,7 +48,7 @@ vendor_rows AS (
 mlperf_src AS (SELECT * FROM mlperf_training),
 vendor_src AS (SELECT * FROM results),
 official_rows AS (
-    SELECT *, 2 AS part FROM (
+    SELECT *, 1000 AS part FROM (  -- after every source's own rows
 -- @include mlperf_rows.sql
     )
 ),
