@@ -8,6 +8,9 @@ import sys
 
 from ipubench_gui.commands import fail
 
+# Rows a mapping and constants are guessed from, when none are given.
+GUESS_ROWS = 10_000
+
 
 def _pairs(items: list[str], what: str) -> dict[str, str]:
     out = {}
@@ -71,7 +74,11 @@ def import_(args: argparse.Namespace) -> int:
                     print(line)
         con = db.cursor()
         if not mapping and not unpivot:
-            names, _ = importer.stage(con, args.file, encoding=args.encoding)
+            # Guessed from the header and the first rows; the import reads
+            # the whole file once, after.
+            names, _ = importer.stage(
+                con, args.file, encoding=args.encoding, rows=GUESS_ROWS
+            )
             mapping = importer.guess(names)
             for f, v in importer.guess_constants(con, mapping).items():
                 constants.setdefault(f, v)

@@ -198,10 +198,12 @@ def stage(
     path: Path,
     only: Sequence[str] | None = None,
     encoding: str = "utf-8",
+    rows: int | None = None,
 ) -> tuple[list[str], list[str]]:
     """Read ``path`` into TEMP TABLE import_stage (+ __row); return the names and
     types of all the file's columns. With ``only``, just those of its columns
-    are kept (a 1 GB file with a wide notes column need not sit in memory)."""
+    are kept (a 1 GB file with a wide notes column need not sit in memory);
+    with ``rows``, only the first so many rows (enough to guess from)."""
     src, p, names, types = describe(con, path, encoding)
     keep = "*"
     if only is not None:
@@ -220,7 +222,8 @@ def stage(
     try:
         con.execute(
             "CREATE OR REPLACE TEMP TABLE import_stage_raw AS "
-            f"SELECT {number}{keep} FROM {src}",
+            f"SELECT {number}{keep} FROM {src}"
+            + ("" if rows is None else f" LIMIT {int(rows)}"),
             p,
         )
         con.execute(

@@ -613,3 +613,30 @@ def test_cli_unit_given_with_a_unit_column_is_an_error(tmp_path, _isolated_home)
     # without --unit the same file is read: the unit column is the one used
     p = run_cli("import", str(f), "--check", home=_isolated_home)
     assert p.returncode == 0 and "1 rows would land" in p.stdout, p.stderr
+
+
+def test_cli_guesses_from_the_first_rows_and_reads_the_whole_file(
+    tmp_path, _isolated_home
+):
+    """Without --map the mapping is guessed from the first rows only; the
+    import then reads every row, and a bad line past the guess is still
+    found and named."""
+    from ipubench_gui.commands_import import GUESS_ROWS
+    from tests.conftest import run_cli
+
+    n = GUESS_ROWS + 5
+    good = "".join(f"M{i % 9},A100 40GB,{100 + i}\n" for i in range(n))
+
+    def check(name, text):
+        f = _csv(tmp_path, "model,platform,throughput\n" + text, name)
+        args = ("--set", "metric=throughput", "--set", "unit=items/s", "--check")
+        return run_cli("import", str(f), *args, home=_isolated_home)
+
+    p = check("good.csv", good)
+    assert p.returncode == 0, p.stderr
+    assert f"{n} rows would land" in p.stdout
+    assert "guessed: 'throughput' -> value" in p.stdout
+    p = check("bad.csv", good + "M,P,1,2\n")
+    assert p.returncode == 1
+    said = f"cannot be read: more columns on line {n + 2} than the 3 in the header"
+    assert said in p.stderr, p.stderr
