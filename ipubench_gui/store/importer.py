@@ -247,13 +247,19 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
         )
         # Only what the file says; user_tables.derived_sql derives the rest.
         land(con, sid, LANDED, "import_norm n WHERE n.value IS NOT NULL", same)
-        # Canonical names of what the file said (derived_sql joins them).
-        names.refresh_user_names(con, names.user_catalogue(con), rows_of(sid))
+        # The figures grouped by what names and facets tell apart, once
+        # (one scan, ~15k groups for 1M figures): canonical names of what the
+        # file said (derived_sql joins them), then the facet counts.
+        con.execute(
+            f"CREATE OR REPLACE TEMP TABLE import_groups AS {cube_rows(rows_of(sid))}"
+        )
+        groups = "SELECT * FROM import_groups"
+        names.refresh_user_names(con, names.user_catalogue(con), groups)
         con.execute(
             f"""
             INSERT INTO u.user_cube BY NAME
             SELECT {names.CUBE_COLUMNS}, sum(__rows) AS n, source_id
-            FROM ({derived_sql(cube_rows(rows_of(sid)))}) GROUP BY ALL"""
+            FROM ({derived_sql(groups)}) GROUP BY ALL"""
         )
         con.execute("COMMIT")
     except BaseException as exc:
@@ -272,6 +278,7 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             "DROP VIEW IF EXISTS import_stage",
             "DROP TABLE IF EXISTS import_stage_raw",
             "DROP TABLE IF EXISTS import_problems",
+            "DROP TABLE IF EXISTS import_groups",
         ):
             _quietly(con, sql)
     define_view(con)
