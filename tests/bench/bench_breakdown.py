@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.bench.bench_ui import _synthetic_store, filter_states, shown_session
 from tests.bench.harness import REPO_DATA, Row, case
 
 # phase -> (object path from the session, method name): the first found counts.
@@ -68,26 +69,12 @@ def filter_change_breakdown(
     """Medians of ``runs`` filter changes, each phase in ms, plus the whole
     update (all work) and the whole change (update + paint); ``kind``: the
     chart shown (else the default)."""
-    from ipubench_gui.app import Session, ensure_app
-    from ipubench_gui.domain.filters import FilterState
+    from ipubench_gui.app import ensure_app
     from ipubench_gui.store.db import Database
 
     app = ensure_app()
-    db = store() if callable(store) else Database.open(store)
-    s = Session(db, synchronous=True)
-    s.start(restore=False)
-    s.window.resize(1400, 900)
-    s.window.show()
-    if kind is not None:
-        s.state.set_chart(s.state.chart.with_(kind=kind))
-    app.processEvents()
-    states = [
-        FilterState().with_values("framework", ["PyTorch"]),
-        FilterState()
-        .with_values("framework", ["PyTorch"])
-        .with_values("generation", ["Bow"]),
-        FilterState(),
-    ]
+    s = shown_session(store() if callable(store) else Database.open(store), kind)
+    states = filter_states()
     spent: dict[str, float] = dict.fromkeys(PHASES, 0.0)
     phases = _wrap(s, spent)
     got: dict[str, list[float]] = {p: [] for p in [*phases, "update", "paint"]}
@@ -154,8 +141,6 @@ def bench_breakdown(args, tmp: Path) -> list[Row]:
     con.close()
     rows = filter_change_breakdown(store, f"bundled ({n:,} rows)", target="<= 16 ms")
     # The two slowest kinds over a million rows (the store bench_ui builds).
-    from tests.bench.bench_ui import _synthetic_store
-
     n = 100_000 if args.quick else 1_000_000
     big = _synthetic_store(tmp, n)
     for k in ("scaling", "latency-throughput"):

@@ -35,6 +35,35 @@ def _synthetic_store(tmp: Path, n: int) -> Path:
     return out
 
 
+def filter_states() -> list:
+    """The filter changes every filter benchmark toggles through, in turn."""
+    from ipubench_gui.domain.filters import FilterState
+
+    return [
+        FilterState().with_values("framework", ["PyTorch"]),
+        FilterState()
+        .with_values("framework", ["PyTorch"])
+        .with_values("generation", ["Bow"]),
+        FilterState(),
+    ]
+
+
+def shown_session(db, kind: str | None = None):
+    """A window over ``db`` with a synchronous runner, shown at 1400x900 and
+    painted (``kind``: the chart shown, else the default)."""
+    from ipubench_gui.app import Session, ensure_app
+
+    app = ensure_app()
+    s = Session(db, synchronous=True)
+    s.start(restore=False)
+    s.window.resize(1400, 900)
+    s.window.show()
+    if kind is not None:
+        s.state.set_chart(s.state.chart.with_(kind=kind))
+    app.processEvents()
+    return s
+
+
 def _filter_change(store, label: str, runs: int) -> list[Row]:
     """In-process: toggle a facet value and wait until table, facets, chart are done.
 
@@ -44,7 +73,6 @@ def _filter_change(store, label: str, runs: int) -> list[Row]:
     from PySide6.QtCore import QEventLoop
 
     from ipubench_gui.app import Session, ensure_app
-    from ipubench_gui.domain.filters import FilterState
     from ipubench_gui.store.db import Database
 
     app = ensure_app()
@@ -54,18 +82,8 @@ def _filter_change(store, label: str, runs: int) -> list[Row]:
 
     rows = []
     # 1) synchronous runner: the whole update's cost, end to end
-    s = Session(open_db(), synchronous=True)
-    s.start(restore=False)
-    s.window.resize(1400, 900)
-    s.window.show()
-    app.processEvents()
-    states = [
-        FilterState().with_values("framework", ["PyTorch"]),
-        FilterState()
-        .with_values("framework", ["PyTorch"])
-        .with_values("generation", ["Bow"]),
-        FilterState(),
-    ]
+    s = shown_session(open_db())
+    states = filter_states()
     i = 0
 
     def change():
