@@ -102,6 +102,8 @@ class _Pass:
     line_scale: float
     out: Drawn
     reused: Iterator[pg.GraphicsObject] | None  # items of the last call, in order
+    # Items of the last call (other series, same style): taken by type, updated.
+    pool: list[pg.GraphicsObject] = field(default_factory=list)
     labels: list[tuple[float, float, str]] = field(default_factory=list)
     xs: list[float] = field(default_factory=list)
     ys: list[float] = field(default_factory=list)
@@ -112,10 +114,17 @@ class _Pass:
         self,
         make: Callable[[], pg.GraphicsObject],
         update: Callable[[pg.GraphicsObject], object],
+        kind: type[pg.GraphicsObject],
     ) -> pg.GraphicsObject:
-        """The last call's item updated in place, or a new one added."""
+        """The last call's item updated in place (the same one, else any of
+        ``kind`` it left), or a new one added."""
+        spare = next((it for it in self.pool if type(it) is kind), None)
         if self.reused is not None:
             item = next(self.reused)
+            update(item)
+        elif spare is not None:
+            self.pool.remove(spare)
+            item = spare
             update(item)
         else:
             item = make()
@@ -150,7 +159,9 @@ def draw(
     With ``previous`` (what the last call drew into ``pi``) and the same series
     as then, the series items and legend entries are updated in place rather
     than rebuilt: clearing and re-adding them was half the cost of a redraw
-    after a filter change (tests/bench)."""
+    after a filter change (tests/bench). Other series in the same style reuse
+    its items too (the legend is rebuilt): a filter change over 1M rows redrew
+    the latency chart's ~130 lines as new items each time."""
     order = legend_order(plot)
     out = Drawn(
         x_mode="log2" if plot.log2_x else "log10" if plot.log_x else "linear",
@@ -159,18 +170,15 @@ def draw(
         shape=_shape(plot, order),
         style_key=(theme, font_px, line_scale, legend_rows),
     )
-    reuse = (
-        previous is not None
-        and previous.shape == out.shape
-        and previous.style_key == out.style_key
-    )
-    if reuse and previous is not None:
+    same_style = previous is not None and previous.style_key == out.style_key
+    reuse = same_style and previous is not None and previous.shape == out.shape
+    if same_style and previous is not None:
         for it in previous.extras:
             pi.removeItem(it)
     else:
         pi.clear()
-        if legend is not None:
-            legend.clear()
+    if legend is not None and not reuse:
+        legend.clear()
     pi.getViewBox().invertY(plot.horizontal_bars)
     run = _Pass(
         pi,
@@ -180,6 +188,8 @@ def draw(
         out,
         iter(previous.series_items) if reuse and previous is not None else None,
     )
+    if same_style and not reuse and previous is not None:
+        run.pool = list(previous.series_items)
     run.label_every_point = (
         sum(len(s.points) for s in plot.series if s.style != "bars") <= MAX_POINT_LABELS
     )
@@ -190,6 +200,8 @@ def draw(
             _bars(run, s)
         else:
             _line(run, s)
+    for it in run.pool:  # the last call's items no series took
+        pi.removeItem(it)
     if legend is not None and not reuse:
         fill_legend(
             legend,
@@ -224,7 +236,9 @@ def _bars(run: _Pass, s: Series) -> None:
         brush=pg.mkBrush(run.theme.series(s.color)),
         pen=pg.mkPen(run.theme.ground, width=0.5 * run.line_scale),
     )
-    item = run.place(lambda: pg.BarGraphItem(**opts), lambda it: it.setOpts(**opts))
+    item = run.place(
+        lambda: pg.BarGraphItem(**opts), lambda it: it.setOpts(**opts), pg.BarGraphItem
+    )
     if s.in_legend:
         run.legend.append((item, s.name))
     for p, e in zip(s.points, ends):
@@ -256,7 +270,9 @@ def _line(run: _Pass, s: Series) -> None:
     )
 
     item = run.place(
-        lambda: pg.PlotDataItem(xs, ys, **opts), lambda it: it.setData(xs, ys, **opts)
+        lambda: pg.PlotDataItem(xs, ys, **opts),
+        lambda it: it.setData(xs, ys, **opts),
+        pg.PlotDataItem,
     )
     # Only once the item is in a ViewBox: before that, pyqtgraph asks the
     # PlotWidget for autoRangeEnabled and fails. Only for long lines: each of
