@@ -21,6 +21,7 @@ from ipubench_gui.charts.theme import LIGHT
 from ipubench_gui.domain.files import atomic_write
 from ipubench_gui.domain.plot_model import first_bars
 from ipubench_gui.domain.plots import Plot
+from ipubench_gui.domain.text import elide_words
 
 FORMATS = ("png", "svg", "pdf")
 
@@ -152,7 +153,8 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
 
 
 def _label_bars(pi: pg.PlotItem, cats: list[str], opts: ExportOptions) -> None:
-    """Each bar's name beside it, elided in the middle to at most 42% of the width."""
+    """Each bar's name beside it, at most 42% of the width: whole words are
+    left out of the middle beyond that (never a cut inside a word)."""
     fp = opts.font_px
     metrics = QtGui.QFontMetricsF(_font(fp))
     room = opts.width * 0.42
@@ -166,9 +168,7 @@ def _label_bars(pi: pg.PlotItem, cats: list[str], opts: ExportOptions) -> None:
             [
                 (
                     float(i),
-                    metrics.elidedText(
-                        c, QtCore.Qt.TextElideMode.ElideMiddle, width - fp
-                    ),
+                    elide_words(c, width - fp, metrics.horizontalAdvance),
                 )
                 for i, c in enumerate(cats)
                 if c  # a section's header row: its name is in the plot

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle
 
@@ -98,18 +99,43 @@ def apply(mode: str, save: bool = True) -> None:
     if mode not in MODES:
         mode = "system"
     app = QApplication.instance()
-    _use_style(app, dark=mode == "dark")
-    if mode == "dark":
+    _follow_the_desktop()
+    app.setProperty("ipubench_theme", mode)
+    _set_palette(app, mode, QGuiApplication.styleHints().colorScheme())
+    if save:
+        ss.save_text(ss.THEME, mode)
+
+
+def _set_palette(app: QApplication, mode: str, scheme: Qt.ColorScheme) -> None:
+    if mode == "system":
+        # An empty palette resets to the platform's, and keeps following it.
+        app.setPalette(QPalette())
+        # A desktop that says it is dark while the style's palette stays light
+        # (Fusion under a plain X session or some Linux desktops): ours.
+        light = app.palette().color(QPalette.ColorRole.Window).lightness() > 128
+        dark = scheme == Qt.ColorScheme.Dark and light
+    else:
+        dark = mode == "dark"
+    _use_style(app, dark=dark)
+    if dark:
         app.setPalette(dark_palette())
     elif mode == "light":
         app.setPalette(light_palette())
-    else:
-        # An empty palette resets to the platform's, and keeps following it
-        # (a desktop switching to dark while the app runs).
-        app.setPalette(QPalette())
-    app.setProperty("ipubench_theme", mode)
-    if save:
-        ss.save_text(ss.THEME, mode)
+
+
+def _follow_the_desktop() -> None:
+    """ "Follow system" follows the desktop switching light/dark while the app
+    runs (Qt reports it; connected once)."""
+    hints = QGuiApplication.styleHints()
+    if hints.property("ipubench_follows") is None:
+        hints.colorSchemeChanged.connect(_on_scheme_changed)
+        hints.setProperty("ipubench_follows", True)
+
+
+def _on_scheme_changed(scheme: Qt.ColorScheme) -> None:
+    app = QApplication.instance()
+    if app is not None and current_mode() == "system":
+        _set_palette(app, "system", scheme)
 
 
 def _use_style(app: QApplication, dark: bool) -> None:

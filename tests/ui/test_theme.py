@@ -98,3 +98,35 @@ def test_exports_keep_their_own_background_in_the_dark_theme(dark, tmp_path):
     arr = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), -1, 4)
     corners = [arr[2, 2], arr[2, -3], arr[-3, 2], arr[-3, -3]]
     assert all(tuple(c[:3]) == (255, 255, 255) for c in corners)
+
+
+def test_follow_system_follows_the_desktop_turning_dark_and_back(session, qtbot):
+    """In "Follow system", the desktop switching to dark while the app runs
+    turns the window and the chart dark (this platform's own palette stays
+    light, so the app's dark palette is used), and back; a chosen Light stays."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+
+    from ipubench_gui.ui import appearance
+
+    w = session.window
+    hints = QGuiApplication.styleHints()
+    w.theme_actions["system"].trigger()
+    qtbot.waitUntil(lambda: w.canvas.theme != DARK)
+    try:
+        hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)  # as the desktop does
+        qtbot.waitUntil(lambda: w.canvas.theme == DARK)
+        assert w.palette().color(QPalette.ColorRole.Window).lightness() < 80
+        assert appearance.saved_mode() == "system"  # still following
+        assert w.theme_actions["system"].isChecked()
+        hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
+        qtbot.waitUntil(lambda: w.canvas.theme != DARK)
+        assert w.palette().color(QPalette.ColorRole.Window).lightness() > 128
+        w.theme_actions["light"].trigger()
+        hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+        QApplication.processEvents()
+        assert w.canvas.theme != DARK  # Light was chosen: the desktop is ignored
+        assert w.palette().color(QPalette.ColorRole.Window).lightness() > 128
+    finally:
+        appearance.apply("system", save=False)
+        QApplication.processEvents()

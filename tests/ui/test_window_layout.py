@@ -88,3 +88,19 @@ def _layout(w) -> tuple[int, ...]:
         w.compare_dock.height(),
         *w.splitter.sizes(),
     )
+
+
+def test_the_window_and_chart_render_at_the_screens_pixel_ratio(qtbot, session):
+    """High DPI stays sharp: the window (chart included) is drawn at the
+    screen's device pixel ratio, not drawn at 1x and scaled up (the 2x pass of
+    `make test` runs this with QT_SCALE_FACTOR=2)."""
+    import os
+
+    w = session.window
+    ratio = w.devicePixelRatioF()
+    if os.environ.get("QT_SCALE_FACTOR") == "2":
+        assert ratio == 2
+    for widget in (w, w.canvas.plot.viewport()):
+        img = widget.grab().toImage()
+        assert img.devicePixelRatioF() == ratio
+        assert img.width() == round(widget.width() * ratio)

@@ -97,3 +97,37 @@ def test_a_long_table_cell_shows_whole_words_and_the_tooltip_all(qtbot, session,
     table.setColumnWidth(col, table.fontMetrics().horizontalAdvance(PACKED) * 2)
     shown, tip, _ = _shown(table, ix)
     assert shown == PACKED and tip == ix.data(Qt.ItemDataRole.ToolTipRole)
+
+
+def _bar_ticks(pi) -> list[tuple[int, str]]:
+    return [(round(v), t) for level in pi.getAxis("left")._tickLevels for v, t in level]
+
+
+def test_chart_bar_labels_drop_whole_words(qtbot, session):
+    """The window's bar labels, in a narrow window: shortened by whole words
+    from the middle (was "EfficientNet-B4 · G16-Efficie…256 · …")."""
+    w = session.window
+    w.resize(1280, 720)
+    canvas = w.canvas
+    qtbot.waitUntil(lambda: canvas.width() < 900)
+    canvas._layout_categories()
+    cats = canvas.drawn.categories
+    ticks = _bar_ticks(canvas.item)
+    cut = [(cats[i], t) for i, t in ticks if t != cats[i]]
+    assert cut  # the narrow window shortens some
+    for full, shown in cut:
+        _whole_words(shown, full)
+
+
+def test_exported_bar_labels_drop_whole_words(qapp, db):
+    from ipubench_gui.charts.export import ExportOptions, compose
+    from tests.charts.test_export import _plot
+
+    plot = _plot(db, "throughput")
+    w = compose(plot, ExportOptions(1280, 720))
+    ticks = _bar_ticks(w.ci.getItem(2, 0))
+    cut = [(plot.categories[i], t) for i, t in ticks if t != plot.categories[i]]
+    assert cut
+    for full, shown in cut:
+        _whole_words(shown, full)
+    w.close()

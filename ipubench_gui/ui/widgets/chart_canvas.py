@@ -17,6 +17,7 @@ from ipubench_gui.charts.builders import (
 )
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.plots import Plot
+from ipubench_gui.domain.text import elide_words
 
 HIT_RADIUS_PX = 12
 EMPTY_CHART = (
@@ -192,9 +193,9 @@ class ChartCanvas(QWidget):
             return text
         key = (text, width)
         if key not in self._measures:
-            self._measures[key] = self.fontMetrics().elidedText(
-                text, Qt.TextElideMode.ElideMiddle, width
-            )
+            # whole words out of the middle: "EfficientNet-B4 · … · bs 6,144",
+            # not "G16-Efficie…256"
+            self._measures[key] = elide_words(text, width, self._text_width)
         return self._measures[key]
 
     def resizeEvent(self, e) -> None:
