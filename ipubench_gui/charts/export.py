@@ -168,7 +168,7 @@ def _label_bars(pi: pg.PlotItem, cats: list[str], opts: ExportOptions) -> None:
             [
                 (
                     float(i),
-                    elide_words(c, width - fp, metrics.horizontalAdvance),
+                    elide_words(c, width - fp, metrics.horizontalAdvance, sep=" · "),
                 )
                 for i, c in enumerate(cats)
                 if c  # a section's header row: its name is in the plot

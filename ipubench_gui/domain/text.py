@@ -24,8 +24,13 @@ def elide_words(
     width: float,
     measure: Callable[[str], float],
     where: str = "middle",
+    sep: str = "",
 ) -> str:
     """``text`` if it fits in ``width``; else whole words with "…" for the rest.
+
+    ``sep``: the text's parts are joined by it (a chart label's " · "): whole
+    parts go first ("EfficientNet-B4 · … · bs 6,144", not "… 1 · bs 6,144"),
+    then whole words if no part fits.
 
     ``where`` is "middle" (keep leading and trailing words, the last word
     first) or "right" (keep leading words). A first or last word wider than
@@ -43,17 +48,19 @@ def elide_words(
     if measure(text) <= width:
         return text
     text = text.strip()
-    gaps = [(m.start(), m.end()) for m in _SPACE.finditer(text)]
-    heads = [text[:a] for a, _ in gaps]  # shortest first
-    tails = [text[b:] for _, b in reversed(gaps)] if where == "middle" else []
-    best = _widest(heads, tails, width, measure)
-    if best is not None:
-        return best
+    for gap in ([re.compile(re.escape(sep))] if sep and sep in text else []) + [_SPACE]:
+        gaps = [(m.start(), m.end()) for m in gap.finditer(text)]
+        heads = [text[:a] for a, _ in gaps]  # shortest first
+        tails = [text[b:] for _, b in reversed(gaps)] if where == "middle" else []
+        glue = sep if gap is not _SPACE else " "
+        best = _widest(heads, tails, width, measure, glue)
+        if best is not None:
+            return best
     return _cut_chars(text, width, measure)
 
 
-def _joined(head: str, tail: str) -> str:
-    return " ".join(p for p in (head, ELLIPSIS, tail) if p)
+def _joined(head: str, tail: str, glue: str = " ") -> str:
+    return glue.join(p for p in (head, ELLIPSIS, tail) if p)
 
 
 def _widest(
@@ -61,6 +68,7 @@ def _widest(
     tails: list[str],
     width: float,
     measure: Callable[[str], float],
+    glue: str,
 ) -> str | None:
     """Grow the kept tail and head a word at a time, the tail first, each as
     long as the result fits and the two do not overlap."""
@@ -75,11 +83,11 @@ def _widest(
                 continue
             head = heads[ni - 1] if ni else ""
             tail = tails[nj - 1] if nj else ""
-            if measure(_joined(head, tail)) <= width:
+            if measure(_joined(head, tail, glue)) <= width:
                 i, j, grew = ni, nj, True
     if i == j == 0:
         return None
-    return _joined(heads[i - 1] if i else "", tails[j - 1] if j else "")
+    return _joined(heads[i - 1] if i else "", tails[j - 1] if j else "", glue)
 
 
 def _cut_chars(text: str, width: float, measure: Callable[[str], float]) -> str:

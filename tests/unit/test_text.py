@@ -71,3 +71,14 @@ def test_kept_words_are_whole_and_the_result_fits(words, width, where):
         last_fits = where == "middle" and len(words[-1]) + 2 <= width
         assert not first_fits and not last_fits
         assert len(out) <= max(width, 1)
+
+
+def test_a_labels_parts_go_whole_before_its_words():
+    label = "EfficientNet-B4 · G16-EfficientNet · IPU-POD256 · TensorFlow 1 · bs 6,144"
+    out = elide_words(label, 52, len, sep=" · ")
+    assert out == "EfficientNet-B4 · … · TensorFlow 1 · bs 6,144"
+    assert elide_words(label, 52, len) == (
+        "EfficientNet-B4 · G16-EfficientNet · … 1 · bs 6,144"  # half a part
+    )
+    # no part fits: whole words, as without sep
+    assert elide_words(label, 7, len, sep=" · ") == "… 6,144"

@@ -195,7 +195,7 @@ class ChartCanvas(QWidget):
         if key not in self._measures:
             # whole words out of the middle: "EfficientNet-B4 · … · bs 6,144",
             # not "G16-Efficie…256"
-            self._measures[key] = elide_words(text, width, self._text_width)
+            self._measures[key] = elide_words(text, width, self._text_width, sep=" · ")
         return self._measures[key]
 
     def resizeEvent(self, e) -> None:
