@@ -130,3 +130,32 @@ def test_follow_system_follows_the_desktop_turning_dark_and_back(session, qtbot)
     finally:
         appearance.apply("system", save=False)
         QApplication.processEvents()
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_chart_notes_and_hints_read_in_both_themes(session, qtbot, mode):
+    """The chart's notes (why rows are not plotted) and the "No filters" hint
+    are muted but >= 4.5:1 on the window (they were disabled labels: 1.6:1 on
+    the light theme)."""
+    from ipubench_gui.ui import appearance
+
+    w = session.window
+    w.theme_actions[mode].trigger()
+    dark = mode == "dark"
+    qtbot.waitUntil(lambda: (w.canvas.theme == DARK) == dark)
+    try:
+        for label in (w.canvas.caption, w.chips.hint):
+            pal = label.palette()
+            text = pal.color(label.foregroundRole()).name()
+            ground = QApplication.palette().color(QPalette.ColorRole.Window).name()
+            assert contrast_ratio(text, ground) >= 4.5, (label.text(), text, ground)
+            assert label.isEnabled()
+            # muted: not the body text's colour
+            assert (
+                text
+                != QApplication.palette().color(QPalette.ColorRole.WindowText).name()
+            )
+        assert w.canvas.caption.text()  # the default chart has notes
+    finally:
+        appearance.apply("system", save=False)
+        QApplication.processEvents()

@@ -18,6 +18,7 @@ from ipubench_gui.charts.builders import (
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.plots import Plot
 from ipubench_gui.domain.text import elide_words
+from ipubench_gui.ui.widgets.note_label import NoteLabel
 
 HIT_RADIUS_PX = 12
 EMPTY_CHART = (
@@ -61,9 +62,8 @@ class ChartCanvas(QWidget):
         # at most half the plot's height (a legend column would take width the
         # chart needs); it can be dragged aside or hidden (View > Chart legend).
         self.legend = self.item.addLegend(offset=(-10, -10))
-        self.caption = QLabel()
+        self.caption = NoteLabel()
         self.caption.setWordWrap(True)
-        self.caption.setEnabled(False)
         self.empty_label = QLabel(EMPTY_CHART)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setWordWrap(True)

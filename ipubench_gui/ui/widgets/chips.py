@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QToolButton, QWidget
 
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.ui.state import AppState
+from ipubench_gui.ui.widgets.note_label import NoteLabel
 
 
 class ChipBar(QWidget):
@@ -14,8 +15,7 @@ class ChipBar(QWidget):
         self._state = state
         self._lay = QHBoxLayout(self)
         self._lay.setContentsMargins(0, 0, 0, 0)
-        self.hint = QLabel("No filters: showing every result.")
-        self.hint.setEnabled(False)
+        self.hint = NoteLabel("No filters: showing every result.")
         self.clear_all = QPushButton("Clear all")
         self.clear_all.setToolTip("Clear every filter (Ctrl+Shift+Backspace)")
         self.clear_all.clicked.connect(lambda: state.set_filters(FilterState()))
