@@ -1,0 +1,55 @@
+"""The window's own drawing (issue 17): the table painted with the
+word-boundary delegate (ui/widgets/word_elide.py) against Qt's own delegate,
+interleaved in the same run, at 1920x1080 over the bundled store."""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+
+from tests.bench.harness import REPO_DATA, Row, case, median_ms
+
+
+@case("window")
+def bench_window(args, tmp: Path) -> list[Row]:
+    from PySide6.QtWidgets import QStyledItemDelegate
+
+    from ipubench_gui.app import Session, ensure_app
+    from ipubench_gui.store.build import build_store
+    from ipubench_gui.store.db import Database
+    from ipubench_gui.ui.widgets.word_elide import WordElideDelegate
+
+    app = ensure_app()
+    store = build_store(REPO_DATA, tmp / "window.duckdb")
+    s = Session(Database.open(store), synchronous=True)
+    s.start(restore=False)
+    s.window.resize(1920, 1080)
+    s.window.show()
+    app.processEvents()
+    table = s.window.table
+    text_columns = [i for i, f in enumerate(s.window.model.fields) if not f.numeric]
+    delegates = {
+        "words": WordElideDelegate(table),
+        "qt": QStyledItemDelegate(table),
+    }
+    got: dict[str, list[float]] = {k: [] for k in delegates}
+    for _ in range(6):  # rounds, interleaved: the box's load sways both alike
+        for name, d in delegates.items():
+            for c in text_columns:
+                table.setItemDelegateForColumn(c, d)
+            app.processEvents()
+            got[name].append(median_ms(table.viewport().repaint, runs=21, warmup=3))
+    s.window.close()
+    s.close()
+    qt = statistics.median(got["qt"])
+    rows = table.rowAt(table.viewport().height() - 1)
+    return [
+        Row(
+            f"window: table repaint, word-boundary cells ({rows} rows)",
+            "bundled, 1920x1080",
+            statistics.median(got["words"]),
+            "Qt's own delegate",
+            qt,
+            "<= 1.2x",
+        )
+    ]
