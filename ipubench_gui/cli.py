@@ -255,6 +255,13 @@ def _add_import(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="a name for this import (default: the file name)",
     )
     im.add_argument(
+        "--skip-existing",
+        action="store_true",
+        help="leave out rows already stored (repeats of an earlier row of the "
+        "file, or figures an earlier import stored) and say how many; without "
+        "it such a row stops the import",
+    )
+    im.add_argument(
         "--check",
         action="store_true",
         help="check the file and report, but store nothing",

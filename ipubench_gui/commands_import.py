@@ -101,12 +101,13 @@ def import_(args: argparse.Namespace) -> int:
             args.unpivot_into,
             args.source_label,
             args.encoding,
+            args.skip_existing,
         )
         if args.check:
-            landed, skipped = importer.validate(con, spec)
+            landed, skipped, existing = importer.validate(con, spec)
             print(
                 f"{landed} rows would land; {skipped} without a figure would be "
-                "skipped (nothing stored: --check)"
+                f"skipped{_existing(existing, 'would be ')} (nothing stored: --check)"
             )
             return 0
         with db.writing() as con:
@@ -120,11 +121,16 @@ def import_(args: argparse.Namespace) -> int:
         db.close()
     print(
         f"imported {res.landed} rows as {res.label!r} (source {res.source_id}); "
-        f"skipped {res.skipped} without a figure"
+        f"skipped {res.skipped} without a figure{_existing(res.existing)}"
     )
     for line in names_said:
         print(line)
     return 0
+
+
+def _existing(n: int, verb: str = "") -> str:
+    """How many rows --skip-existing left out, for the import's report."""
+    return f"; {n} already stored {verb}left out" if n else ""
 
 
 def import_mlperf(args: argparse.Namespace) -> int:

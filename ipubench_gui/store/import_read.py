@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import duckdb
 
@@ -95,6 +96,7 @@ class ImportSpec:
     unpivot_into: str = "model"  # the field their names become
     label: str = ""
     encoding: str = "utf-8"  # CSV only: utf-8, utf-16 or latin-1
+    skip_existing: bool = False  # leave out rows already stored (stored_rows)
 
 
 @dataclass(frozen=True)
@@ -106,12 +108,22 @@ class Preview:
     constants: dict[str, str] = field(default_factory=dict)
 
 
+class Counts(NamedTuple):
+    """Rows an import lands, skips for having no figure, and leaves out as
+    already stored."""
+
+    landed: int
+    skipped: int
+    existing: int = 0
+
+
 @dataclass(frozen=True)
 class ImportResult:
     source_id: int
     landed: int
     skipped: int
     label: str
+    existing: int = 0  # rows left out as already stored
 
 
 # -- reading --

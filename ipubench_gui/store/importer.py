@@ -22,7 +22,7 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.files import io_reason
-from ipubench_gui.store import names
+from ipubench_gui.store import names, stored_rows
 from ipubench_gui.store.db import Params, Row, one_row
 from ipubench_gui.store.import_checks import (
     FIGURE_COLUMNS,
@@ -41,6 +41,7 @@ from ipubench_gui.store.import_read import (  # noqa: F401  (the import API)
     MAX_PROBLEMS,
     METRICS,
     SYNONYMS,
+    Counts,
     ImportFailed,
     ImportResult,
     ImportSpec,
@@ -74,20 +75,23 @@ from ipubench_gui.store.user_tables import (
 
 
 # -- checking --
-def validate(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> tuple[int, int]:
-    """Read and check ``spec``; return (rows to land, rows skipped for having
-    no figure); raise ImportFailed listing problems. Stores nothing."""
-    landed, skipped, _ = _checked(con, spec)
-    return landed, skipped
+def validate(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> Counts:
+    """Read and check ``spec``; return the rows to land and those skipped (no
+    figure; already stored, with ``spec.skip_existing``); raise ImportFailed
+    listing problems. Stores nothing."""
+    counts, _ = _checked(con, spec)
+    return counts
 
 
 def _checked(
     con: duckdb.DuckDBPyConnection, spec: ImportSpec
-) -> tuple[int, int, set[str]]:
+) -> tuple[Counts, set[str]]:
     """``validate``, leaving import_norm for ``import_file`` with the names of
     the stored columns whose value is the same for every figure."""
     normalise = _normalise(con, spec)
     varies = normalise(False)
+    # Rows already stored: left out, or each a problem (stored_rows).
+    existing = stored_rows.skip(con, LANDED) if spec.skip_existing else 0
     # A stored column is the same for every figure when it reads no column
     # that varies; one that does (but the file's own) is checked.
     read = {c: set(re.findall(r"\bn\.(\w+)", e)) for c, e in LANDED.items()}
@@ -98,24 +102,39 @@ def _checked(
         "n.value IS NOT NULL",
     )
     got = summary(con, checks, [c for c in FIGURE_COLUMNS if c in varies])
+    if got.landed == 0 and existing:
+        raise ImportFailed(
+            f"{spec.path.name}: every row with a figure ({existing}) is already "
+            "stored; nothing new to import"
+        )
     if got.rows == 0:
         raise ImportFailed(f"{spec.path.name}: has a header but no data rows")
+    probs: list[Problem] = []
+    more = 0
     if got.flagged or got.repeats:
         normalise(True)  # the cells' whole text, for the messages
+        if spec.skip_existing:
+            stored_rows.skip(con, LANDED)  # read again: left out again
         probs, more = problems(con, dict(spec.columns))
-        if probs:
-            raise ImportFailed(
-                f"{spec.path.name}: {len(probs) + more} problem(s); "
-                "nothing was imported.",
-                probs,
-                more,
-            )
+    if not spec.skip_existing:
+        stored, more_stored = stored_rows.already_stored(con, LANDED, MAX_PROBLEMS)
+        both = sorted([*probs, *stored], key=lambda p: p.row or 0)
+        probs, more = both[:MAX_PROBLEMS], more + more_stored + len(both[MAX_PROBLEMS:])
+    if probs:
+        repeats = any(p.reason.startswith(("repeats", "already")) for p in probs)
+        raise ImportFailed(
+            f"{spec.path.name}: {len(probs) + more} problem(s); "
+            "nothing was imported." + (f" {stored_rows.HINT}" if repeats else ""),
+            probs,
+            more,
+        )
     if got.landed == 0:
         raise ImportFailed(
             f"{spec.path.name}: no row has a figure in column "
             f"{spec.columns.get('value', 'value')!r}"
         )
-    return got.landed, got.skipped, steady | {c for c, s in zip(checks, got.extra) if s}
+    same = steady | {c for c, s in zip(checks, got.extra) if s}
+    return Counts(got.landed, got.skipped, existing), same
 
 
 def _normalise(
@@ -235,7 +254,7 @@ LANDED: dict[str, str] = {
 
 def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResult:
     """Validate, then land every row of ``spec`` in one transaction (or none)."""
-    landed, skipped, same = _checked(con, spec)
+    (landed, skipped, existing), same = _checked(con, spec)
     label = spec.label or spec.path.name
     folder = _check_space(con, spec, landed)
     con.execute("BEGIN TRANSACTION")
@@ -282,7 +301,7 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
         ):
             _quietly(con, sql)
     define_view(con)
-    return ImportResult(sid, landed, skipped, label)
+    return ImportResult(sid, landed, skipped, label, existing)
 
 
 def _quietly(con: duckdb.DuckDBPyConnection, sql: str) -> None:

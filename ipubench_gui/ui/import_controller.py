@@ -194,16 +194,26 @@ class ImportController(QObject):
             self.main.start()  # imported rows may have new names
         elif slot == "import-check":
             self._busy(False)
-            landed, skipped = result
+            landed, skipped, existing = result
             self.dialog.show_report(
-                f"{landed} rows will land; {skipped} without a figure will be skipped."
+                f"{landed} rows will land; {skipped} without a figure will be skipped"
+                + (
+                    f"; {existing} already stored will be left out."
+                    if existing
+                    else "."
+                )
             )
         elif slot == "import":
             self._busy(False)
             self.last_result = result
             msg = (
                 f"Imported {result.landed} rows as '{result.label}'; skipped "
-                f"{result.skipped} without a figure."
+                f"{result.skipped} without a figure"
+                + (
+                    f"; {result.existing} already stored left out."
+                    if result.existing
+                    else "."
+                )
             )
             if self.dialog is not None:
                 self.dialog.show_report(msg)

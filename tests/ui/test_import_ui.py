@@ -271,3 +271,36 @@ def test_preview_names_and_treat_as_alias(qtbot, combined_session, tmp_path):
     assert "model: Our Net → ResNet-50 v1.5 (user alias)" in shown
     saved = db.cursor().execute("SELECT kind, alias, canonical FROM u.user_aliases")
     assert saved.fetchall() == [("model", "Our Net", "ResNet-50 v1.5")]
+
+
+def test_skip_rows_already_stored_in_the_dialog(qtbot, combined_session, tmp_path):
+    """A file imported twice: refused, naming the stored rows; with the box
+    ticked only the new row lands and the report says how many were left out."""
+    make, db = combined_session
+    s = make()
+    f = tmp_path / "mine.csv"
+    f.write_text("model,platform,throughput\nResNet-50,A100 80GB,2500\n")
+
+    def run(skip: bool):
+        s.imports.open_file(f)
+        dlg = s.imports.dialog
+        dlg.metric_box.setCurrentText("throughput")
+        dlg.unit_box.setText("images/s")
+        if skip:
+            qtbot.keyClick(dlg.skip_existing_box, Qt.Key.Key_Space)
+        assert dlg.spec().skip_existing is skip
+        qtbot.mouseClick(dlg.import_button, Qt.MouseButton.LeftButton)
+        return dlg.report.toPlainText()
+
+    run(False)
+    f.write_text(
+        "model,platform,throughput\nResNet-50,A100 80GB,2500\nBERT,A100 80GB,900\n"
+    )
+    text = run(False)
+    assert "row 1: already stored by the import 'mine.csv'" in text
+    assert "Skip rows already stored" in text
+    assert db.scalar("SELECT count(*) FROM user_results_v") == 1
+    text = run(True)
+    assert "Imported 1 rows" in text and "1 already stored left out" in text
+    values = db.cursor().execute("SELECT value FROM user_results_v ORDER BY value")
+    assert [v for (v,) in values.fetchall()] == [900.0, 2500.0]
