@@ -58,6 +58,7 @@ PROVENANCE: tuple[tuple[str, str], ...] = (
     ("source_title", "Source"),
     ("table", "Table"),
     ("source_date", "Date"),
+    ("source_link", "Link"),
     ("mlperf_id", "MLPerf ID"),
     ("result_id", "Result id"),
 )
@@ -110,6 +111,9 @@ def data_kind(row: Row) -> str | None:
 
 
 def value_of(row: Row, key: str) -> Any:
+    if key == "source_link":  # the row's own address, else those its source gives
+        links = row.get("source_links")
+        return row.get("link") or (f"the page gives: {links}" if links else None)
     return data_kind(row) if key == "data_kind" else row.get(key)
 
 

@@ -99,7 +99,9 @@ TABLE_COLUMNS: tuple[Field, ...] = (
     Field("category", "Availability"),
     Field("sources_agree", "Sources agree"),
     Field("table", "Table"),
-    Field("source_file", "Source"),
+    Field("source_title", "Source"),
+    # The document's file id: a column for exports, hidden in the window.
+    Field("source_file", "Source file"),
 )
 
 # Where an MLPerf row comes from: the results repository, its commit and the
@@ -122,6 +124,7 @@ PROVENANCE: tuple[str, ...] = (
     "source_date",
     "source_date_kind",
     "source_title",
+    "source_links",
     "mlperf_id",
     "division",
     "quality_target",

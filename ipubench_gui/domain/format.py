@@ -60,18 +60,36 @@ def to_tsv(headers: list[str], rows: list[list[object]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def source_name(row: Mapping[str, Any]) -> str:
+    """The source of a row as people name it: its title (the file id is a
+    column of the exports only)."""
+    return str(row.get("source_title") or row.get("source_file") or "")
+
+
+def source_lines(row: Mapping[str, Any]) -> list[str]:
+    """The source's title, its date and the addresses it gives."""
+    out = [f"Source: {source_name(row)}"]
+    imported = row.get("source_date_kind") == "imported"
+    if imported and row.get("source_file") not in (None, out[0][8:]):
+        out.append(f"File: {row['source_file']}")  # a user's own file
+    if row.get("source_date"):
+        kind = row.get("source_date_kind") or "dated"
+        out.append(
+            f"{'Imported' if imported else 'Page ' + kind}: {row['source_date']}"
+        )
+    if row.get("source_links") and not row.get("link"):
+        out.append(f"Addresses it gives: {row['source_links']}")
+    return out
+
+
 def provenance_lines(row: Mapping[str, Any]) -> list[str]:
     """Where a figure comes from, one fact a line, for tooltips and detail panes."""
-    out = [f"Source: {row.get('source_file', '')}"]
+    out = source_lines(row)
     if row.get("table"):
         where = f"Table: {row['table']}"
         if row.get("row"):
             where += f", row {row['row']}"
         out.append(where)
-    if row.get("source_date"):
-        out.append(
-            f"Page {row.get('source_date_kind') or 'dated'}: {row['source_date']}"
-        )
     if row.get("value_as_printed"):
         out.append(f"Printed as: {row['value_as_printed']}")
     for key in ("model", "platform", "framework", "dataset"):

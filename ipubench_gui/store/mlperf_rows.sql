@@ -42,6 +42,7 @@ SELECT
     'retrieved' AS source_date_kind,
     'MLPerf Training v' || t.mlperf_round
         || ' results (MLCommons, official logs)' AS source_title,
+    'https://github.com/' || t.repository AS source_links,
     CASE WHEN v.result_id IS NULL THEN 'MLPerf (official logs)'
          ELSE 'MLPerf (official logs) + vendor page' END AS source,
     t.mlperf_round,

@@ -39,6 +39,7 @@ vendor_rows AS (
         CASE WHEN r.g_date IS NOT NULL THEN 'commit or post date'
              ELSE s.date_kind END AS source_date_kind,
         s.title || coalesce(' — ' || r.source_repo, '') AS source_title,
+        s.links AS source_links,
         r.source
     FROM rows r
     JOIN platforms p USING (platform)

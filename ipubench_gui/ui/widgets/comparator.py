@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from ipubench_gui.domain import compare
 from ipubench_gui.domain.chartrows import config_label
-from ipubench_gui.domain.format import format_number
+from ipubench_gui.domain.format import format_number, source_name
 from ipubench_gui.ui.models.compare_model import CompareModel
 
 HINT = (
@@ -255,7 +255,7 @@ class Comparator(QTabWidget):
                 ]
             )
             tip = (
-                f"{c.get('chart')} ({c.get('source_file')})\n"
+                f"{c.get('chart')} ({source_name(c)})\n"
                 f"IPU: {c.get('ipu_framework')}, {c.get('ipu_precision')}, batch "
                 f"{c.get('ipu_batch')}\nGPU: {c.get('gpu_framework')}, "
                 f"{c.get('gpu_precision')}, batch {c.get('gpu_batch')}\n"

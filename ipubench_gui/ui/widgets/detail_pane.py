@@ -10,6 +10,16 @@ from ipubench_gui.domain.chartrows import config_label
 from ipubench_gui.domain.format import format_number, provenance_lines
 
 
+def _linked(word: str) -> str:
+    """A word of a detail line, as HTML: addresses are links."""
+    w = html.escape(word)
+    if word.startswith(("http://", "https://")):
+        return f'<a href="{w}">{w}</a>'
+    if word.startswith("www."):
+        return f'<a href="https://{w}">{w}</a>'
+    return w
+
+
 class DetailPane(QTextBrowser):
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -28,9 +38,7 @@ class DetailPane(QTextBrowser):
             lines = []
             for line in provenance_lines(r):
                 label, _, value = line.partition(": ")
-                v = html.escape(value)
-                if value.startswith(("http://", "https://")):
-                    v = f'<a href="{v}">{v}</a>'
+                v = " ".join(_linked(w) for w in value.split(" "))
                 lines.append(f"<b>{html.escape(label)}:</b> {v}")
             unit = r.get("unit") or ""
             value = f"{format_number(r.get('value'))} {unit}".strip()
