@@ -29,6 +29,7 @@ from ipubench_gui.ui.mlperf_import_controller import MLPerfImportController
 from ipubench_gui.ui.results import Results
 from ipubench_gui.ui.runner import QueryRunner
 from ipubench_gui.ui.state import AppState
+from ipubench_gui.ui.widgets.message_box import show_warning
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +118,10 @@ def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> 
     for path in getattr(args, "files", []):
         open_path(session, path)
     if args.screenshot:
-        when_ready.append(partial(_screenshot, session, args.screenshot))
+        # After what the view asked for (its chart, its comparison) is shown too.
+        when_ready.append(
+            partial(_when_idle, session, partial(_screenshot, session, args.screenshot))
+        )
     elif os.environ.get("IPUBENCH_GUI_EXIT_WHEN_READY"):  # start-up benchmark
         when_ready.append(_print_ready_and_quit)
     _when_ready(session, *when_ready)
@@ -128,7 +132,10 @@ def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> 
     status = db.user_status
     if status is not None and status.message:
         session.window.statusBar().showMessage(status.message, 30000)
-        QMessageBox.warning(session.window, "Your imported results", status.message)
+        if args.screenshot:  # no one to answer a box: say it, and go on
+            print(f"note: {status.message}", file=sys.stderr)
+        else:  # a box that does not block: start-up goes on under it
+            show_warning(session.window, "Your imported results", status.message)
     code = app.exec()
     session.close()
     _fast_exit(code)
@@ -211,8 +218,42 @@ def _print_ready_and_quit() -> None:
     QTimer.singleShot(0, QApplication.instance().quit)
 
 
+def _when_idle(session: Session, then: Callable[[], object]) -> None:
+    """Call ``then`` once every request made so far has been answered and
+    shown (a view given at start-up asks for its rows, chart and comparison
+    after the first answers), the window laid out and painted."""
+    runner = session.runner
+    done = False
+
+    def check() -> None:
+        # Posted, not called from the idle signal itself: an answer given
+        # inline (a small store answers from memory) makes the runner idle in
+        # the middle of applying a view, between its filters and its chart.
+        nonlocal done
+        if done or runner.pending():
+            return  # an answer asked for more: its idle comes later
+        done = True
+        runner.idle.disconnect(posted)
+        QApplication.processEvents()
+        session.window.repaint()
+        then()
+
+    def posted() -> None:
+        QTimer.singleShot(0, check)
+
+    runner.idle.connect(posted)
+    posted()
+
+
 def _screenshot(session: Session, path) -> None:
-    """Save a picture of the ready window, then quit."""
-    ok = session.window.grab().save(str(path))
+    """Save a picture of the ready window, say what it shows, then quit."""
+    w = session.window
+    ok = w.grab().save(str(path))
     print(f"{'saved' if ok else 'could not save'} {path}")
+    cm = w.comparator.model
+    print(
+        f"showing: {w.count_label.text()}; chart {session.state.chart.kind}; "
+        f"comparison of {cm.columnCount()}"
+        + (", only differences" if cm.only_differences else "")
+    )
     QApplication.instance().exit(0 if ok else 1)

@@ -22,7 +22,7 @@ Decisions, made once here:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ipubench_gui.domain.chartrows import LOWER_IS_BETTER, METRIC_LABELS
@@ -409,11 +409,13 @@ def to_rows(
 @dataclass(frozen=True)
 class Comparison:
     """What the comparator holds: result ids in column order, the baseline's id,
-    and optionally the attribute the user says is being compared."""
+    optionally the attribute the user says is being compared, and whether only
+    the rows that differ are shown. Saved in views."""
 
     ids: tuple[str, ...] = ()
     baseline: str | None = None
     focus: str | None = None
+    only_differences: bool = False
     MAX = 6
 
     @property
@@ -423,24 +425,25 @@ class Comparison:
     def added(self, rid: str) -> Comparison:
         if rid in self.ids or len(self.ids) >= self.MAX:
             return self
-        return Comparison(self.ids + (rid,), self.baseline or rid, self.focus)
+        return replace(self, ids=self.ids + (rid,), baseline=self.baseline or rid)
 
     def removed(self, rid: str) -> Comparison:
         ids = tuple(i for i in self.ids if i != rid)
         base = self.baseline if self.baseline in ids else (ids[0] if ids else None)
-        return Comparison(ids, base, self.focus)
+        return replace(self, ids=ids, baseline=base)
 
     def moved(self, rid: str, step: int) -> Comparison:
         ids = list(self.ids)
         i = ids.index(rid)
         j = min(max(i + step, 0), len(ids) - 1)
         ids.insert(j, ids.pop(i))
-        return Comparison(tuple(ids), self.baseline, self.focus)
+        return replace(self, ids=tuple(ids))
 
     def with_focus(self, focus: str | None) -> Comparison:
-        return Comparison(self.ids, self.baseline, focus)
+        return replace(self, focus=focus)
 
     def with_baseline(self, rid: str) -> Comparison:
-        return Comparison(
-            self.ids, rid if rid in self.ids else self.baseline, self.focus
-        )
+        return replace(self, baseline=rid if rid in self.ids else self.baseline)
+
+    def with_only_differences(self, on: bool) -> Comparison:
+        return replace(self, only_differences=on)

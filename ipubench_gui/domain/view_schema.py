@@ -44,6 +44,7 @@ class ComparisonDoc(msgspec.Struct, forbid_unknown_fields=False):
     ids: Annotated[list[Text], msgspec.Meta(max_length=Comparison.MAX)] = []
     baseline: Text | None = None
     focus: Text | None = None
+    only_differences: bool = False  # absent in views saved before it was kept
 
 
 def _error(exc: Exception) -> str:
@@ -131,7 +132,7 @@ def parse_comparison(data: object) -> tuple[Comparison, list[str]]:
     except msgspec.ValidationError as exc:
         return Comparison(), [f"comparison ({_error(exc)}): dropped"]
     ids = tuple(dict.fromkeys(doc.ids))
-    return Comparison(ids, doc.baseline, doc.focus), []
+    return Comparison(ids, doc.baseline, doc.focus, doc.only_differences), []
 
 
 def decode_json(raw: bytes) -> Any:

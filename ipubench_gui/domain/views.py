@@ -32,6 +32,7 @@ class View:
                 "ids": list(self.comparison.ids),
                 "baseline": self.comparison.baseline,
                 "focus": self.comparison.focus,
+                "only_differences": self.comparison.only_differences,
             },
         }
 
@@ -125,5 +126,5 @@ def reconcile(
         if view.comparison.baseline in ids
         else (ids[0] if ids else None)
     )
-    cmp = Comparison(ids, base, view.comparison.focus)
+    cmp = replace(view.comparison, ids=ids, baseline=base)
     return replace(view, filters=f, comparison=cmp), dropped

@@ -53,6 +53,9 @@ class CompareController(QObject):
         cmp.focusChosen.connect(
             lambda f: state.set_comparison(state.comparison.with_focus(f))
         )
+        cmp.onlyDifferencesChosen.connect(
+            lambda on: state.set_comparison(state.comparison.with_only_differences(on))
+        )
         cmp.exportRequested.connect(self.export_comparison)
         cmp.pickerRequested.connect(self.open_picker)
         for act, slot in (
@@ -257,7 +260,11 @@ class CompareController(QObject):
         self.picker = picker
 
     def _on_state_comparison_changed(self, c) -> None:
-        self.runner.submit("compare", partial(fetch.rows_by_ids, ids=list(c.ids)))
+        self.window.comparator.show_only_differences(c.only_differences)
+        if [r["result_id"] for r in self._fetched] == list(c.ids):
+            self._show_comparison()  # the same rows: shown another way
+        else:
+            self.runner.submit("compare", partial(fetch.rows_by_ids, ids=list(c.ids)))
 
     def export_comparison(self, kind: str) -> None:
         from pathlib import Path
@@ -274,7 +281,7 @@ class CompareController(QObject):
         if not rows:
             return
         if kind in ("tsv", "mdcopy"):
-            only = self.window.comparator.only_diff.isChecked()
+            only = self.state.comparison.only_differences
             focus = self.state.comparison.focus
             if kind == "tsv":
                 text = to_tsv(*compare.to_rows(rows, b, only, focus))

@@ -46,6 +46,9 @@ class QueryRunner(QObject):
 
     finished = Signal(str, int, object)
     failed = Signal(str, object)  # slot, exception: jobs without their own on_error
+    # Every slot's latest request has been answered (and what its answer set
+    # off answered too): the window shows all it was asked to.
+    idle = Signal()
     # Internal: carries results from the worker thread; queued to the GUI thread.
     _delivered = Signal(str, int, object)
 
@@ -62,6 +65,7 @@ class QueryRunner(QObject):
         self.synchronous = synchronous
         self._ids = itertools.count(1)
         self._latest: dict[str, int] = {}
+        self._answered: dict[str, int] = {}  # slot -> the last request answered
         self._on_error: dict[int, ErrorHandler] = {}  # request id -> its handler
         self._on_done: dict[int, OnDone] = {}  # request id -> its receiver(s)
         # request id -> (its slots, the cursor running it, its cancelled flag)
@@ -127,6 +131,15 @@ class QueryRunner(QObject):
             self._pool.submit(self._work, slot, rid, job)
         return rid
 
+    def pending(self) -> set[str]:
+        """Slots whose latest request has not been answered yet."""
+        with self._lock:
+            return {
+                s
+                for s, r in self._latest.items()
+                if r > 0 and self._answered.get(s) != r
+            }
+
     def is_current(self, slot: str, rid: int) -> bool:
         return self._latest.get(slot) == rid
 
@@ -187,6 +200,8 @@ class QueryRunner(QObject):
     def _deliver(self, slot: str, rid: int, result: Any) -> None:
         if not self.is_current(slot, rid):
             return
+        with self._lock:
+            self._answered[slot] = rid
         if isinstance(result, Exception):
             handler = self._on_error.get(rid)
             if handler is not None:
@@ -201,6 +216,8 @@ class QueryRunner(QObject):
                 receiver(result)
         # Last: who waits on it finds the answer received.
         self.finished.emit(slot, rid, result)
+        if not self.pending():
+            self.idle.emit()
 
 
 def slots_of(slot: str | tuple[str, ...]) -> tuple[str, ...]:

@@ -30,6 +30,20 @@ HINT = (
 )
 
 
+# (key, text, tooltip) of the buttons over the comparison.
+BUTTONS = (
+    ("add", "Add…", "Find results and add them (any text)"),
+    ("left", "◀", "Move the selected column left"),
+    ("right", "▶", "Move the selected column right"),
+    ("baseline", "★ Baseline", "Make the selected column the baseline"),
+    ("remove", "Remove", "Remove the selected column"),
+    ("tsv", "Copy TSV", "Copy the comparison for a spreadsheet"),
+    ("csv", "CSV…", "Save as CSV"),
+    ("md", "Markdown…", "Save as Markdown"),
+    ("png", "PNG…", "Save as a picture for slides"),
+)
+
+
 class Comparator(QTabWidget):
     """Thin: shows tables it is given; reports what the user asks for by signal."""
 
@@ -40,10 +54,37 @@ class Comparator(QTabWidget):
     exportRequested = Signal(str)  # csv | md | png | tsv | mdcopy
     pickerRequested = Signal()
     focusChosen = Signal(object)  # attribute name, or None for automatic
+    onlyDifferencesChosen = Signal(bool)
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.model = CompareModel(self)
+        self._build_table()
+        self.hint = QLabel(HINT)
+        self.hint.setWordWrap(True)
+        self.verdicts = QLabel()
+        self.verdicts.setWordWrap(True)
+        self.verdicts.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        page = QWidget()
+        lay = QVBoxLayout(page)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.addLayout(self._build_bar())
+        lay.addWidget(self.hint)
+        lay.addWidget(self.view, 1)
+        lay.addWidget(self.verdicts)
+        self.addTab(page, "Comparison")
+        self.addTab(self._build_counterparts(), "Counterparts")
+        self.claims = QTreeWidget()
+        self.claims.setHeaderLabels(["Claim", "Stated", "Recomputed", "Caveats"])
+        self.claims.setAccessibleName("Vendor claims")
+        self.claims.setWordWrap(True)
+        self.addTab(self.claims, "Vendor claims")
+
+    def _build_table(self) -> None:
+        """The comparison table, with its keys: Delete removes a column, Ctrl+C
+        and Ctrl+Alt+C copy what is shown (also on the right-click menu)."""
         self.view = QTableView()
         self.view.setModel(self.model)
         self.view.setWordWrap(True)
@@ -55,42 +96,32 @@ class Comparator(QTabWidget):
         self.view.verticalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents
         )
-        self.hint = QLabel(HINT)
-        self.hint.setWordWrap(True)
-        self.only_diff = QCheckBox("Only differences")
-        self.only_diff.toggled.connect(self.model.set_only_differences)
+        delete = QAction("Remove column", self.view)
+        delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        delete.triggered.connect(lambda: self._with_current(self.removeRequested.emit))
+        self.view.addAction(delete)
+        for text, keys, kind in (
+            ("Copy comparison as TSV", "Ctrl+C", "tsv"),
+            ("Copy comparison as Markdown", "Ctrl+Alt+C", "mdcopy"),
+        ):
+            act = QAction(text, self.view)
+            act.setShortcut(QKeySequence(keys))
+            act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            act.triggered.connect(lambda _=False, k=kind: self.exportRequested.emit(k))
+            self.view.addAction(act)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+
+    def _build_bar(self) -> QHBoxLayout:
+        """Buttons over the table, the "Comparing:" choice and "Only differences"."""
         bar = QHBoxLayout()
         self.buttons: dict[str, QToolButton] = {}
-        for key, text, tip in (
-            ("add", "Add…", "Find results and add them (any text)"),
-            ("left", "◀", "Move the selected column left"),
-            ("right", "▶", "Move the selected column right"),
-            ("baseline", "★ Baseline", "Make the selected column the baseline"),
-            ("remove", "Remove", "Remove the selected column"),
-            ("tsv", "Copy TSV", "Copy the comparison for a spreadsheet"),
-            ("csv", "CSV…", "Save as CSV"),
-            ("md", "Markdown…", "Save as Markdown"),
-            ("png", "PNG…", "Save as a picture for slides"),
-        ):
+        for key, text, tip in BUTTONS:
             b = QToolButton(text=text, autoRaise=True)
             b.setToolTip(tip)
             b.setAccessibleName(tip)
             self.buttons[key] = b
             bar.addWidget(b)
         bar.addStretch(1)
-        self.focus = QComboBox()
-        self.focus.addItem("Comparing: (automatic)", None)
-        for key in compare.FOCUS_ORDER:
-            self.focus.addItem(f"Comparing: {compare.NAMES[key]}", key)
-        self.focus.setToolTip(
-            "The attribute the comparison is about; every other "
-            "difference is listed as a confounder"
-        )
-        self.focus.currentIndexChanged.connect(
-            lambda _: self.focusChosen.emit(self.focus.currentData())
-        )
-        bar.addWidget(self.focus)
-        bar.addWidget(self.only_diff)
         self.buttons["add"].clicked.connect(self.pickerRequested.emit)
         self.buttons["left"].clicked.connect(lambda: self._move(-1))
         self.buttons["right"].clicked.connect(lambda: self._move(1))
@@ -104,36 +135,26 @@ class Comparator(QTabWidget):
             self.buttons[key].clicked.connect(
                 lambda _=False, k=key: self.exportRequested.emit(k)
             )
-        delete = QAction("Remove column", self.view)
-        delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
-        delete.triggered.connect(lambda: self._with_current(self.removeRequested.emit))
-        self.view.addAction(delete)
-        # Copy what is shown (only differences, if ticked), for a spreadsheet
-        # or for a message/issue; also on the right-click menu.
-        for text, keys, kind in (
-            ("Copy comparison as TSV", "Ctrl+C", "tsv"),
-            ("Copy comparison as Markdown", "Ctrl+Alt+C", "mdcopy"),
-        ):
-            act = QAction(text, self.view)
-            act.setShortcut(QKeySequence(keys))
-            act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            act.triggered.connect(lambda _=False, k=kind: self.exportRequested.emit(k))
-            self.view.addAction(act)
-        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self.verdicts = QLabel()
-        self.verdicts.setWordWrap(True)
-        self.verdicts.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse
+        self.focus = QComboBox()
+        self.focus.addItem("Comparing: (automatic)", None)
+        for key in compare.FOCUS_ORDER:
+            self.focus.addItem(f"Comparing: {compare.NAMES[key]}", key)
+        self.focus.setToolTip(
+            "The attribute the comparison is about; every other "
+            "difference is listed as a confounder"
         )
-        page = QWidget()
-        lay = QVBoxLayout(page)
-        lay.setContentsMargins(2, 2, 2, 2)
-        lay.addLayout(bar)
-        lay.addWidget(self.hint)
-        lay.addWidget(self.view, 1)
-        lay.addWidget(self.verdicts)
-        self.addTab(page, "Comparison")
+        self.focus.currentIndexChanged.connect(
+            lambda _: self.focusChosen.emit(self.focus.currentData())
+        )
+        # The choice is part of the comparison (saved in views): it goes to
+        # the state, which shows it (show_comparison).
+        self.only_diff = QCheckBox("Only differences")
+        self.only_diff.toggled.connect(self.onlyDifferencesChosen)
+        bar.addWidget(self.focus)
+        bar.addWidget(self.only_diff)
+        return bar
 
+    def _build_counterparts(self) -> QWidget:
         self.counter_title = QLabel("Select a result to see its counterparts.")
         self.counter_title.setWordWrap(True)
         self.counterparts = QTreeWidget()
@@ -150,13 +171,14 @@ class Comparator(QTabWidget):
         cl.addWidget(
             QLabel("Double-click or press Enter to add one to the comparison.")
         )
-        self.addTab(cp, "Counterparts")
+        return cp
 
-        self.claims = QTreeWidget()
-        self.claims.setHeaderLabels(["Claim", "Stated", "Recomputed", "Caveats"])
-        self.claims.setAccessibleName("Vendor claims")
-        self.claims.setWordWrap(True)
-        self.addTab(self.claims, "Vendor claims")
+    def show_only_differences(self, on: bool) -> None:
+        """Show only the rows that differ (the comparison's own choice)."""
+        with QSignalBlocker(self.only_diff):
+            self.only_diff.setChecked(on)
+        if self.model.only_differences != on:
+            self.model.set_only_differences(on)
 
     # -- rendering ---------------------------------------------------------------
     def show_comparison(
