@@ -57,6 +57,7 @@ class CompareController(QObject):
             lambda on: state.set_comparison(state.comparison.with_only_differences(on))
         )
         cmp.exportRequested.connect(self.export_comparison)
+        window.explain_action.triggered.connect(self.explain_current)
         cmp.pickerRequested.connect(self.open_picker)
         for act, slot in (
             (window.open_view_action, self.open_view_dialog),
@@ -266,6 +267,31 @@ class CompareController(QObject):
         else:
             self.runner.submit("compare", partial(fetch.rows_by_ids, ids=list(c.ids)))
 
+    def explain_current(self) -> None:
+        """Help → Explain this number: the current cell of the comparator (when
+        it has the focus) or of the table, step by step, in Details."""
+        from PySide6.QtWidgets import QApplication
+
+        from ipubench_gui.domain.explain import explain
+
+        w = self.window
+        rows, c = self._fetched, self.state.comparison
+        base = rows[c.baseline_index] if rows else None
+        focus = QApplication.focusWidget()
+        ix = w.comparator.view.currentIndex()
+        if focus is w.comparator.view and ix.isValid() and ix.column() < len(rows):
+            text = explain(rows[ix.column()], rows, base)
+        else:
+            row = w.table.current_row()
+            if row is None:
+                text = EXPLAIN_HINT
+            else:
+                compared = row.get("result_id") in c.ids
+                text = explain(row, rows, base if compared else None)
+        w.details.show_text(text)
+        w.detail_dock.show()
+        w.detail_dock.raise_()
+
     def export_comparison(self, kind: str) -> None:
         from pathlib import Path
 
@@ -316,6 +342,12 @@ class CompareController(QObject):
         if kind == "md":
             return write_text(path, compare.to_markdown(rows, b))
         return save_png(rows, b, path)
+
+
+EXPLAIN_HINT = (
+    "Select a cell in the table or the comparison, then choose Help → Explain "
+    "this number (Shift+F1)."
+)
 
 
 def _counterparts(db, rid: str):

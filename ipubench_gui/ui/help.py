@@ -1,5 +1,6 @@
-"""Help: the keyboard shortcuts (F1), read from the window's own actions, and
-About with versions and the data's sources."""
+"""Help: the keyboard shortcuts (F1), read from the window's own actions, a
+short guide (its keys read from the actions too), and About with versions and
+the data's sources. "Explain this number" (Shift+F1) is domain/explain.py."""
 
 from __future__ import annotations
 
@@ -98,3 +99,103 @@ def show_about(window: QWidget, sources_html: str) -> QMessageBox:
     box.setStandardButtons(QMessageBox.StandardButton.Ok)
     box.open()
     return box
+
+
+def _keys(act: QAction | None) -> str:
+    if act is None or act.shortcut().isEmpty():
+        return ""
+    return act.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+
+
+def guide_html(window: QWidget) -> str:
+    """A short guide to the window; each key is read from the action it
+    names, so the guide says what the keys do today."""
+
+    def k(name: str) -> str:
+        act = getattr(window, name, None)
+        if act is None:  # an action a controller made: found by its text
+            text = name.replace("_", " ").lower()
+            act = next(
+                (
+                    a
+                    for a in window.findChildren(QAction)
+                    if a.text().replace("&", "").lower().startswith(text)
+                ),
+                None,
+            )
+        keys = _keys(act)
+        return f" (<b>{html.escape(keys)}</b>)" if keys else ""
+
+    steps = [
+        (
+            "Find results",
+            f"Type in the search box{k('find_action')} or tick values in the "
+            "filters on the left; numeric ranges are under them. Clear every "
+            f"filter{k('clear_all_action')}.",
+        ),
+        (
+            "Read a figure",
+            "Select a row: Details shows where its figure comes from (the "
+            "source's title, date and address, the table and row). Select a "
+            f"cell and choose Help → Explain this number{k('explain_action')}: "
+            "the figure as printed, how it was read and named, the value shown "
+            "and every ratio built on it.",
+        ),
+        (
+            "Compare like with like",
+            f"Add selected rows to the comparison{k('add_compare_action')}. "
+            "The comparator says whether two results are like-for-like or what "
+            "else differs; 'Only differences' hides the rest; Counterparts "
+            "lists results that differ in exactly one thing.",
+        ),
+        (
+            "Check the vendor's claims",
+            "View → Claims audit recomputes every claim from the stored results "
+            "and says whether it holds, with the arithmetic.",
+        ),
+        (
+            "Charts for slides",
+            f"Choose a chart above the table; export it{k('export_chart_action')}. "
+            f"Figures per accelerator chip{k('per_chip_action')} are derived "
+            "here, never published, and say so.",
+        ),
+        (
+            "Your own results",
+            f"File → Import results{k('import_results')}: CSV, Parquet or JSON. "
+            "Rows already stored stop an import unless you tick 'Skip rows "
+            "already stored'.",
+        ),
+        (
+            "Keep what you found",
+            f"Save a view{k('save_view_action')} and open it later"
+            f"{k('open_view_action')}: filters, chart and comparison come back.",
+        ),
+    ]
+    body = "".join(
+        f"<h4>{i}. {html.escape(title)}</h4><p>{text}</p>"
+        for i, (title, text) in enumerate(steps, 1)
+    )
+    return (
+        "<h3>Guide</h3>"
+        + body
+        + f"<p>All keys: Help → Keyboard shortcuts{k('shortcuts_action')}.</p>"
+    )
+
+
+class GuideDialog(QDialog):
+    """Help → Guide: the guide, readable with the keyboard (Esc closes)."""
+
+    def __init__(self, window: QWidget):
+        from PySide6.QtWidgets import QTextBrowser
+
+        super().__init__(window)
+        self.setWindowTitle("Guide")
+        self.text = QTextBrowser()
+        self.text.setAccessibleName("Guide")
+        self.text.setHtml(guide_html(window))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.text)
+        lay.addWidget(buttons)
+        self.resize(620, 560)

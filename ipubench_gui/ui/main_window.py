@@ -261,6 +261,11 @@ class MainWindow(QMainWindow):
         self.shortcuts_action = self._action(
             helpm, "&Keyboard shortcuts", self.show_shortcuts, "F1"
         )
+        self.guide_action = self._action(helpm, "&Guide", self.show_guide)
+        # Explains the current table or comparator cell (CompareController).
+        self.explain_action = self._action(
+            helpm, "&Explain this number", None, "Shift+F1"
+        )
         self.about_action = self._action(
             helpm, "&About IPU Benchmark Explorer", self.show_about
         )
@@ -339,6 +344,12 @@ class MainWindow(QMainWindow):
         from ipubench_gui.ui import help as helpui
 
         self.about_box = helpui.show_about(self, self.sources_text)
+
+    def show_guide(self) -> None:
+        from ipubench_gui.ui.help import GuideDialog
+
+        self.guide_dialog = GuideDialog(self)
+        self.guide_dialog.show()
 
     def show_shortcuts(self) -> None:
         from ipubench_gui.ui.help import ShortcutsDialog

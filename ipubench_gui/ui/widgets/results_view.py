@@ -97,6 +97,14 @@ class ResultsView(QTableView):
         if self.selected_rows():
             QGuiApplication.clipboard().setText(self.selection_tsv())
 
+    def current_row(self) -> dict | None:
+        """The row of the current cell (else the first selected), as a dict."""
+        ix = self.currentIndex()
+        if not ix.isValid():
+            picked = self.selectionModel().selectedRows()
+            ix = picked[0] if picked else ix
+        return self.results.row_dict(ix.row()) if ix.isValid() else None
+
     def select_ids(self, ids: tuple[str, ...], scroll: bool = True) -> None:
         m = self.results
         sel = QItemSelection()
