@@ -45,6 +45,16 @@ def shortcut_rows(window: QWidget) -> list[tuple[str, str, str]]:
     return sorted(out, key=lambda r: (r[0] != "Window", r[0], r[1].lower()))
 
 
+def _with_close(dialog: QDialog, body: QWidget, width: int, height: int) -> None:
+    """Lay out a help dialog: ``body`` over a Close button (Esc closes too)."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(dialog.close)
+    lay = QVBoxLayout(dialog)
+    lay.addWidget(body)
+    lay.addWidget(buttons)
+    dialog.resize(width, height)
+
+
 class ShortcutsDialog(QDialog):
     def __init__(self, window: QWidget):
         super().__init__(window)
@@ -62,12 +72,7 @@ class ShortcutsDialog(QDialog):
         h.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         for c in (0, 2):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.close)
-        lay = QVBoxLayout(self)
-        lay.addWidget(self.table)
-        lay.addWidget(buttons)
-        self.resize(560, 480)
+        _with_close(self, self.table, 560, 480)
 
     def rows(self) -> list[tuple[str, ...]]:
         t = self.table
@@ -193,9 +198,4 @@ class GuideDialog(QDialog):
         self.text = QTextBrowser()
         self.text.setAccessibleName("Guide")
         self.text.setHtml(guide_html(window))
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.close)
-        lay = QVBoxLayout(self)
-        lay.addWidget(self.text)
-        lay.addWidget(buttons)
-        self.resize(620, 560)
+        _with_close(self, self.text, 620, 560)

@@ -24,20 +24,6 @@ from tests.conftest import DATA, GPU_STORED, REPO, STORE_ROWS, write_csv
 EXTERNAL = REPO.parent / "shared" / "external" / "summary_results.json"
 
 
-@pytest.fixture
-def combined(tmp_path, store_path):
-    cache = tmp_path / "cache"
-    cache.mkdir()
-    # Reuse the session's built store as the "cached" one (same fingerprint).
-    from ipubench_gui.store.build import fingerprint
-
-    os.link(store_path, cache / f"results-{fingerprint(DATA)[:16]}.duckdb")
-    db, status = open_combined(DATA, cache, tmp_path / "user" / "user.duckdb")
-    assert status.writable, status.message
-    yield db
-    db.close()
-
-
 def _user_rows(db) -> int:
     return db.scalar("SELECT count(*) FROM user_results_v")
 

@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 
 from ipubench_gui.store import importer
 from ipubench_gui.store.importer import ImportFailed, ImportSpec
-from ipubench_gui.store.userdb import open_combined
-from tests.conftest import DATA
+from tests.store.conftest import open_test_combined
 
 COLUMNS = {
     "model": "model",
@@ -33,14 +32,7 @@ CONSTANTS = {"metric": "throughput", "unit": "items/s"}
 
 @pytest.fixture(scope="module")
 def combined(tmp_path_factory, store_path):
-    from ipubench_gui.store.build import fingerprint
-
-    tmp = tmp_path_factory.mktemp("hostile")
-    cache = tmp / "cache"
-    cache.mkdir()
-    os.link(store_path, cache / f"results-{fingerprint(DATA)[:16]}.duckdb")
-    db, status = open_combined(DATA, cache, tmp / "user" / "user.duckdb")
-    assert status.writable, status.message
+    db = open_test_combined(tmp_path_factory.mktemp("hostile"), store_path)
     yield db
     db.close()
 

@@ -4,15 +4,13 @@ counted (issue 17 item 8)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 
 import pytest
 
 from ipubench_gui.store import importer
 from ipubench_gui.store.importer import ImportFailed, ImportSpec
-from ipubench_gui.store.userdb import open_combined
-from tests.conftest import DATA, run_cli
+from tests.conftest import run_cli
 
 FIRST = "model,platform,throughput\nResNet-50,A100 80GB,2500\nBERT,A100 80GB,900\n"
 # Row 1 was stored by FIRST; row 3 repeats row 2; rows 2 and 4 are new.
@@ -20,19 +18,6 @@ SECOND = (
     "model,platform,throughput\nResNet-50,A100 80GB,2500\n"
     "ResNet-50,A100 80GB,2700\nResNet-50,A100 80GB,2700\nBERT,A100 80GB,950\n"
 )
-
-
-@pytest.fixture
-def combined(tmp_path, store_path):
-    from ipubench_gui.store.build import fingerprint
-
-    cache = tmp_path / "cache"
-    cache.mkdir()
-    os.link(store_path, cache / f"results-{fingerprint(DATA)[:16]}.duckdb")
-    db, status = open_combined(DATA, cache, tmp_path / "user" / "user.duckdb")
-    assert status.writable, status.message
-    yield db
-    db.close()
 
 
 def _spec(path, **kw) -> ImportSpec:
