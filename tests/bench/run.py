@@ -38,6 +38,7 @@ def main() -> int:
     import tests.bench.bench_claims  # noqa: F401
     import tests.bench.bench_export  # noqa: F401
     import tests.bench.bench_import  # noqa: F401
+    import tests.bench.bench_import_existing  # noqa: F401
     import tests.bench.bench_mlperf  # noqa: F401
     import tests.bench.bench_package  # noqa: F401
     import tests.bench.bench_store  # noqa: F401  (registers cases)
@@ -55,6 +56,7 @@ def main() -> int:
             "breakdown",
             "charts",
             "import",
+            "import-existing",
             "mlperf",
             "export",
             "claims",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTextBrowser
 
 from ipubench_gui.domain.chartrows import config_label
@@ -24,6 +25,13 @@ class DetailPane(QTextBrowser):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setOpenExternalLinks(True)
+        # Tab moves between panels, never between the links in here (every
+        # vendor row names its page's addresses): links are for the mouse,
+        # and the text is selectable to copy one.
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextBrowserInteraction
+            & ~Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+        )
         self.setAccessibleName("Result details")
         self.show_rows([])
 
