@@ -20,7 +20,6 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ipubench_gui.domain.fields import TEXT_SEARCH
 from ipubench_gui.domain.filters import FilterState, NumRange, Value
 from ipubench_gui.store.db import Row
 from ipubench_gui.store.schema import quote_ident
@@ -36,12 +35,11 @@ class HeldRows(Protocol):
     def is_in(self, column: str, values: frozenset[Value]) -> np.ndarray: ...
 
 
-# The text a search term must occur in: the searched columns, lowered, joined by
-# a space. The snapshot asks DuckDB for this same expression per row, so case
-# folding is the SQL path's own.
-HAY_SQL = " || ' ' || ".join(
-    f"coalesce(lower({quote_ident(c)}), '')" for c in TEXT_SEARCH
-)
+# The text a search term must occur in: the searched columns (TEXT_SEARCH),
+# lowered, joined by a space, stored with every row (``search_text``, made by
+# store/names.SEARCH_TEXT). The snapshot asks DuckDB for this same expression
+# per row, so case folding is the SQL path's own.
+HAY_SQL = f"coalesce({quote_ident('search_text')}, '')"
 TEXT = "text"  # the dimension a search term belongs to (chips, views)
 
 

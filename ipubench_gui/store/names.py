@@ -15,6 +15,7 @@ from typing import Any
 import duckdb
 
 from ipubench_gui.domain.entities import Catalogue, EntityError
+from ipubench_gui.domain.fields import TEXT_SEARCH
 from ipubench_gui.store.cache import cache_of
 from ipubench_gui.store.db import Database, one_row
 from ipubench_gui.store.sources import NAMED_COLUMNS
@@ -82,9 +83,24 @@ CANONICAL_NAMES = """REPLACE (
     r.framework AS framework_as_printed,
     r.dataset AS dataset_as_printed,
     r.platform AS platform_as_printed"""
-UNIT_FAMILY_AND_OTHER_NAMES = """
+_OTHER_NAMES = "concat_ws(' | ', vm.other_names, vd.other_names)"
+# The text a search term must occur in (store/clauses.py), worked out once per
+# row: the searched columns (domain.fields.TEXT_SEARCH), lowered, joined by a
+# space. Stored, not computed per query: at 1M rows a search computing it took
+# 260-390 ms, reading it 79 ms (measured, tests/bench names).
+_SEARCHED = {
+    "model": "coalesce(vm.canonical, r.model)",
+    "variant": "r.variant",
+    "dataset": "coalesce(vd.canonical, r.dataset)",
+    "other_names": _OTHER_NAMES,
+}
+SEARCH_TEXT = " || ' ' || ".join(
+    f"coalesce(lower({_SEARCHED[c]}), '')" for c in TEXT_SEARCH
+)
+UNIT_FAMILY_AND_OTHER_NAMES = f"""
     unit_family(eu.quantity, eu.item, em.item) AS unit_family,
-    concat_ws(' | ', vm.other_names, vd.other_names) AS other_names"""
+    {_OTHER_NAMES} AS other_names,
+    {SEARCH_TEXT} AS search_text"""
 
 
 def catalogue_of(con: duckdb.DuckDBPyConnection, schema: str = "") -> Catalogue:
@@ -177,8 +193,7 @@ def user_catalogue(
 # The user's aliases as search text of the bundled rows (whose other_names the
 # store built without them): "treat RN-50 (ours) as ResNet-50 v1.5" makes a
 # search for "rn-50 (ours)" find every ResNet-50 v1.5 row, as it finds the
-# imported ones (their other_names are resolved with the user's aliases). Read
-# from u.user_aliases by the views, so a new alias needs no redefinition.
+# imported ones (their other_names are resolved with the user's aliases).
 USER_ALIAS_NAMES = """
 CREATE OR REPLACE VIEW user_alias_names AS
 SELECT kind, canonical,
@@ -191,14 +206,40 @@ GROUP BY kind, canonical
 def with_user_aliases(table: str) -> str:
     """SQL giving ``table`` (a bundled table of rows named by model and
     dataset: b.results_v, b.facet_cube) with the user's aliases of their model
-    and dataset in its search text (``other_names``)."""
+    and dataset in its search text (``other_names``, and ``search_text``
+    which ends with it)."""
     return f"""
-SELECT r.* REPLACE (concat_ws(' | ', r.other_names, am.names, ad.names)
-                    AS other_names)
+SELECT r.* REPLACE (
+    concat_ws(' | ', r.other_names, am.names, ad.names) AS other_names,
+    concat_ws(' | ', r.search_text, am.names, ad.names) AS search_text
+)
 FROM {table} r
 LEFT JOIN user_alias_names am ON am.kind = 'model' AND am.canonical = r.model
 LEFT JOIN user_alias_names ad ON ad.kind = 'dataset' AND ad.canonical = r.dataset
 """
+
+
+def define_combined_views(con: duckdb.DuckDBPyConnection) -> None:
+    """``results_v`` and ``facet_cube`` of a connection with a user database:
+    the bundled rows, then the imported ones. The bundled rows' search text
+    takes the user's aliases (a join) only while there are any: the join made
+    a filter change with a search term 1.4x slower at 100,000 rows (make
+    bench, names). Defined again when the aliases change (rename_user_rows)."""
+    aliases = one_row(con.execute("SELECT count(*) FROM u.user_aliases"))[0]
+
+    def bundled(table: str) -> str:
+        return with_user_aliases(table) if aliases else f"SELECT * FROM {table}"
+
+    con.execute(USER_ALIAS_NAMES)
+    con.execute(
+        f"CREATE OR REPLACE VIEW results_v AS {bundled('b.results_v')} "
+        "UNION ALL BY NAME SELECT * EXCLUDE (source_id) FROM user_results_v "
+        "UNION ALL BY NAME SELECT * EXCLUDE (source_id) FROM user_mlperf_v"
+    )
+    con.execute(
+        f"CREATE OR REPLACE VIEW facet_cube AS {bundled('b.facet_cube')} "
+        "UNION ALL BY NAME SELECT * EXCLUDE (source_id) FROM u.user_cube"
+    )
 
 
 def add_user_alias(
@@ -289,12 +330,14 @@ def rename_user_rows(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> None:
         kinds[kind].add(spelling)
     con.execute("DELETE FROM u.user_names")
     insert(con, "u.user_names", name_rows(cat, kinds), 5)
+    define_combined_views(con)  # the bundled rows' search text follows too
     recount_user_cube(con)
 
 
 CUBE_COLUMNS = (
     "task, metric, model, variant, platform, generation, accelerators, "
-    "sdk_version, framework, dataset, precision, source_file, batch_size, other_names"
+    "sdk_version, framework, dataset, precision, source_file, batch_size, "
+    "other_names, search_text"
 )
 # Imported MLPerf results' names as printed, as NAMED_COLUMNS reads them (the
 # platform as the rows show it: mlperf_rows.sql).
@@ -315,10 +358,11 @@ def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
             "AND table_name = 'user_cube'"
         ).fetchall()
     }
-    todo = "other_names" not in have
-    if todo:
-        con.execute("ALTER TABLE u.user_cube ADD COLUMN other_names VARCHAR")
-    elif one_row(
+    todo = not {"other_names", "search_text"} <= have
+    for column in ("other_names", "search_text"):
+        if column not in have:
+            con.execute(f"ALTER TABLE u.user_cube ADD COLUMN {column} VARCHAR")
+    if not todo and one_row(
         con.execute(
             "SELECT (SELECT count(*) FROM u.user_names) = 0 "
             "AND EXISTS (SELECT 1 FROM u.imports)"

@@ -33,6 +33,7 @@ VIEW_COLUMNS: frozenset[str] = frozenset(
         "value",
         "ord",
         "other_names",
+        "search_text",
     ]
 )
 

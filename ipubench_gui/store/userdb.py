@@ -334,20 +334,7 @@ def _define_views(con: duckdb.DuckDBPyConnection, with_user: bool) -> None:
     if with_user:
         define_view(con)
         con.execute(USER_MLPERF_V)
-        con.execute(names.USER_ALIAS_NAMES)  # bundled rows found by them too
-        con.execute(
-            "CREATE OR REPLACE VIEW results_v AS "
-            f"{names.with_user_aliases('b.results_v')} "
-            "UNION ALL BY NAME "
-            "SELECT * EXCLUDE (source_id) FROM user_results_v "
-            "UNION ALL BY NAME "
-            "SELECT * EXCLUDE (source_id) FROM user_mlperf_v"
-        )
-        con.execute(
-            "CREATE OR REPLACE VIEW facet_cube AS "
-            f"{names.with_user_aliases('b.facet_cube')} UNION ALL BY NAME "
-            "SELECT * EXCLUDE (source_id) FROM u.user_cube"
-        )
+        names.define_combined_views(con)  # the user's aliases find bundled rows
         con.execute(
             "CREATE OR REPLACE VIEW sources AS SELECT * FROM b.sources "
             "UNION ALL SELECT file_name, label, 'imported', "

@@ -21,7 +21,7 @@ FROM mlperf_training;
 -- rows and imported ones); *_as_printed keep the source's spelling. unit_family
 -- says what a figure counts: "images/s" for a ResNet-50 throughput printed in
 -- items/s, "time" for times; other_names holds every spelling of the model and
--- dataset, for the text search.
+-- dataset; search_text, what the text search looks in (store/names.SEARCH_TEXT).
 CREATE TABLE results_v AS
 WITH rows AS (
     -- every data source's rows (store/sources.py: each entry's ``rows``)
@@ -105,6 +105,6 @@ CREATE TABLE facet_cube AS
 SELECT task, metric, model, variant, platform, generation, accelerators,
        sdk_version, framework, dataset, precision, source_file, source,
        mlperf_round, division, category, submitter, batch_size,
-       other_names, count(*) AS n
+       other_names, search_text, count(*) AS n
 FROM results_v
 GROUP BY ALL;

@@ -40,6 +40,7 @@ def main() -> int:
     import tests.bench.bench_import  # noqa: F401
     import tests.bench.bench_import_existing  # noqa: F401
     import tests.bench.bench_mlperf  # noqa: F401
+    import tests.bench.bench_names  # noqa: F401
     import tests.bench.bench_package  # noqa: F401
     import tests.bench.bench_store  # noqa: F401  (registers cases)
     import tests.bench.bench_ui  # noqa: F401
@@ -58,6 +59,7 @@ def main() -> int:
             "import",
             "import-existing",
             "mlperf",
+            "names",
             "export",
             "claims",
         ]  # issue order, whatever the imports'
