@@ -42,6 +42,8 @@ class Field:
 FACETS: tuple[Field, ...] = (
     Field("task", "Task"),
     Field("metric", "Metric"),
+    # what a figure counts: images/s, sequences/s, ..., "time" (store/names.py)
+    Field("unit_family", "Unit family"),
     Field("model", "Model"),
     Field("variant", "Variant"),
     Field("platform", "Platform"),
@@ -62,7 +64,8 @@ FACETS: tuple[Field, ...] = (
 # Numeric range filters.
 RANGES: tuple[Field, ...] = (
     Field("batch_size", "Batch size", numeric=True),
-    Field("throughput", "Throughput", "items/s", numeric=True),
+    # its unit: the unit family of the rows shown (FacetPanel names it)
+    Field("throughput", "Throughput", numeric=True),
     Field("latency_ms", "Latency", "ms", numeric=True),
 )
 

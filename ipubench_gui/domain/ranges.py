@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 STEPS = 1000
@@ -48,3 +49,21 @@ def _nice(v: float) -> float:
         return 0.0
     digits = 3 - int(math.floor(math.log10(abs(v)))) - 1
     return round(v, digits)
+
+
+def counted_unit(counts: Mapping[object, int], checked: Collection[object]) -> str:
+    """What the throughput figures of the rows shown count, for the range
+    filter's title: their one unit family ("images/s"), "mixed units" when
+    they are several, "" when none. ``counts``: rows per unit family with
+    every filter but the family's own; ``checked``: the families ticked."""
+    shown = [
+        v
+        for v, n in counts.items()
+        if n
+        and isinstance(v, str)
+        and v.endswith("/s")
+        and (not checked or v in checked)
+    ]
+    if len(shown) > 1:
+        return "mixed units"
+    return shown[0] if shown else ""

@@ -335,9 +335,9 @@ def rename_user_rows(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> None:
 
 
 CUBE_COLUMNS = (
-    "task, metric, model, variant, platform, generation, accelerators, "
-    "sdk_version, framework, dataset, precision, source_file, batch_size, "
-    "other_names, search_text"
+    "task, metric, unit_family, model, variant, platform, generation, "
+    "accelerators, sdk_version, framework, dataset, precision, source_file, "
+    "batch_size, other_names, search_text"
 )
 # Imported MLPerf results' names as printed, as NAMED_COLUMNS reads them (the
 # platform as the rows show it: mlperf_rows.sql).
@@ -349,8 +349,9 @@ USER_MLPERF = (
 
 def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
     """A user database from before canonical names: resolve its names and
-    recount its facets (the cube held names as printed). Returns whether it
-    had to. Cheap when there is nothing to do (one count)."""
+    recount its facets (the cube held names as printed, and lacked the
+    columns added since). Returns whether it had to. Cheap when there is
+    nothing to do (one count)."""
     have = {
         r[0]
         for r in con.execute(
@@ -358,16 +359,20 @@ def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
             "AND table_name = 'user_cube'"
         ).fetchall()
     }
-    todo = not {"other_names", "search_text"} <= have
-    for column in ("other_names", "search_text"):
+    added = ("other_names", "search_text", "unit_family")
+    todo = not set(added) <= have
+    for column in added:
         if column not in have:
             con.execute(f"ALTER TABLE u.user_cube ADD COLUMN {column} VARCHAR")
-    if not todo and one_row(
-        con.execute(
-            "SELECT (SELECT count(*) FROM u.user_names) = 0 "
-            "AND EXISTS (SELECT 1 FROM u.imports)"
-        )
-    )[0]:
+    if (
+        not todo
+        and one_row(
+            con.execute(
+                "SELECT (SELECT count(*) FROM u.user_names) = 0 "
+                "AND EXISTS (SELECT 1 FROM u.imports)"
+            )
+        )[0]
+    ):
         todo = True
     if todo:
         from ipubench_gui.store.user_tables import all_rows

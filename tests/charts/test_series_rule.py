@@ -95,9 +95,7 @@ def _gpu_reference(**match) -> list[dict]:
 
     with open(DATA / "gpu_reference.csv", newline="", encoding="utf-8") as f:
         return [
-            r
-            for r in csv.DictReader(f)
-            if all(r[k] == v for k, v in match.items())
+            r for r in csv.DictReader(f) if all(r[k] == v for k, v in match.items())
         ]
 
 

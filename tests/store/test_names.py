@@ -360,7 +360,7 @@ def test_imported_mlperf_rows_are_named_as_bundled_ones(combined, tmp_path):
 
 
 def test_a_user_alias_finds_the_bundled_rows(combined):
-    """"Treat ... as alias of" (or import --alias) saves a user alias; a search
+    """ "Treat ... as alias of" (or import --alias) saves a user alias; a search
     for it finds the bundled rows of the entity, in SQL, in the facet counts
     and in the in-memory copy, as the search for a bundled alias does."""
     from ipubench_gui.store.snapshot import Snapshot

@@ -90,12 +90,14 @@ def test_a_new_source_is_one_registry_entry(with_tpu, tmp_path):
         # the other sources' rows are all still there, in the same order
         with open(with_tpu / "results.csv", encoding="utf-8") as f:
             vendor = sum(1 for _ in f) - 1
-        assert db.scalar(
-            "SELECT count(*) FROM results_v WHERE source = 'Vendor page'"
-        ) + db.scalar(
-            "SELECT count(*) FROM results WHERE result_id IN "
-            "(SELECT vendor_result_id FROM mlperf_training)"
-        ) == vendor
+        assert (
+            db.scalar("SELECT count(*) FROM results_v WHERE source = 'Vendor page'")
+            + db.scalar(
+                "SELECT count(*) FROM results WHERE result_id IN "
+                "(SELECT vendor_result_id FROM mlperf_training)"
+            )
+            == vendor
+        )
     finally:
         db.close()
     assert shown_rows(with_tpu) == before

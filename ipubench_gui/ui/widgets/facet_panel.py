@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from ipubench_gui.domain.fields import FACETS, RANGES, Field
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.ranges import counted_unit
 from ipubench_gui.ui.models.facet_model import NAME_ROLE, SORTS, VALUE_ROLE, FacetModel
 from ipubench_gui.ui.state import AppState
 from ipubench_gui.ui.widgets.range_filter import RangeFilter
@@ -184,6 +185,10 @@ class FacetPanel(QScrollArea):
         f = self._state.filters
         for name, box in self.boxes.items():
             box.set_counts(counts.get(name, {}), f.values(name))
+        # throughput is in images/s for some rows, sequences/s for others
+        self.ranges["throughput"].set_unit(
+            counted_unit(counts.get("unit_family", {}), f.values("unit_family"))
+        )
 
     def _on_state_filters_changed(self, f: FilterState) -> None:
         # Check marks follow the filter at once; counts follow when they arrive.

@@ -63,6 +63,12 @@ class RangeFilter(QWidget):
         box.editingFinished.connect(self._on_box_edited)
         return box
 
+    def set_unit(self, unit: str) -> None:
+        """Name what the figures count in the title ("images/s", "mixed
+        units"), for a field whose unit varies by row."""
+        text = f"{self.field.label} ({unit})" if unit else self.field.header
+        self.title.setText(f"<b>{text}</b>")
+
     def set_bounds(self, lo: float | None, hi: float | None) -> None:
         if lo is None or hi is None:
             self.setEnabled(False)
