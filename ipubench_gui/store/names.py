@@ -19,7 +19,7 @@ from ipubench_gui.domain.fields import TEXT_SEARCH
 from ipubench_gui.store.cache import cache_of
 from ipubench_gui.store.db import Database, one_row
 from ipubench_gui.store.sources import NAMED_COLUMNS
-from ipubench_gui.store.user_cube import recount_user_cube
+from ipubench_gui.store.user_cube import held_columns, recount_user_cube
 
 # Tables the store holds for names (shared by the bundled and the user's rows).
 ENTITY_TABLES = (
@@ -352,13 +352,7 @@ def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
     recount its facets (the cube held names as printed, and lacked the
     columns added since). Returns whether it had to. Cheap when there is
     nothing to do (one count)."""
-    have = {
-        r[0]
-        for r in con.execute(
-            "SELECT column_name FROM duckdb_columns() WHERE database_name = 'u' "
-            "AND table_name = 'user_cube'"
-        ).fetchall()
-    }
+    have = held_columns(con)
     added = ("other_names", "search_text", "unit_family")
     todo = not set(added) <= have
     for column in added:

@@ -26,16 +26,21 @@ def count_user_cube(
     )
 
 
-def _cube_columns(con: duckdb.DuckDBPyConnection, view: str) -> str:
-    """The columns of the user's facet cube that ``view`` gives (an imported
-    file's rows have no MLPerf facets; an older cube lacks some)."""
-    have = {
+def held_columns(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The columns the user's facet cube has (an older one lacks some)."""
+    return {
         r[0]
         for r in con.execute(
             "SELECT column_name FROM duckdb_columns() WHERE database_name = 'u' "
             "AND table_name = 'user_cube'"
         ).fetchall()
     }
+
+
+def _cube_columns(con: duckdb.DuckDBPyConnection, view: str) -> str:
+    """The columns of the user's facet cube that ``view`` gives (an imported
+    file's rows have no MLPerf facets; an older cube lacks some)."""
+    have = held_columns(con)
     given = [d[0] for d in con.execute(f"SELECT * FROM {view} LIMIT 0").description]
     return ", ".join(f'"{c}"' for c in given if c in have - {"n", "source_id"})
 
