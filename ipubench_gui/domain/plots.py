@@ -7,6 +7,7 @@ and ``plot_vendor``, their registry in ``kinds``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -20,7 +21,7 @@ from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
 from ipubench_gui.domain.per_chip import per_chip_rows
 from ipubench_gui.domain.plot_kinds import best_within, pareto_front, scaling_efficiency
 from ipubench_gui.domain.plot_mlperf import mlperf_footnote
-from ipubench_gui.domain.plot_model import Plot, Point, Series
+from ipubench_gui.domain.plot_model import Plot, Point, Row, Series
 
 __all__ = [
     "Chart",
@@ -61,10 +62,20 @@ def build_plot(
     return replace(plot, title=spec.title or plot.title, notes=plot.notes + extra)
 
 
+VENDOR_SOURCE = "Vendor page"  # results_v.source of the vendor's own tables
+_XY = re.compile(r"\d+\.\d+")
 PRECISION_NOTE = (
     "Precision X.Y: X-bit activations and gradients, Y-bit weights "
     "(the vendor's notation)."
 )
+
+
+def vendor_precision(row: Row) -> bool:
+    """Whether ``row`` is a vendor-page figure whose precision is written in
+    the vendor's X.Y notation (what ``PRECISION_NOTE`` explains). MLPerf
+    results (even those a vendor page cites) and imported rows are not."""
+    precision = str(row.get("precision") or row.get("ipu_precision") or "")
+    return row.get("source") == VENDOR_SOURCE and bool(_XY.fullmatch(precision))
 
 
 def _per_chip_labels(plot: Plot, dropped: int) -> Plot:
@@ -111,7 +122,7 @@ def footnote(plot: Plot) -> str:
     parts = []
     if seen:
         parts.append("Source: " + "; ".join(seen[k] for k in sorted(seen)) + ".")
-    if any(r.get("precision") or r.get("ipu_precision") for r in plot.rows):
+    if any(vendor_precision(r) for r in plot.rows):
         parts.append(PRECISION_NOTE)
     if plot.kind in KINDS and KINDS[plot.kind].note:
         parts.append(KINDS[plot.kind].note)
