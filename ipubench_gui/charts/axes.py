@@ -25,6 +25,10 @@ def from_view(v: float, mode: str) -> float:
     return v if mode == "linear" else (2**v if mode == "log2" else 10**v)
 
 
+UNIT_MS = "(ms)"  # in an axis title: a time axis that may rescale to µs
+MICRO = 0.1  # ms: a view whose largest value is below this reads in µs
+
+
 class NumberAxis(pg.AxisItem):
     """Axis labels as 1.5M / 250k in the data's units, whatever the transform."""
 
@@ -40,9 +44,28 @@ class NumberAxis(pg.AxisItem):
         # pyqtgraph's SI prefix only added "(x0.001)" to the title when zoomed.
         self.enableAutoSIPrefix(False)
         self.data_range: tuple[float, float] | None = None  # view units
+        self.title = ""  # as the chart gives it; in µs when zoomed below MICRO
+        self.micro = False  # a time axis in ms, zoomed in: written in µs
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph API)
-        return [format_compact(from_view(v * scale, self.mode)) for v in values]
+        k = 1000.0 if self.micro else 1.0
+        return [format_compact(from_view(v * scale, self.mode) * k) for v in values]
+
+    def linkedViewChanged(self, view, newRange=None):  # noqa: N802 (pyqtgraph API)
+        """Zoomed below MICRO ms, a latency axis writes µs ("20", not "0.02";
+        its title says so); k and M stay for large numbers at any zoom."""
+        super().linkedViewChanged(view, newRange)
+        self.retitle()
+
+    def retitle(self) -> None:
+        lo, hi = (abs(from_view(v, self.mode)) for v in self.range)
+        micro = UNIT_MS in self.title and max(lo, hi) < MICRO
+        text = self.title.replace(UNIT_MS, "(µs)") if micro else self.title
+        self.micro = micro
+        if text and text != self.labelText:
+            self.setLabel(text, **self.labelStyle)
+            self.resizeEvent()  # centred again (pyqtgraph does so on a resize)
+            self.picture = None
 
     def tickValues(self, minVal, maxVal, size):  # noqa: N802 (pyqtgraph API)
         """On a log10 axis, ticks for the range in view, so a zoomed axis
@@ -191,7 +214,8 @@ def style_axes(
             pi.setYRange(min(ys) - pad_y, max(ys) + pad_y, padding=0)
 
 
-def _set_title(ax: pg.AxisItem, text: str, style: dict) -> None:
+def _set_title(ax: NumberAxis, text: str, style: dict) -> None:
+    ax.title = text
     if not text:
         ax.showLabel(False)
     elif ax.labelText != text or ax.labelStyle != style or not ax.label.isVisible():
@@ -199,3 +223,5 @@ def _set_title(ax: pg.AxisItem, text: str, style: dict) -> None:
         # pyqtgraph centres the label only on a resize: a title of another
         # length ("images/s" -> "sequences/s") would stay where the last one was
         ax.resizeEvent()
+    if text:
+        ax.retitle()  # µs if the view is already zoomed in that far

@@ -24,7 +24,9 @@ def _shown_ticks(axis, lo, hi):
 
 
 @pytest.mark.parametrize("log", [False, True])
-@pytest.mark.parametrize("ms", [(0.2, 1.8), (0.5, 0.9), (1.0, 1.3)])
+@pytest.mark.parametrize(
+    "ms", [(0.2, 1.8), (0.5, 0.9), (1.0, 1.3), (0.002, 0.02), (0.004, 0.007)]
+)
 def test_latency_axis_zoomed_to_2ms_reads(qapp, db, log, ms):
     from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
 
@@ -44,8 +46,17 @@ def test_latency_axis_zoomed_to_2ms_reads(qapp, db, log, ms):
     assert "(x" not in axis.labelString()  # no "(x0.001)" scale note
     assert len(ticks) >= 3, ticks
     assert len(set(ticks)) == len(ticks), ticks  # each tick says its own value
-    for t in ticks:  # plain numbers in ms, inside the zoomed range
-        assert ms[0] - 1e-9 <= float(t) <= ms[1] + 1e-9, (t, ms)
+    # Plain numbers inside the zoomed range: in ms, or below 0.1 ms in µs
+    # (2 to 20 µs reads "2 ... 20", not "0.002 ... 0.02"), as the title says.
+    micro = ms[1] < 0.1
+    assert axis.labelText.startswith("Latency (µs)" if micro else "Latency (ms)")
+    k = 1000 if micro else 1
+    for t in ticks:
+        assert ms[0] * k - 1e-9 <= float(t) <= ms[1] * k + 1e-9, (t, ms)
+        assert not micro or "0.00" not in t
+    pi.vb.setXRange(*[math.log10(v) if log else v for v in (0.5, 20)], padding=0)
+    qapp.processEvents()
+    assert axis.labelText.startswith("Latency (ms)")  # back in ms
     # The throughput axis still writes large numbers compactly (k, M).
     left = pi.getAxis("left")
     ys = _shown_ticks(left, *pi.vb.viewRange()[1])
