@@ -58,8 +58,13 @@ class NumberAxis(pg.AxisItem):
         self.retitle()
 
     def retitle(self) -> None:
-        lo, hi = (abs(from_view(v, self.mode)) for v in self.range)
-        micro = UNIT_MS in self.title and max(lo, hi) < MICRO
+        micro = False
+        if UNIT_MS in self.title:
+            try:
+                top = max(abs(from_view(v, self.mode)) for v in self.range)
+            except OverflowError:  # a log view zoomed far out
+                top = math.inf
+            micro = top < MICRO
         text = self.title.replace(UNIT_MS, "(µs)") if micro else self.title
         self.micro = micro
         if text and text != self.labelText:
@@ -160,10 +165,11 @@ def style_axes(
     xs: list[float],
     ys: list[float],
     longest_label: int = 0,
-) -> None:
+) -> float | None:
     """Axis pens, fonts, titles, ticks, grid and the starting view of ``plot``
     (``modes``: the x and y transforms); room on the right of bars for labels
-    of ``longest_label`` characters."""
+    of ``longest_label`` characters. Returns, for bars, where their value
+    labels end (view units)."""
     x_mode, y_mode = modes
     # Pens, fonts and titles only when they change: each setter re-lays out
     # the axis title's rich text (~0.3 ms apiece).
@@ -204,7 +210,9 @@ def style_axes(
         vb.setLimits(yMin=-1, yMax=n)
         # Room on the right for the labels at the bar ends, by their length
         pad = min(0.9, 0.08 + 0.02 * longest_label)
-        pi.setXRange(min(lo, 0.0), hi + (hi - min(lo, 0.0)) * pad, padding=0)
+        end = hi + (hi - min(lo, 0.0)) * pad
+        pi.setXRange(min(lo, 0.0), end, padding=0)
+        return end
     else:
         pi.enableAutoRange()
         if xs and ys:
@@ -212,6 +220,7 @@ def style_axes(
             pad_y = (max(ys) - min(ys)) * 0.12 or 0.5
             pi.setXRange(min(xs) - pad_x, max(xs) + pad_x, padding=0)
             pi.setYRange(min(ys) - pad_y, max(ys) + pad_y, padding=0)
+    return None
 
 
 def _set_title(ax: NumberAxis, text: str, style: dict) -> None:

@@ -32,6 +32,7 @@ __all__ = [
     "Drawn",
     "Hit",
     "NumberAxis",
+    "clear_of_legend",
     "PointLabels",
     "draw",
     "from_view",
@@ -48,6 +49,7 @@ MAX_POINT_LABELS = 60  # beyond this, only each line's last point is labelled
 # that work, which pyqtgraph redoes on every change of the view's range.
 LONG_LINE = 1000
 DYNAMIC_RANGE_LIMIT = 1e6
+LEGEND_MARGIN_PX = 24  # between value labels and a legend (10 px from the edge)
 
 
 @dataclass
@@ -73,6 +75,7 @@ class Drawn:
     shape: tuple = ()
     extras: list[pg.GraphicsObject] = field(default_factory=list)
     style_key: tuple = ()
+    label_end: float | None = None  # bars: where their value labels end
 
 
 def _shape(plot: Plot, order: list[str]) -> tuple:
@@ -217,10 +220,29 @@ def draw(
     _sections(run, plot)
     _budget(run, plot)
     longest = max((len(t) for _, _, t in run.labels), default=0)
-    style_axes(
+    out.label_end = style_axes(
         pi, plot, (out.x_mode, out.y_mode), theme, font_px, run.xs, run.ys, longest
     )
     return out
+
+
+def clear_of_legend(
+    pi: pg.PlotItem, legend: pg.LegendItem | None, label_end: float | None
+) -> None:
+    """Widen a bar chart's value range until every bar and its value label
+    ends left of ``legend`` (inside the plot, on its right), so no value is
+    ever under the legend. Once laid out: it needs the plot's pixel width."""
+    if label_end is None or legend is None or not legend.isVisible():
+        return
+    vb = pi.getViewBox()
+    width = vb.width()
+    room = width - legend.boundingRect().width() - LEGEND_MARGIN_PX
+    if not legend.items or room < width * 0.2:
+        return
+    (x0, x1), _ = vb.targetRange()
+    need = x0 + (label_end - x0) * width / room
+    if need > x1:
+        pi.setXRange(x0, need, padding=0)
 
 
 def _bars(run: _Pass, s: Series) -> None:

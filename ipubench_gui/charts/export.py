@@ -8,6 +8,7 @@ upscaled screenshot. Always light (or transparent), whatever the app theme.
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pyqtgraph as pg
 from pyqtgraph.exporters import SVGExporter
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from ipubench_gui.charts.builders import NumberAxis, draw
+from ipubench_gui.charts.builders import NumberAxis, clear_of_legend, draw
 from ipubench_gui.charts.svg import portable
 from ipubench_gui.charts.theme import LIGHT
 from ipubench_gui.domain.files import atomic_write
@@ -24,6 +25,7 @@ from ipubench_gui.domain.plots import Plot
 from ipubench_gui.domain.text import elide_words
 
 FORMATS = ("png", "svg", "pdf")
+BODY_MIN = 0.8  # of the body size: 18 px at 1920x1080, what a slide still reads
 
 
 class ExportError(Exception):
@@ -114,7 +116,7 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
             "legend_rows": max(3, int(opts.height * 0.7 / (fp * 1.45))),
             "legend_width": opts.width * 0.3,
         }
-    draw(
+    drawn = draw(
         pi,
         plot,
         theme,
@@ -146,22 +148,33 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
     )
     footer.item.setTextWidth(opts.width - 3 * fp)
     footer.setText(html.escape(foot), size=f"{fp * 0.7:.0f}px", color="#555555")
+    w.chart_drawn, w.chart_subtitle = drawn, subtitle  # for tests and callers
     w.resize(opts.width, opts.height)
     w.show()  # WA_DontShowOnScreen: laid out and paintable, never on screen
     QtWidgets.QApplication.processEvents()
+    if plot.horizontal_bars:  # laid out: values kept clear of the legend
+        clear_of_legend(pi, legend, drawn.label_end)
+        QtWidgets.QApplication.processEvents()
     return w
 
 
 def _label_bars(pi: pg.PlotItem, cats: list[str], opts: ExportOptions) -> None:
-    """Each bar's name beside it, at most 42% of the width: whole words are
-    left out of the middle beyond that (never a cut inside a word)."""
+    """Each bar's name beside it, in at most 42% of the width: written smaller
+    (down to the smallest body text, 0.8x) when the longest does not fit, and
+    only then whole words left out in the middle (never cut inside a word;
+    the words left out are often what tells two bars apart)."""
     fp = opts.font_px
-    metrics = QtGui.QFontMetricsF(_font(fp))
     room = opts.width * 0.42
-    width = min(
-        max((metrics.horizontalAdvance(c) for c in cats), default=40) + fp, room
-    )
+    px = math.floor(fp)
+    while True:
+        metrics = QtGui.QFontMetricsF(_font(px))
+        longest = max((metrics.horizontalAdvance(c) for c in cats), default=40)
+        if longest <= room - fp or px <= round(fp * BODY_MIN):
+            break
+        px -= 1
+    width = min(longest + fp, room)
     left = pi.getAxis("left")
+    left.setStyle(tickFont=_font(px))
     left.setWidth(int(width))
     left.setTicks(
         [

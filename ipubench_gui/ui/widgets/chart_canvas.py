@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QLabel, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QScrollBar,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ipubench_gui.charts.builders import (
     Drawn,
     Hit,
     NumberAxis,
+    clear_of_legend,
     draw,
     from_view,
     highlight_items,
@@ -68,9 +76,23 @@ class ChartCanvas(QWidget):
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setWordWrap(True)
         self.empty_label.hide()
+        # Bar charts hold more rows than fit: a scroll bar reaches each of them
+        # (the wheel over the bars scrolls too; zoom is on the value axis only,
+        # so row labels are never squashed).
+        self.rows_bar = QScrollBar(Qt.Orientation.Vertical)
+        self.rows_bar.setAccessibleName("Scroll bars of the chart")
+        self.rows_bar.hide()
+        self.rows_bar.valueChanged.connect(self._on_rows_bar_valueChanged)
+        self.item.getViewBox().sigYRangeChanged.connect(self._on_view_yrange_changed)
+        self.plot.viewport().installEventFilter(self)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        row.addWidget(self.plot, 1)
+        row.addWidget(self.rows_bar)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.plot, 1)
+        lay.addLayout(row, 1)
         lay.addWidget(self.empty_label, 1)
         lay.addWidget(self.caption)
         self.theme = LIGHT
@@ -128,10 +150,15 @@ class ChartCanvas(QWidget):
             )
         if not plot.horizontal_bars:
             self.item.getAxis("left").setWidth(None)  # back to automatic
+        vb = self.item.getViewBox()
+        vb.setMouseEnabled(x=True, y=not plot.horizontal_bars)
         if plot.horizontal_bars:
             self._layout_categories()
-            n = len(plot.categories)
-            self.item.setYRange(-0.6, min(n, self.rows_that_fit()) - 0.4, padding=0)
+            self._show_rows(0)
+            clear_of_legend(self.item, self.legend, self.drawn.label_end)
+        else:
+            vb.setLimits(minYRange=None, maxYRange=None)
+            self.rows_bar.hide()
         self.empty_label.setVisible(plot.empty)
         self.plot.setVisible(not plot.empty)
         self.set_selection(selection)
@@ -163,8 +190,9 @@ class ChartCanvas(QWidget):
         self.legend.setVisible(visible)
 
     def _layout_categories(self) -> None:
-        """Room for bar labels up to 45% of the width, elided in the middle beyond
-        that (pyqtgraph silently drops tick text that does not fit)."""
+        """Room for bar labels up to 45% of the width, whole words left out in
+        the middle beyond that (pyqtgraph silently drops tick text that does not
+        fit)."""
         left = self.item.getAxis("left")
         cats = self.drawn.categories
         font = self.font().key()
@@ -203,8 +231,49 @@ class ChartCanvas(QWidget):
         if self.current is not None and self.current.horizontal_bars:
             self._layout_categories()
             lo = self.item.getViewBox().targetRange()[1][0]
-            n = len(self.current.categories)
-            self.item.setYRange(lo, lo + min(n, self.rows_that_fit()), padding=0)
+            self._show_rows(round(lo + 0.6))
+            clear_of_legend(self.item, self.legend, self.drawn.label_end)
+
+    # -- rows of a bar chart -------------------------------------------------------
+    def _show_rows(self, first: int) -> None:
+        """Bars ``first``.. as many as fit; the scroll bar reaches the rest.
+        The view may not be zoomed out past what fits (labels would squash)."""
+        n = len(self.current.categories) if self.current is not None else 0
+        fit = min(n, self.rows_that_fit())
+        vb = self.item.getViewBox()
+        span = max(fit, 1) + 0.2  # rows -0.6 .. fit - 0.4: a margin above and below
+        vb.setLimits(minYRange=min(3.2, span), maxYRange=span)
+        first = max(0, min(first, n - fit))
+        self.rows_bar.blockSignals(True)
+        self.rows_bar.setRange(0, max(0, n - fit))
+        self.rows_bar.setPageStep(max(1, fit))
+        self.rows_bar.setValue(first)
+        self.rows_bar.blockSignals(False)
+        self.rows_bar.setVisible(n > fit)
+        self.item.setYRange(first - 0.6, first + fit - 0.4, padding=0)
+
+    def _on_rows_bar_valueChanged(self, value: int) -> None:  # noqa: N802
+        self._show_rows(value)
+
+    def _on_view_yrange_changed(self, _vb, rng) -> None:
+        if self.current is None or not self.current.horizontal_bars:
+            return
+        self.rows_bar.blockSignals(True)
+        self.rows_bar.setValue(round(rng[0] + 0.6))
+        self.rows_bar.blockSignals(False)
+
+    def eventFilter(self, obj, e) -> bool:  # noqa: N802 (Qt API)
+        """Over a bar chart the wheel scrolls its rows, as in a list (with
+        Ctrl it zooms the value axis, as pyqtgraph does)."""
+        if (
+            e.type() == QEvent.Type.Wheel
+            and self.rows_bar.isVisible()
+            and not e.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            steps = -e.angleDelta().y() / 120
+            self.rows_bar.setValue(self.rows_bar.value() + round(steps * 3))
+            return True
+        return super().eventFilter(obj, e)
 
     def set_selection(self, ids: tuple[str, ...]) -> None:
         self._selection = set(ids)
