@@ -9,7 +9,7 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import PRECISION_NOTE, build_plot, footnote
 from ipubench_gui.store import fetch, importer
 from ipubench_gui.store.importer import ImportSpec
-from tests.store.test_import import combined  # noqa: F401  (fixture)
+from tests.store.conftest import combined  # noqa: F401  (fixture)
 
 
 def _note(db, kind, state=None):
