@@ -170,6 +170,11 @@ def _add_export_chart(
     ch.add_argument(
         "--transparent", action="store_true", help="transparent background (PNG)"
     )
+    ch.add_argument(
+        "--dark",
+        action="store_true",
+        help="dark background for dark slides (light text; colours kept readable)",
+    )
 
 
 def _add_export_table(

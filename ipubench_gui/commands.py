@@ -191,7 +191,13 @@ def export_chart(args: argparse.Namespace) -> int:
     ensure_app()
     subtitle = chart.subtitle if args.subtitle is None else args.subtitle
     opts = ExportOptions(
-        width, height, args.title, subtitle, chart.footnote, args.transparent
+        width,
+        height,
+        args.title,
+        subtitle,
+        chart.footnote,
+        args.transparent,
+        args.dark,
     )
     try:
         export(chart.plot, args.out, opts)

@@ -2,7 +2,7 @@
 
 The chart is laid out afresh at the output size, with fonts and line widths
 scaled to it, so a 4K export is a sharper, equally legible slide, not an
-upscaled screenshot. Always light (or transparent), whatever the app theme.
+upscaled screenshot. Light (or transparent) whatever the app theme, or dark on request.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ipubench_gui.charts.builders import NumberAxis, clear_of_legend, draw
 from ipubench_gui.charts.svg import portable
-from ipubench_gui.charts.theme import LIGHT
+from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.files import atomic_write
 from ipubench_gui.domain.plot_model import first_bars
 from ipubench_gui.domain.plots import Plot
@@ -40,6 +40,11 @@ class ExportOptions:
     subtitle: str = ""
     footnote: str = ""
     transparent: bool = False
+    dark: bool = False  # a dark slide: light text, colours kept 3:1 against it
+
+    @property
+    def theme(self) -> Theme:
+        return DARK if self.dark else LIGHT
 
     @property
     def font_px(self) -> float:
@@ -64,7 +69,7 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
     """A laid-out, never-shown widget holding the titled chart at the output size."""
-    theme = LIGHT
+    theme = opts.theme
     fp = opts.font_px
     w = pg.GraphicsLayoutWidget()
     w.setAttribute(QtCore.Qt.WidgetAttribute.WA_DontShowOnScreen, True)
@@ -134,7 +139,7 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
         col=0,
         colspan=2,
         size=f"{fp * 0.95:.0f}px",
-        color=theme.muted if not subtitle else "#555555",
+        color=theme.muted if not subtitle else theme.caption,
         justify="left",
     )
     footer = w.addLabel(
@@ -143,11 +148,11 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
         col=0,
         colspan=2,
         size=f"{fp * 0.7:.0f}px",
-        color="#555555",
+        color=theme.caption,
         justify="left",
     )
     footer.item.setTextWidth(opts.width - 3 * fp)
-    footer.setText(html.escape(foot), size=f"{fp * 0.7:.0f}px", color="#555555")
+    footer.setText(html.escape(foot), size=f"{fp * 0.7:.0f}px", color=theme.caption)
     w.chart_drawn, w.chart_subtitle = drawn, subtitle  # for tests and callers
     w.resize(opts.width, opts.height)
     w.show()  # WA_DontShowOnScreen: laid out and paintable, never on screen
@@ -206,7 +211,7 @@ def render_image(plot: Plot, opts: ExportOptions) -> QtGui.QImage:
     img.fill(
         QtCore.Qt.GlobalColor.transparent
         if opts.transparent
-        else QtGui.QColor(LIGHT.background)
+        else QtGui.QColor(opts.theme.background)
     )
     p = QtGui.QPainter(img)
     p.setRenderHints(

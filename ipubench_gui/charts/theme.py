@@ -131,6 +131,7 @@ class Theme:
     foreground: str
     grid_alpha: float = 0.25
     highlight: str = "#D55E00"
+    caption: str = "#555555"  # subtitles and footnotes: >= 4.5:1 (WCAG AA)
     # Each series colour the domain chose, as drawn on this background.
     _series: dict[str, str] = field(
         default_factory=dict, compare=False, hash=False, repr=False
@@ -159,4 +160,6 @@ class Theme:
 
 
 LIGHT = Theme(background="#FFFFFF", foreground="#222222")
-DARK = Theme(background="#1E1E1E", foreground="#E6E6E6", highlight="#F0E442")
+DARK = Theme(
+    background="#1E1E1E", foreground="#E6E6E6", highlight="#F0E442", caption="#B4B4B4"
+)

@@ -84,6 +84,7 @@ class ExportDialog(QDialog):
         self.footnote = QPlainTextEdit(footnote)
         self.footnote.setFixedHeight(self.fontMetrics().height() * 5)
         self.transparent = QCheckBox("Transparent background (PNG)")
+        self.dark = QCheckBox("Dark background (for dark slides)")
         form = QFormLayout(self)
         form.addRow("Size:", self.size_box)
         form.addRow("", custom)
@@ -92,6 +93,7 @@ class ExportDialog(QDialog):
         form.addRow("Subtitle:", self.subtitle)
         form.addRow("Footnote:", self.footnote)
         form.addRow("", self.transparent)
+        form.addRow("", self.dark)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.copy_button = QPushButton("Copy to clipboard")
         self.save_button = QPushButton("Save…")
@@ -122,6 +124,7 @@ class ExportDialog(QDialog):
             self.subtitle.text(),
             self.footnote.toPlainText(),
             self.transparent.isChecked(),
+            self.dark.isChecked(),
         )
 
     def save_to(self, path: Path) -> Path:
