@@ -42,6 +42,7 @@ def main() -> int:
     import tests.bench.bench_mlperf  # noqa: F401
     import tests.bench.bench_names  # noqa: F401
     import tests.bench.bench_package  # noqa: F401
+    import tests.bench.bench_slides  # noqa: F401
     import tests.bench.bench_store  # noqa: F401  (registers cases)
     import tests.bench.bench_ui  # noqa: F401
     import tests.bench.bench_window  # noqa: F401
