@@ -133,6 +133,8 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
     )
     if plot.horizontal_bars:
         _label_bars(pi, list(plot.categories), opts)
+    else:  # packed: the layout cell would spread a few entries over its height
+        legend.setMaximumHeight(legend.boundingRect().height())
     w.addLabel(
         html.escape(subtitle),
         row=1,
