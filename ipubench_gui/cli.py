@@ -6,8 +6,8 @@ import argparse
 import gc
 from pathlib import Path
 
-from ipubench_gui import __version__
 from ipubench_gui.domain.chartspec import COLOR_CHOICES, GROUP_CHOICES
+from ipubench_gui.versions import version_text
 
 
 def _filter_help() -> str:
@@ -353,26 +353,6 @@ class _VersionAction(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         print(version_text())
         parser.exit()
-
-
-def version_text() -> str:
-    """The app's version, its data's build date, and its libraries' versions."""
-    import duckdb
-    import pyqtgraph
-    import PySide6
-    from PySide6.QtCore import qVersion
-
-    from ipubench_gui import paths
-    from ipubench_gui.store.build import built_at
-
-    when = built_at(paths.data_dir(), paths.user_dir("cache"))
-    data = f"built {when}" if when else "not built yet (it is built on first start)"
-    return (
-        f"ipubench-gui {__version__}\n"
-        f"data: {data}\n"
-        f"Qt {qVersion()} (PySide6 {PySide6.__version__}), pyqtgraph "
-        f"{pyqtgraph.__version__}, DuckDB {duckdb.__version__}"
-    )
 
 
 def _add_output(sub: argparse.ArgumentParser, what: str) -> None:

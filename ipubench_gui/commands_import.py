@@ -193,6 +193,6 @@ def _add_aliases(con, specs: list[str]) -> list[str]:
 def _import_names(con, source_id: int) -> list[str]:
     """How the import's names read: "ResNet50 → ResNet-50 v1.5 (alias)",
     "Foo (not recognised)" (kept as given)."""
-    from ipubench_gui.store import names
+    from ipubench_gui.store.user_names import import_labels
 
-    return [f"{kind}: {label}" for kind, label in names.import_labels(con, source_id)]
+    return [f"{kind}: {label}" for kind, label in import_labels(con, source_id)]

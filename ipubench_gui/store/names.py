@@ -19,7 +19,7 @@ from ipubench_gui.domain.fields import TEXT_SEARCH
 from ipubench_gui.store.cache import cache_of
 from ipubench_gui.store.db import Database, one_row
 from ipubench_gui.store.sources import NAMED_COLUMNS
-from ipubench_gui.store.user_cube import held_columns, recount_user_cube
+from ipubench_gui.store.user_cube import recount_user_cube
 
 # Tables the store holds for names (shared by the bundled and the user's rows).
 ENTITY_TABLES = (
@@ -345,57 +345,3 @@ USER_MLPERF = (
     "SELECT model, framework, dataset, coalesce(system_name, system_id) "
     "AS platform, unit FROM u.user_mlperf"
 )
-
-
-def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
-    """A user database from before canonical names: resolve its names and
-    recount its facets (the cube held names as printed, and lacked the
-    columns added since). Returns whether it had to. Cheap when there is
-    nothing to do (one count)."""
-    have = held_columns(con)
-    added = ("other_names", "search_text", "unit_family")
-    todo = not set(added) <= have
-    for column in added:
-        if column not in have:
-            con.execute(f"ALTER TABLE u.user_cube ADD COLUMN {column} VARCHAR")
-    if (
-        not todo
-        and one_row(
-            con.execute(
-                "SELECT (SELECT count(*) FROM u.user_names) = 0 "
-                "AND EXISTS (SELECT 1 FROM u.imports)"
-            )
-        )[0]
-    ):
-        todo = True
-    if todo:
-        from ipubench_gui.store.user_tables import all_rows
-
-        cat = user_catalogue(con)
-        refresh_user_names(con, cat, all_rows(con))
-        refresh_user_names(con, cat, USER_MLPERF)
-        recount_user_cube(con)
-    return todo
-
-
-def import_labels(
-    con: duckdb.DuckDBPyConnection, source_id: int
-) -> list[tuple[str, str]]:
-    """(kind, "ResNet50 → ResNet-50 v1.5 (alias)") for every name of one
-    import that is not already canonical; "X (not recognised)" for unknowns."""
-    from ipubench_gui.store.user_tables import rows_of
-
-    rows = rows_of(int(source_id))
-    out = []
-    for col, kind in NAMED_COLUMNS.items():
-        got = con.execute(
-            f"SELECT n.spelling, n.canonical, n.how FROM u.user_names n "
-            f"WHERE n.kind = '{kind}' AND n.spelling IN (SELECT DISTINCT "
-            f'CAST("{col}" AS VARCHAR) FROM ({rows})) ORDER BY 1'
-        ).fetchall()
-        for spelling, canonical, how in got:
-            if how == "not recognised":
-                out.append((kind, f"{spelling} (not recognised)"))
-            elif spelling != canonical:
-                out.append((kind, f"{spelling} → {canonical} ({how})"))
-    return out

@@ -30,6 +30,7 @@ from ipubench_gui.store.health import (
     reason,
 )
 from ipubench_gui.store.schema import MLPERF_ROWS_SQL
+from ipubench_gui.store.user_names import upgrade_user_names
 from ipubench_gui.store.user_tables import (
     BASE_TABLE,
     USER_COLUMNS,
@@ -122,7 +123,7 @@ def open_combined(
     _define_views(con, status.path is not None)
     if status.path is not None and status.writable:
         try:
-            names.upgrade_user_names(con)
+            upgrade_user_names(con)
         except (duckdb.Error, EntityError) as exc:
             # Readable, only not upgraded: imported rows keep names as printed.
             log.error("could not give imported results canonical names: %s", exc)

@@ -82,7 +82,7 @@ class ShortcutsDialog(QDialog):
 
 
 def about_html(sources_html: str) -> str:
-    from ipubench_gui.cli import version_text  # the text --version prints
+    from ipubench_gui.versions import version_text  # as --version prints it
 
     versions = "<br>".join(html.escape(ln) for ln in version_text().splitlines())
     return (

@@ -53,3 +53,54 @@ def test_every_module_starts_with_a_docstring_and_future_import():
         assert ast.get_docstring(tree), f"{f} has no module docstring"
         if f.name != "__init__.py":
             assert "from __future__ import annotations" in src, f
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Module -> the modules of ours it imports, at its top or inside a
+    function alike (an import deferred for start-up time still ties the two)."""
+    mods = {}
+    for f in PKG.rglob("*.py"):
+        parts = ("ipubench_gui", *f.relative_to(PKG).with_suffix("").parts)
+        mods[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = f
+    graph: dict[str, set[str]] = {}
+    for mod, f in mods.items():
+        used = set()
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                used |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                used |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+        graph[mod] = {m for m in used if m in mods and m not in (mod, "ipubench_gui")}
+    return graph
+
+
+def test_no_import_circle():
+    """No module reaches itself through the modules it imports: each can be
+    read (and changed) knowing only what lies below it."""
+    graph = _module_graph()
+    circles = []
+    for start in sorted(graph):
+        seen, todo = set(), list(graph[start])
+        while todo:
+            m = todo.pop()
+            if m == start:
+                circles.append(start)
+                break
+            if m not in seen:
+                seen.add(m)
+                todo += graph[m]
+    assert circles == []
+
+
+def test_the_window_imports_nothing_of_the_command_line():
+    """ui/ sits below the entry points (app.py, cli.py and its commands), never
+    above them: what both need (the version text) lives beneath both."""
+    top = {"ipubench_gui.app", "ipubench_gui.cli", "ipubench_gui.selftest"}
+    top |= {m for m in _module_graph() if m.startswith("ipubench_gui.commands")}
+    bad = {
+        (m, t)
+        for m, used in _module_graph().items()
+        if m.startswith("ipubench_gui.ui")
+        for t in used & top
+    }
+    assert bad == set()

@@ -1,0 +1,66 @@
+"""Names of imported rows: given canonical names in a user database from before
+them, and told back after an import ("ResNet50 → ResNet-50 v1.5 (alias)").
+
+Apart from ``store/names.py``, which ``store/user_tables.py`` (the views over
+imported rows) reads: these read both.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+from ipubench_gui.store import names
+from ipubench_gui.store.db import one_row
+from ipubench_gui.store.sources import NAMED_COLUMNS
+from ipubench_gui.store.user_cube import held_columns, recount_user_cube
+from ipubench_gui.store.user_tables import all_rows, rows_of
+
+
+def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
+    """A user database from before canonical names: resolve its names and
+    recount its facets (the cube held names as printed, and lacked the
+    columns added since). Returns whether it had to. Cheap when there is
+    nothing to do (one count)."""
+    have = held_columns(con)
+    added = ("other_names", "search_text", "unit_family")
+    todo = not set(added) <= have
+    for column in added:
+        if column not in have:
+            con.execute(f"ALTER TABLE u.user_cube ADD COLUMN {column} VARCHAR")
+    if (
+        not todo
+        and one_row(
+            con.execute(
+                "SELECT (SELECT count(*) FROM u.user_names) = 0 "
+                "AND EXISTS (SELECT 1 FROM u.imports)"
+            )
+        )[0]
+    ):
+        todo = True
+    if todo:
+        cat = names.user_catalogue(con)
+        names.refresh_user_names(con, cat, all_rows(con))
+        names.refresh_user_names(con, cat, names.USER_MLPERF)
+        recount_user_cube(con)
+    return todo
+
+
+def import_labels(
+    con: duckdb.DuckDBPyConnection, source_id: int
+) -> list[tuple[str, str]]:
+    """(kind, "ResNet50 → ResNet-50 v1.5 (alias)") for every name of one
+    import that is not already canonical; "X (not recognised)" for unknowns."""
+    rows = rows_of(int(source_id))
+    out = []
+    for col, kind in NAMED_COLUMNS.items():
+        got = con.execute(
+            f"SELECT n.spelling, n.canonical, n.how FROM u.user_names n "
+            f"WHERE n.kind = '{kind}' AND n.spelling IN (SELECT DISTINCT "
+            f'CAST("{col}" AS VARCHAR) FROM ({rows})) ORDER BY 1'
+        ).fetchall()
+        for spelling, canonical, how in got:
+            if how == "not recognised":
+                out.append((kind, f"{spelling} (not recognised)"))
+            elif spelling != canonical:
+                out.append((kind, f"{spelling} → {canonical} ({how})"))
+    return out
