@@ -32,7 +32,6 @@ class CompareController(QObject):
         self._parse_notes: list[str] = []  # what a view file lost on reading
         self.last_view_message = ""
         self.picker = None
-        self.runner.finished.connect(self._on_runner_finished)
         state.comparisonChanged.connect(self._on_state_comparison_changed)
         state.selectionChanged.connect(self._on_state_selection_changed)
         state.chartChanged.connect(self._on_state_chart_changed)
@@ -81,31 +80,27 @@ class CompareController(QObject):
         if visible and not self._claims_asked:
             self._claims_asked = True
             self.runner.submit(
-                "claims", lambda db: db.run(queries.comparisons()).dicts()
+                "claims",
+                lambda db: db.run(queries.comparisons()).dicts(),
+                on_done=self.window.comparator.show_claims,
             )
 
     def _on_state_selection_changed(self, ids) -> None:
         if ids:
-            self.runner.submit("counterparts", partial(_counterparts, rid=ids[0]))
+            self.runner.submit(
+                "counterparts",
+                partial(_counterparts, rid=ids[0]),
+                on_done=self._on_counterparts,
+            )
 
-    def _on_runner_finished(self, slot: str, _rid: int, result) -> None:
-        if isinstance(result, Exception) or slot not in (
-            "compare",
-            "counterparts",
-            "view",
-            "claims",
-        ):
-            return
-        if slot == "compare":
-            self._fetched = result
-            self._show_comparison()
-        elif slot == "counterparts":
-            self._counterparts = result
-            self._show_counterparts()
-        elif slot == "view":
-            self._apply_view(result)
-        else:
-            self.window.comparator.show_claims(result)
+    # -- answers (errors: the window's one sink, Controller._report) --
+    def _on_compared(self, rows: list[dict]) -> None:
+        self._fetched = rows
+        self._show_comparison()
+
+    def _on_counterparts(self, result: tuple) -> None:
+        self._counterparts = result
+        self._show_counterparts()
 
     # -- per chip: the dock follows the window's Per chip toggle (derived) --
     def _on_state_chart_changed(self, spec) -> None:
@@ -173,7 +168,9 @@ class CompareController(QObject):
             return
         ss.add_recent_view(str(path))
         self._fill_recent()
-        self.runner.submit("view", partial(_check_view, view=view))
+        self.runner.submit(
+            "view", partial(_check_view, view=view), on_done=self._apply_view
+        )
 
     def _apply_view(self, result) -> None:
         view, dropped = result
@@ -265,7 +262,11 @@ class CompareController(QObject):
         if [r["result_id"] for r in self._fetched] == list(c.ids):
             self._show_comparison()  # the same rows: shown another way
         else:
-            self.runner.submit("compare", partial(fetch.rows_by_ids, ids=list(c.ids)))
+            self.runner.submit(
+                "compare",
+                partial(fetch.rows_by_ids, ids=list(c.ids)),
+                on_done=self._on_compared,
+            )
 
     def explain_current(self) -> None:
         """Help → Explain this number: the current cell of the comparator (when

@@ -18,6 +18,7 @@ from ipubench_gui.ui.import_messages import NOTHING_STORED, explain
 from ipubench_gui.ui.widgets.message_box import show_warning
 
 log = logging.getLogger(__name__)
+CANCELLED = "Import cancelled; nothing was stored."
 FILE_FILTER = (
     "Result files (*.csv *.tsv *.txt *.parquet *.json *.jsonl *.ndjson);;All files (*)"
 )
@@ -49,7 +50,6 @@ class ImportController(QObject):
         self.import_action.triggered.connect(self.choose_file)
         self.sources_action.triggered.connect(self.show_sources)
         self.export_action.triggered.connect(self.choose_export)
-        self.runner.finished.connect(self._on_runner_finished)
         status = main.runner.db.user_status
         writable = bool(status and status.writable)
         for act in (self.import_action, self.sources_action):
@@ -73,26 +73,34 @@ class ImportController(QObject):
         self.runner.submit(
             "import-preview",
             partial(_preview, path=path, encoding=encoding),
-            on_error=self._on_failed,
+            on_done=self._on_previewed,
+            on_error=self._on_preview_failed,
         )
 
     def add_alias(self, kind: str, alias: str, canonical: str) -> None:
         self.runner.submit(
             "import-alias",
             partial(_alias, kind=kind, alias=alias, canonical=canonical),
+            on_done=self._on_alias_saved,
         )
 
     def check(self, spec: importer.ImportSpec) -> None:
         self._busy(True)
         self.runner.submit(
-            "import-check", partial(_check, spec=spec), on_error=self._on_failed
+            "import-check",
+            partial(_check, spec=spec),
+            on_done=self._on_checked,
+            on_error=self._on_import_failed,
         )
 
     def start_import(self, spec: importer.ImportSpec) -> None:
         self._busy(True)
         self.window.statusBar().showMessage(f"Importing {spec.path.name}…")
         self.runner.submit(
-            "import", partial(_import, spec=spec), on_error=self._on_failed
+            "import",
+            partial(_import, spec=spec),
+            on_done=self._on_imported,
+            on_error=self._on_import_failed,
         )
 
     def cancel(self) -> None:
@@ -110,19 +118,21 @@ class ImportController(QObject):
         if self.sources_dialog is None:
             self.sources_dialog = SourcesDialog(self.window)
             self.sources_dialog.renameRequested.connect(
-                lambda sid, label: self.runner.submit(
-                    "sources",
-                    partial(_rename, sid=sid, label=label),
-                    on_error=self._on_failed,
+                lambda sid, label: self._submit_sources(
+                    partial(_rename, sid=sid, label=label)
                 )
             )
             self.sources_dialog.removeRequested.connect(
-                lambda sid: self.runner.submit(
-                    "sources", partial(_remove, sid=sid), on_error=self._on_failed
-                )
+                lambda sid: self._submit_sources(partial(_remove, sid=sid))
             )
-        self.runner.submit("sources", _list, on_error=self._on_failed)
+        self._submit_sources(_list)
         self.sources_dialog.show()
+
+    def _submit_sources(self, job) -> None:
+        """List the imported sources (after renaming or removing one)."""
+        self.runner.submit(
+            "sources", job, on_done=self._on_sources, on_error=self._on_other_failed
+        )
 
     # -- export --------------------------------------------------------------------
     def choose_export(self) -> None:
@@ -140,93 +150,105 @@ class ImportController(QObject):
         self.runner.submit(
             "export-table",
             partial(_export, state=self.main.state.filters, path=path),
-            on_error=self._on_failed,
+            on_done=self._on_exported,
+            on_error=self._on_other_failed,
         )
 
-    # -- results -------------------------------------------------------------------
-    def _on_failed(self, slot: str, exc: Exception) -> None:
-        """The one report of a failed import, check, source change or export."""
-        self._busy(False)
-        text = str(exc)
-        cancelled = "INTERRUPT" in text.upper()
-        if cancelled:
-            text = "Import cancelled; nothing was stored."
-        self.last_error = text
-        if cancelled and self.dialog is not None:
-            self.dialog.show_report(text)
-        elif slot.startswith("import"):
-            # What is wrong (the store's words) and what to do (import_messages).
-            what, todo = explain(text)
-            self.last_message = (what, todo)
-            if slot == "import-preview" or self.dialog is None:
-                box = self.warn("Cannot import this file", what, todo)
-                if box is not None and slot == "import-preview":
-                    self._offer_encodings(box, text)
-            else:
-                self.dialog.show_report(f"{what}\n\n{todo} {NOTHING_STORED}")
-        else:
-            self._warn("Could not complete that", text)
+    # -- failures: each job's own reporter, said once ------------------------------
+    def _on_preview_failed(self, _slot: str, exc: Exception) -> None:
+        """The file cannot be read: a box saying why, with other encodings
+        to read it in when that is why."""
+        text, what, todo = self._failed(exc)
+        box = self.warn("Cannot import this file", what, todo)
+        if box is not None:
+            self._offer_encodings(box, text)
         self.window.statusBar().showMessage(text.splitlines()[0], 8000)
 
-    def _on_runner_finished(self, slot: str, _rid: int, result) -> None:
-        if isinstance(result, Exception) or not slot.startswith(
-            ("import", "sources", "export-table")
-        ):
-            return
-        bar = self.window.statusBar()
-        if slot == "import-preview":
-            from ipubench_gui.ui.widgets.import_dialog import ImportDialog
+    def _on_import_failed(self, _slot: str, exc: Exception) -> None:
+        """A check or an import failed or was cancelled: said in the dialog
+        (else in a box), nothing stored."""
+        text, what, todo = self._failed(exc)
+        if self.dialog is None:
+            self.warn("Cannot import this file", what, todo)
+        elif text == CANCELLED:
+            self.dialog.show_report(text)
+        else:
+            self.dialog.show_report(f"{what}\n\n{todo} {NOTHING_STORED}")
+        self.window.statusBar().showMessage(text.splitlines()[0], 8000)
 
-            path, preview, encoding, catalogue = result
-            if self.dialog is not None:  # re-read in another encoding
-                self.dialog.close()
-            self.dialog = ImportDialog(path, preview, self.window, encoding, catalogue)
-            self.dialog.encodingChosen.connect(partial(self.open_file, path))
-            self.dialog.aliasRequested.connect(self.add_alias)
-            self.dialog.checkRequested.connect(self.check)
-            self.dialog.importRequested.connect(self.start_import)
-            self.dialog.cancelRequested.connect(self.cancel)
-            self.dialog.show()
-        elif slot == "import-alias":
-            if self.dialog is not None:
-                self.dialog.refresh_names(result)
-            bar.showMessage("Alias saved in your user data.", 8000)
-            self.main.start()  # imported rows may have new names
-        elif slot == "import-check":
-            self._busy(False)
-            landed, skipped, existing = result
+    def _failed(self, exc: Exception) -> tuple[str, str, str]:
+        """The words of a failed import step: its text, what is wrong (the
+        store's words) and what to do (import_messages)."""
+        self._busy(False)
+        text = str(exc)
+        if "INTERRUPT" in text.upper():
+            text = CANCELLED
+        self.last_error = text
+        what, todo = explain(text)
+        self.last_message = (what, todo)
+        return text, what, todo
+
+    def _on_other_failed(self, _slot: str, exc: Exception) -> None:
+        """A source change or a table export failed."""
+        text = str(exc)
+        self._warn("Could not complete that", text)
+        self.window.statusBar().showMessage(text.splitlines()[0], 8000)
+
+    # -- answers -------------------------------------------------------------------
+    def _on_previewed(self, result) -> None:
+        from ipubench_gui.ui.widgets.import_dialog import ImportDialog
+
+        path, preview, encoding, catalogue = result
+        if self.dialog is not None:  # re-read in another encoding
+            self.dialog.close()
+        self.dialog = ImportDialog(path, preview, self.window, encoding, catalogue)
+        self.dialog.encodingChosen.connect(partial(self.open_file, path))
+        self.dialog.aliasRequested.connect(self.add_alias)
+        self.dialog.checkRequested.connect(self.check)
+        self.dialog.importRequested.connect(self.start_import)
+        self.dialog.cancelRequested.connect(self.cancel)
+        self.dialog.show()
+
+    def _on_alias_saved(self, catalogue) -> None:
+        if self.dialog is not None:
+            self.dialog.refresh_names(catalogue)
+        self.window.statusBar().showMessage("Alias saved in your user data.", 8000)
+        self.main.start()  # imported rows may have new names
+
+    def _on_checked(self, result: tuple[int, int, int]) -> None:
+        self._busy(False)
+        landed, skipped, existing = result
+        left_out = f"; {existing} already stored will be left out" if existing else ""
+        if self.dialog is not None:
             self.dialog.show_report(
-                f"{landed} rows will land; {skipped} without a figure will be skipped"
-                + (
-                    f"; {existing} already stored will be left out."
-                    if existing
-                    else "."
-                )
+                f"{landed} rows will land; {skipped} without a figure will be "
+                f"skipped{left_out}."
             )
-        elif slot == "import":
-            self._busy(False)
-            self.last_result = result
-            msg = (
-                f"Imported {result.landed} rows as '{result.label}'; skipped "
-                f"{result.skipped} without a figure"
-                + (
-                    f"; {result.existing} already stored left out."
-                    if result.existing
-                    else "."
-                )
-            )
-            if self.dialog is not None:
-                self.dialog.show_report(msg)
-            bar.showMessage(msg, 10000)
-            self.main.start()  # new values for facets, charts, comparator
-        elif slot == "sources":
-            if self.sources_dialog is not None:
-                self.sources_dialog.show_sources(result)
-            self.main.start()
-        elif slot == "export-table":
-            path, n = result
-            ss.save_text(ss.LAST_EXPORT_DIR, str(Path(path).parent))
-            bar.showMessage(f"Wrote {n} results to {path}.", 8000)
+
+    def _on_imported(self, result: importer.ImportResult) -> None:
+        self._busy(False)
+        self.last_result = result
+        left_out = (
+            f"; {result.existing} already stored left out" if result.existing else ""
+        )
+        msg = (
+            f"Imported {result.landed} rows as '{result.label}'; skipped "
+            f"{result.skipped} without a figure{left_out}."
+        )
+        if self.dialog is not None:
+            self.dialog.show_report(msg)
+        self.window.statusBar().showMessage(msg, 10000)
+        self.main.start()  # new values for facets, charts, comparator
+
+    def _on_sources(self, sources) -> None:
+        if self.sources_dialog is not None:
+            self.sources_dialog.show_sources(sources)
+        self.main.start()
+
+    def _on_exported(self, result: tuple[Path, int]) -> None:
+        path, n = result
+        ss.save_text(ss.LAST_EXPORT_DIR, str(Path(path).parent))
+        self.window.statusBar().showMessage(f"Wrote {n} results to {path}.", 8000)
 
     def warn(self, title: str, text: str, todo: str = "") -> QMessageBox | None:
         """In the status bar, and in a message box over a shown window: what

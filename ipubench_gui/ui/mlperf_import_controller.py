@@ -102,8 +102,8 @@ class MLPerfImportController(QObject):
                 moved=self.progress.moved.emit,
                 stop=self.stop,
             ),
-            on_done=partial(self._on_done, "mlperf-plan"),
-            on_error=self._on_done,
+            on_done=self._on_planned,
+            on_error=self._on_plan_failed,
         )
 
     def land(self, skip_bad: bool) -> None:
@@ -111,8 +111,8 @@ class MLPerfImportController(QObject):
         self.runner.submit(
             "mlperf-land",
             partial(_land, plan=self.plan, skip_bad=skip_bad),
-            on_done=partial(self._on_done, "mlperf-land"),
-            on_error=self._on_done,
+            on_done=self._on_landed,
+            on_error=self._on_failed,
         )
 
     def _on_progress(self, done: int, total: int) -> None:
@@ -126,28 +126,30 @@ class MLPerfImportController(QObject):
             self.dialog.deleteLater()
             self.dialog = None
 
-    def _on_done(self, slot: str, result: object) -> None:
-        """Both jobs' answers and errors (their one sink: said once, here)."""
-        if slot == "mlperf-plan":
-            self._close_progress()
-        if isinstance(result, Cancelled):
+    def _on_planned(self, plan: mlperf_import.Plan) -> None:
+        self._close_progress()
+        self.plan = plan
+        if not plan.new and not plan.bad:
+            self._say(plan.summary() + ". Nothing to import.")
+            return
+        if self.ask:
+            self._confirm(plan)
+
+    def _on_landed(self, result: tuple[int, int]) -> None:
+        sid, n = result
+        self._say(f"Imported {n} MLPerf results (source {sid}).")
+        self.main.start()
+
+    def _on_plan_failed(self, slot: str, exc: Exception) -> None:
+        self._close_progress()
+        self._on_failed(slot, exc)
+
+    def _on_failed(self, _slot: str, exc: Exception) -> None:
+        """Both jobs' errors (their one sink: said once, here)."""
+        if isinstance(exc, Cancelled):
             self._say("MLPerf import cancelled; nothing was stored.")
-            return
-        if isinstance(result, Exception):
-            self._say(str(result), warn=True)
-            return
-        if slot == "mlperf-plan":
-            assert isinstance(result, mlperf_import.Plan)
-            self.plan = result
-            if not result.new and not result.bad:
-                self._say(result.summary() + ". Nothing to import.")
-                return
-            if self.ask:
-                self._confirm(result)
         else:
-            sid, n = result  # type: ignore[misc]
-            self._say(f"Imported {n} MLPerf results (source {sid}).")
-            self.main.start()
+            self._say(str(exc), warn=True)
 
     def _confirm(self, plan: mlperf_import.Plan) -> None:
         box = QMessageBox(self.window)

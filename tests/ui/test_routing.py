@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (combined_session is a fixture imported from test_import_ui)
 """Result routing (issue 13): jobs hand their answers to the ``on_done`` they
 were submitted with, widgets subscribe to the ``Results`` holder, and a
 cancelled request stops even between two statements."""
@@ -11,6 +12,7 @@ from ipubench_gui.store import fetch
 from ipubench_gui.store.db import Cancelled, Query
 from tests.conftest import STORE_ROWS
 from tests.ui.conftest import sql_ids, table_ids
+from tests.ui.test_import_ui import combined_session  # noqa: F401 (a fixture)
 from tests.ui.test_main_window import Gate
 
 
@@ -98,3 +100,68 @@ def test_one_filter_change_is_one_answer_of_each_kind(qtbot, session):
         getattr(res, name).connect(lambda _v, n=name: seen.append(n))
     session.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
     assert sorted(seen) == ["chartRowsChanged", "countsChanged", "pageChanged"]
+
+
+def test_a_comparison_reaches_the_comparator_through_its_own_request_only(
+    qtbot, session, db
+):
+    """The comparator shows what its own request fetched. An answer on the
+    same slot that names no receiver (or another one) reaches nobody else:
+    no controller listens on slot names."""
+    from ipubench_gui.domain.compare import Comparison
+
+    a, b, c = sorted(sql_ids(db, "lower(framework) = 'pytorch'"))[:3]
+    cm = session.window.comparator.model
+    session.state.set_comparison(Comparison((a, b), a))
+    qtbot.waitUntil(lambda: cm.ids() == [a, b])
+    stored = {r["result_id"]: r["value"] for r in fetch.rows_by_ids(db, [a, b, c])}
+    assert [r["value"] for r in session.compare.compare_rows] == [stored[a], stored[b]]
+
+    elsewhere = []
+    session.runner.submit("compare", lambda d: fetch.rows_by_ids(d, [c]))
+    session.runner.submit(
+        "compare", lambda d: fetch.rows_by_ids(d, [c]), on_done=elsewhere.append
+    )
+    assert [r["result_id"] for r in elsewhere[0]] == [c]
+    assert cm.ids() == [a, b]
+    assert [r["result_id"] for r in session.compare.compare_rows] == [a, b]
+    # The next change of the comparison is shown as usual.
+    session.state.set_comparison(Comparison((a, c), a))
+    qtbot.waitUntil(lambda: cm.ids() == [a, c])
+
+
+def test_an_import_answer_reaches_the_import_controller_through_its_own_request(
+    qtbot, combined_session, tmp_path
+):
+    """A preview opens the import dialog with the file's own columns; a preview
+    answer that names no receiver opens nothing, and an import's error is
+    said by the import's reporter once, not by the window's sink too."""
+    make, db = combined_session
+    s = make()
+    f = tmp_path / "mine.csv"
+    f.write_text("Benchmark,System,Samples/s\nResNet-50,A100 80GB,2500\n")
+    sunk = []
+    s.runner.failed.connect(lambda slot, exc: sunk.append(slot))
+    s.imports.open_file(f)
+    dlg = s.imports.dialog
+    assert [c.currentText() for c in dlg.maps] == ["model", "platform", "value"]
+
+    from ipubench_gui.ui.import_controller import _preview
+
+    other = tmp_path / "other.csv"
+    other.write_text("model,platform\nX,Y\n")
+    s.runner.submit("import-preview", lambda d: _preview(d, other))
+    assert s.imports.dialog is dlg and dlg.isVisible()
+    assert [c.currentText() for c in dlg.maps] == ["model", "platform", "value"]
+    assert sunk == []
+
+    # A failed import (its file gone since the preview): said in the dialog
+    # by the import's own reporter, once; nothing stored.
+    dlg.metric_box.setCurrentText("throughput")
+    dlg.unit_box.setText("images/s")
+    f.unlink()
+    s.imports.start_import(dlg.spec())
+    assert "mine.csv" in dlg.report.toPlainText()
+    assert s.imports.last_error in dlg.report.toPlainText()
+    assert sunk == [] and s.imports.last_result is None
+    assert db.scalar("SELECT count(*) FROM u.imports") == 0
