@@ -7,7 +7,6 @@ to bar items or our label item.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -81,8 +80,13 @@ class Drawn:
 def _shape(plot: Plot, order: list[str]) -> tuple:
     """What decides the set of series items and legend entries (and their order)."""
     return tuple(
-        (s.name, s.style, s.dashed, s.in_legend) for s in plot.series if s.points
+        (s.name, _look(s), s.in_legend) for s in plot.series if s.points
     ) + tuple(order)
+
+
+def _look(s: Series) -> tuple:
+    """How a line series is drawn: the series of one look share one item."""
+    return (s.style, s.color, s.dashed, s.symbol, s.symbol_scale)
 
 
 def legend_order(plot: Plot) -> list[str]:
@@ -196,13 +200,16 @@ def draw(
     run.label_every_point = (
         sum(len(s.points) for s in plot.series if s.style != "bars") <= MAX_POINT_LABELS
     )
+    looks: dict[tuple, list[Series]] = {}  # line series by look, in order
     for s in plot.series:
         if not s.points:
             continue
         if s.style == "bars":
             _bars(run, s)
         else:
-            _line(run, s)
+            looks.setdefault(_look(s), []).append(s)
+    for alike in looks.values():
+        _lines(run, alike)
     for it in run.pool:  # the last call's items no series took
         pi.removeItem(it)
     if legend is not None and not reuse:
@@ -270,13 +277,30 @@ def _bars(run: _Pass, s: Series) -> None:
     run.xs.append(base)
 
 
-def _line(run: _Pass, s: Series) -> None:
-    """One line, step line or scatter series, with its highlighted points."""
+def _lines(run: _Pass, alike: list[Series]) -> None:
+    """Line, step line or scatter series of one look (``_look``) as ONE item,
+    each line's last point not connected to the next line's first (a
+    ``connect`` array), with their highlighted points. The latency chart over
+    1M rows drew 374 series as as many items; pyqtgraph's cost is per item
+    (bounds, paint, range changes), so a chart has one per palette colour.
+    The legend names each series beside its look's item."""
     xm, ym = run.out.x_mode, run.out.y_mode
-    xs = [to_view(p.x, xm) for p in s.points]
-    ys = [to_view(p.y, ym) for p in s.points]
-    if s.style == "step":
-        xs, ys = _steps(xs, ys)
+    s = alike[0]
+    xs: list[float] = []
+    ys: list[float] = []
+    joins: list[bool] = []
+    for line in alike:
+        lx = [to_view(p.x, xm) for p in line.points]
+        ly = [to_view(p.y, ym) for p in line.points]
+        _marks(run, line, lx, ly)
+        if line.style == "step":
+            lx, ly = _steps(lx, ly)
+        xs += lx
+        ys += ly
+        joins += [True] * (len(lx) - 1) + [False]
+    x, y = np.array(xs, dtype=float), np.array(ys, dtype=float)
+    finite = np.isfinite(x) & np.isfinite(y)
+    connect = np.array(joins) & finite & np.append(finite[1:], False)
     colour = run.theme.series(s.color)
     pen = pg.mkPen(
         colour,
@@ -289,11 +313,12 @@ def _line(run: _Pass, s: Series) -> None:
         symbolSize=7 * s.symbol_scale * run.line_scale,
         symbolBrush=colour,
         symbolPen=pg.mkPen(run.theme.ground, width=0.8 * run.line_scale),
+        connect=connect,
     )
 
     item = run.place(
-        lambda: pg.PlotDataItem(xs, ys, **opts),
-        lambda it: it.setData(xs, ys, **opts),
+        lambda: pg.PlotDataItem(x, y, **opts),
+        lambda it: it.setData(x, y, **opts),
         pg.PlotDataItem,
     )
     # Only once the item is in a ViewBox: before that, pyqtgraph asks the
@@ -305,18 +330,23 @@ def _line(run: _Pass, s: Series) -> None:
     item.setClipToView(long)
     item.setDownsampling(auto=long, method="peak")
     item.setDynamicRangeLimit(DYNAMIC_RANGE_LIMIT if long else None)
-    if s.in_legend:
-        run.legend.append((item, s.name))
-    for k, p in enumerate(s.points):
-        x, y = to_view(p.x, xm), to_view(p.y, ym)
+    for line in alike:
+        if line.in_legend:
+            run.legend.append((item, line.name))
+    run.xs += x[np.isfinite(x)].tolist()
+    run.ys += y[np.isfinite(y)].tolist()
+
+
+def _marks(run: _Pass, s: Series, xs: list[float], ys: list[float]) -> None:
+    """A line's labels, hit points and highlighted points (at ``xs``, ``ys``:
+    its points in view coordinates)."""
+    for k, (p, x, y) in enumerate(zip(s.points, xs, ys)):
         if run.label_every_point or k == len(s.points) - 1:
             run.labels.append((x, y, p.label))
         if p.result_id:
             run.out.hits.append(Hit(x, y, p.result_id, p.tooltip))
         if p.highlight:
             _star(run, x, y)
-    run.xs += [v for v in xs if math.isfinite(v)]
-    run.ys += [v for v in ys if math.isfinite(v)]
 
 
 def _steps(xs: list[float], ys: list[float]) -> tuple[list[float], list[float]]:
