@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 
@@ -64,6 +64,21 @@ def source_name(row: Mapping[str, Any]) -> str:
     """The source of a row as people name it: its title (the file id is a
     column of the exports only)."""
     return str(row.get("source_title") or row.get("source_file") or "")
+
+
+def source_labels(
+    sources: Iterable[tuple[str, str, str | None, str]],
+) -> dict[str, str]:
+    """File id -> how a source is named in lists: its title, then its date
+    ("Graphcore: Performance Results (…) · 2023-07-04"). ``sources``: (file
+    id, title, date, date kind) rows of the store's ``sources``; imports of
+    one file name under two labels read "A / B"."""
+    titles: dict[str, list[str]] = {}
+    for file, title, date, _kind in sources:
+        label = f"{title} · {date}" if date else str(title or file)
+        if label not in titles.setdefault(file, []):
+            titles[file].append(label)
+    return {file: " / ".join(labels) for file, labels in titles.items()}
 
 
 def source_lines(row: Mapping[str, Any]) -> list[str]:

@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, QSignalBlocker
 from ipubench_gui.domain.chartrows import ChartRows, family
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.domain.format import format_number
+from ipubench_gui.domain.format import format_number, source_labels
 from ipubench_gui.domain.plots import Chart, Plot, chart_of
 from ipubench_gui.store import fetch
 from ipubench_gui.store.charts import color_order
@@ -69,7 +69,13 @@ class Controller(QObject):
         r.pageChanged.connect(self._on_page)
         r.countsChanged.connect(w.facets.set_counts)
         r.universeChanged.connect(
-            lambda u: w.facets.set_universe(u.values, u.bounds, u.counts)
+            lambda u: w.facets.set_universe(
+                u.values,
+                u.bounds,
+                u.counts,
+                # a source is listed by its title and date, filtered by its id
+                {"source_file": source_labels(u.sources)},
+            )
         )
         r.universeChanged.connect(self._on_universe)
         r.universeFailed.connect(self._on_universe_failed)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
@@ -51,6 +53,7 @@ class FacetModel(QAbstractListModel):
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        self._labels: Mapping[object, str] = {}
         self._totals: dict[object, int] = {}
         self._counts: dict[object, int] = {}
         self._checked: frozenset = frozenset()
@@ -60,11 +63,17 @@ class FacetModel(QAbstractListModel):
 
     # -- our API -------------------------------------------------------------
     def set_universe(
-        self, values: list[object], totals: dict[object, int] | None = None
+        self,
+        values: list[object],
+        totals: dict[object, int] | None = None,
+        labels: Mapping[object, str] | None = None,
     ) -> None:
         """Every value the store holds and, per value, how many rows hold it
-        (the "by count" order; values not in it sort last)."""
+        (the "by count" order; values not in it sort last). ``labels``: the
+        text to list a value as, where it is not the value itself (a source's
+        title for its file id); the value is still what is filtered on."""
         self.beginResetModel()
+        self._labels = dict(labels or {})
         self._totals = dict(totals or {})
         extra = [v for v in (*self._counts, *self._checked) if v not in self._totals]
         self._set_order(self._sorted([*values, *extra]))
@@ -113,9 +122,15 @@ class FacetModel(QAbstractListModel):
     def count(self, value: object) -> int:
         return self._counts.get(value, 0)
 
+    def text(self, value: object) -> str:
+        """How ``value`` is listed: its label, else the value itself."""
+        return self._labels.get(value) or value_text(value)
+
     # -- inside ----------------------------------------------------------------
     def _sorted(self, values) -> list[object]:
-        vals = sorted(dict.fromkeys(values), key=name_key)
+        vals = sorted(
+            dict.fromkeys(values), key=lambda v: name_key(self._labels.get(v, v))
+        )
         if self._sort == "count":
             vals.sort(key=lambda v: -self._totals.get(v, 0))  # stable: by name next
         return vals
@@ -152,9 +167,9 @@ class FacetModel(QAbstractListModel):
         v = self._order[index.row()]
         n = self._counts.get(v, 0)
         if role == _DISPLAY:
-            return f"{value_text(v)}  ({format_number(n)})"
+            return f"{self.text(v)}  ({format_number(n)})"
         if role == _NAME:
-            return value_text(v)
+            return self.text(v)
         if role == _CHECK:
             return _CHECKED if v in self._checked else _UNCHECKED
         if role == _FOREGROUND and n == 0:
@@ -162,7 +177,7 @@ class FacetModel(QAbstractListModel):
                 QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text
             )
         if role == _TOOLTIP:
-            return f"{value_text(v)}: " + (
+            return f"{self.text(v)}: " + (
                 f"{format_number(n)} result(s) with the other filters applied"
                 if n
                 else "no result matches this with the other filters"

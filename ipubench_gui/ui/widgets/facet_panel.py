@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
@@ -100,9 +102,12 @@ class FacetBox(QWidget):
         lay.addWidget(self.list)
 
     def set_universe(
-        self, values: list[object], totals: dict[object, int] | None = None
+        self,
+        values: list[object],
+        totals: dict[object, int] | None = None,
+        labels: Mapping[object, str] | None = None,
     ) -> None:
-        self.model.set_universe(values, totals)
+        self.model.set_universe(values, totals, labels)
         self.search.setVisible(len(values) > SEARCH_THRESHOLD)
         rows = max(1, min(len(values), MAX_VISIBLE_ROWS))
         # sizeHintForRow is not reliable before the view is shown; the check box
@@ -163,11 +168,17 @@ class FacetPanel(QScrollArea):
         universe: dict[str, list[object]],
         bounds: dict[str, tuple[float, float]],
         totals: dict[str, dict[object, int]] | None = None,
+        labels: Mapping[str, Mapping[object, str]] | None = None,
     ) -> None:
         """Every facet's values; ``totals``: per facet, rows per value in the
-        whole store (the "by count" order)."""
+        whole store (the "by count" order); ``labels``: per facet, how its
+        values are listed where that is not the value (FacetModel)."""
         for name, box in self.boxes.items():
-            box.set_universe(universe.get(name, []), (totals or {}).get(name))
+            box.set_universe(
+                universe.get(name, []),
+                (totals or {}).get(name),
+                (labels or {}).get(name),
+            )
         for name, rng in self.ranges.items():
             lo, hi = bounds.get(name, (None, None))
             rng.set_bounds(lo, hi)

@@ -1,0 +1,111 @@
+# ruff: noqa: F811  (combined_session is a fixture imported from test_import_ui)
+"""The Source facet lists each source by its title and date, not its file id
+(issue 17 item 3); the file id is still what the filter, the count and a
+saved view hold."""
+
+from __future__ import annotations
+
+import csv
+
+from PySide6.QtCore import Qt
+
+from ipubench_gui.ui.models.facet_model import NAME_ROLE, VALUE_ROLE
+from tests.conftest import DATA
+from tests.ui.test_import_ui import combined_session  # noqa: F401 (a fixture)
+
+
+def _csv(name: str) -> list[dict[str, str]]:
+    with open(DATA / name, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def listed(box) -> dict[object, str]:
+    """Value -> the text its row shows (without the count), as listed."""
+    p = box.proxy
+    return {
+        p.index(r, 0).data(VALUE_ROLE): p.index(r, 0).data(NAME_ROLE)
+        for r in range(p.rowCount())
+    }
+
+
+def test_sources_are_listed_by_title_and_date(qtbot, session, db):
+    box = session.window.facets.boxes["source_file"]
+    shown = listed(box)
+    held = {
+        r[0]
+        for r in db.cursor().execute("SELECT source_file FROM results_v").fetchall()
+    }
+    assert set(shown) == held  # one entry per source of the results, by its id
+    documents = {r["source_file"]: r for r in _csv("sources.csv")}
+    for file, text in shown.items():
+        assert file not in text  # the id is never what is read
+        if file in documents:  # the seed's pages and NVIDIA's figures
+            row = documents[file]
+            want = f"{row['title']} · {row['date']}" if row["date"] else row["title"]
+            assert text == want
+    # the official MLPerf results: their round and the day they were retrieved
+    for row in _csv("mlperf_training.csv"):
+        text = shown[row["repository"]]
+        assert f"MLPerf Training v{row['mlperf_round']}" in text
+        assert text.endswith(row["retrieved"])
+    page = "000_74c88246ac92525e.txt"
+    assert shown[page] == (
+        "Graphcore: Performance Results (Bow Pod and IPU-POD Classic) · 2023-07-04"
+    )
+    # in the row itself (the count after the name), and its tooltip
+    ix = next(
+        box.proxy.index(r, 0)
+        for r in range(box.proxy.rowCount())
+        if box.proxy.index(r, 0).data(VALUE_ROLE) == page
+    )
+    assert ix.data(Qt.ItemDataRole.DisplayRole).startswith(shown[page] + "  (")
+    assert ix.data(Qt.ItemDataRole.ToolTipRole).startswith(shown[page] + ": ")
+    # by name: in the order of what is read
+    session.window.facets.set_sort("name")
+    texts = list(listed(box).values())
+    assert texts == sorted(texts, key=lambda t: (t.casefold(), t))
+
+
+def test_a_source_chosen_by_title_filters_and_is_saved_by_its_id(qtbot, session, db):
+    box = session.window.facets.boxes["source_file"]
+    page = "000_74c88246ac92525e.txt"
+    # found by typing part of its title in the facet's search field
+    box.search.setText("Bow Pod")
+    assert list(listed(box)) == [page]
+    box.list.setFocus()
+    box.list.setCurrentIndex(box.proxy.index(0, 0))
+    qtbot.keyClick(box.list, Qt.Key.Key_Space)
+    assert session.state.filters.values("source_file") == frozenset({page})
+    n = (
+        db.cursor()
+        .execute("SELECT count(*) FROM results_v WHERE source_file = $f", {"f": page})
+        .fetchone()[0]
+    )
+    assert session.window.model.rowCount() == n
+    assert box.model.count(page) == n
+    view = session.compare.current_view().to_json()
+    assert view["filters"]["selected"] == {"source_file": [page]}
+
+
+def test_an_imported_file_is_listed_by_its_label_and_day(
+    qtbot, combined_session, tmp_path
+):
+    from ipubench_gui.store.importer import ImportSpec
+
+    make, db = combined_session
+    s = make()
+    f = tmp_path / "mine.csv"
+    f.write_text("model,platform,value\nResNet-50,A100 80GB,2500\n")
+    s.imports.start_import(
+        ImportSpec(
+            f,
+            {"model": "model", "platform": "platform", "value": "value"},
+            {"metric": "throughput", "unit": "images/s"},
+            label="Lab A100",
+        )
+    )
+    day = db.scalar("SELECT CAST(max(imported_at) AS DATE) FROM u.imports")
+    box = s.window.facets.boxes["source_file"]
+    qtbot.waitUntil(lambda: "mine.csv" in listed(box))
+    assert listed(box)["mine.csv"] == f"Lab A100 · {day}"
+    assert box.model.count("mine.csv") == 1
