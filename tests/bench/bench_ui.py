@@ -8,6 +8,7 @@ import statistics
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 from tests.bench.harness import REPO_DATA, Row, StallMeter, case, median_ms
@@ -70,9 +71,7 @@ def _filter_change(store, label: str, runs: int) -> list[Row]:
     ``store`` is a store file, or a function opening a ``Database`` (e.g. with
     imported rows): each session opens its own and closes it."""
 
-    from PySide6.QtCore import QEventLoop
-
-    from ipubench_gui.app import Session, ensure_app
+    from ipubench_gui.app import ensure_app
     from ipubench_gui.store.db import Database
 
     app = ensure_app()
@@ -104,13 +103,40 @@ def _filter_change(store, label: str, runs: int) -> list[Row]:
     s.close()
 
     # 2) threaded runner: the GUI thread's longest stall while updates run
-    s = Session(open_db())
+    latencies, meter = threaded_changes(open_db(), runs)
+    rows.append(
+        Row(
+            "filter change -> table+facets+chart painted (app as run)",
+            label,
+            statistics.median(latencies),
+            target=target,
+        )
+    )
+    rows += stall_rows(meter, label)
+    return rows
+
+
+def threaded_changes(db, runs: int, kind: str | None = None):
+    """The app as run (queries on the worker thread) over ``db``, which it
+    closes: ``runs`` filter changes, each until table, facets and chart are
+    painted. Returns each change's wall time (ms) and the StallMeter that
+    watched the GUI thread throughout."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    from ipubench_gui.app import Session, ensure_app
+
+    app = ensure_app()
+    states = filter_states()
+    s = Session(db)
     s.start(restore=False)
+    s.window.resize(1400, 900)
     s.window.show()
     done = []
     s.runner.finished.connect(lambda slot, *_: done.append(slot))
-    while "page" not in done:
-        app.processEvents()
+    if kind is not None:
+        s.state.set_chart(s.state.chart.with_(kind=kind))
+    while not {"page", "chart"} <= set(done):
+        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
     # As the app does once its first window is painted (app._resume_gc): what
     # exists by now, in the app its start-up and here the benchmark's own
     # objects too, is left out of later full collections.
@@ -120,8 +146,10 @@ def _filter_change(store, label: str, runs: int) -> list[Row]:
         for k in range(runs):
             done.clear()
             t0 = time.perf_counter()
-            s.state.set_filters(states[k % len(states)])
-            t_end = t0 + 5
+            # Posted, as a click is: the update and the paint it causes are
+            # then separate events, as in the app, not one stall.
+            QTimer.singleShot(0, partial(s.state.set_filters, states[k % len(states)]))
+            t_end = t0 + 10
             while (
                 not {"page", "facets", "chart"} <= set(done)
                 and time.perf_counter() < t_end
@@ -129,27 +157,31 @@ def _filter_change(store, label: str, runs: int) -> list[Row]:
                 app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
             app.processEvents()  # and painted
             latencies.append((time.perf_counter() - t0) * 1000)
-    worst = meter.worst_ms
     gc.unfreeze()
-    rows.append(
-        Row(
-            "filter change -> table+facets+chart painted (app as run)",
-            label,
-            statistics.median(latencies),
-            target=target,
-        )
-    )
-    rows.append(
+    s.window.close()
+    s.close()
+    return latencies, meter
+
+
+def stall_rows(meter: StallMeter, label: str) -> list[Row]:
+    """The longest stall, in wall time and in the GUI thread's own CPU time
+    (the figure a loaded machine does not inflate)."""
+    return [
         Row(
             "longest GUI stall during updates (threaded)",
             label,
-            worst,
+            meter.worst_ms,
             target="<= 30 ms",  # issue 20
-        )
-    )
-    s.window.close()
-    s.close()
-    return rows
+        ),
+        Row(
+            "longest GUI stall, GUI-thread CPU time",
+            label,
+            meter.worst_cpu_ms,
+            "wall",
+            meter.worst_ms,
+            target="<= 30 ms",
+        ),
+    ]
 
 
 def _peak_rss_mb(store: Path | None, env: dict) -> float:

@@ -77,25 +77,37 @@ class StallMeter:
     A QTimer ticks every ``interval`` ms; a tick that arrives late means the
     event loop was blocked for that long. Use as a context manager around the
     code that pumps events.
+
+    ``worst_ms`` is wall time: on a loaded machine it also counts the time the
+    thread waited for a core. ``worst_cpu_ms`` is the GUI thread's own CPU time
+    between two ticks (``time.thread_time``): the work that blocked the loop,
+    whatever the load (it misses waits on the GIL or a lock, which
+    ``worst_ms`` shows).
     """
 
     def __init__(self, interval: int = 1):
         from PySide6.QtCore import QElapsedTimer, QTimer
 
         self.gaps: list[float] = []
+        self.cpu_gaps: list[float] = []
         self._clock = QElapsedTimer()
         self._timer = QTimer(interval=interval)
         self._timer.timeout.connect(self._tick)
         self._last = 0
+        self._last_cpu = 0
 
     def _tick(self) -> None:
         now = self._clock.nsecsElapsed()
+        cpu = time.thread_time_ns()
         self.gaps.append((now - self._last) / 1e6)
+        self.cpu_gaps.append((cpu - self._last_cpu) / 1e6)
         self._last = now
+        self._last_cpu = cpu
 
     def __enter__(self) -> StallMeter:
         self._clock.start()
         self._last = self._clock.nsecsElapsed()
+        self._last_cpu = time.thread_time_ns()
         self._timer.start()
         return self
 
@@ -105,3 +117,7 @@ class StallMeter:
     @property
     def worst_ms(self) -> float:
         return max(self.gaps[1:], default=0.0)
+
+    @property
+    def worst_cpu_ms(self) -> float:
+        return max(self.cpu_gaps[1:], default=0.0)
