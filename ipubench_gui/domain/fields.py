@@ -94,7 +94,8 @@ TABLE_COLUMNS: tuple[Field, ...] = (
     Field("value", "Value", numeric=True),
     Field("unit", "Unit"),
     Field("latency_ms", "Latency", "ms", numeric=True),
-    Field("throughput_per_accelerator", "Throughput / accel.", "items/s", numeric=True),
+    # its unit: what the rows shown count, per chip (ResultsModel.set_unit)
+    Field("throughput_per_accelerator", "Throughput per chip", "derived", numeric=True),
     Field("mlperf_id", "MLPerf ID"),
     Field("submitter", "Submitter"),
     Field("mlperf_round", "MLPerf round"),

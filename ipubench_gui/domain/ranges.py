@@ -67,3 +67,10 @@ def counted_unit(counts: Mapping[object, int], checked: Collection[object]) -> s
     if len(shown) > 1:
         return "mixed units"
     return shown[0] if shown else ""
+
+
+def per_chip_unit(counted: str) -> str:
+    """The unit of a per-chip throughput column, from what the rows shown
+    count (``counted_unit``): "images/s, derived"; "mixed units, derived";
+    "derived" when nothing is counted. Derived: divided here, not published."""
+    return f"{counted}, derived" if counted else "derived"

@@ -15,6 +15,7 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number, source_labels
 from ipubench_gui.domain.plots import Chart, Plot, chart_of
+from ipubench_gui.domain.ranges import counted_unit, per_chip_unit
 from ipubench_gui.store import fetch
 from ipubench_gui.store.charts import color_order
 from ipubench_gui.ui.main_window import MainWindow
@@ -68,6 +69,7 @@ class Controller(QObject):
         r.pageChanged.connect(lambda p: w.model.set_result(p.result))
         r.pageChanged.connect(self._on_page)
         r.countsChanged.connect(w.facets.set_counts)
+        r.countsChanged.connect(self._on_counts)
         r.universeChanged.connect(
             lambda u: w.facets.set_universe(
                 u.values,
@@ -195,6 +197,14 @@ class Controller(QObject):
         self.window.statusBar().showMessage(
             f"{what.get(slot, 'Loading')} could not be computed: {exc}"
         )
+
+    def _on_counts(self, counts: dict) -> None:
+        # The per-chip column names what the rows shown count, as the
+        # throughput range does: images/s, or mixed units.
+        counted = counted_unit(
+            counts.get("unit_family", {}), self.state.filters.values("unit_family")
+        )
+        self.window.model.set_unit("throughput_per_accelerator", per_chip_unit(counted))
 
     def _on_universe_failed(self, exc: Exception) -> None:
         self._report("universe", exc)

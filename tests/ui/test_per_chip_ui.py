@@ -150,3 +150,39 @@ def test_throughput_range_names_what_is_counted(qtbot, session, db):
     assert m.rowCount() == want > 0
     box = session.window.facets.boxes["unit_family"].model
     assert box.count("images/s") > 0  # other families stay one click away
+
+
+def test_the_per_chip_column_names_what_it_counts(qtbot, session, db):
+    """The table's per-chip throughput column says what its figures count
+    (the unit family of the rows shown) and that they are derived; never the
+    'items/s' of every row alike (issue 14)."""
+    from PySide6.QtCore import Qt
+
+    from ipubench_gui.domain.filters import FilterState
+
+    m, table = session.window.model, session.window.table
+    col = [f.name for f in m.fields].index("throughput_per_accelerator")
+
+    def title() -> str:
+        return m.headerData(col, Qt.Orientation.Horizontal)
+
+    assert title() == "Throughput per chip (mixed units, derived)"
+    # ResNet-50's items are images (data/entities/models.csv)
+    session.state.set_filters(FilterState().with_values("model", ["ResNet-50 v1.5"]))
+    assert title() == "Throughput per chip (images/s, derived)"
+    table.setColumnHidden(col, False)
+    table.selectRow(0)
+    header = table.selection_tsv().splitlines()[0].split("\t")
+    assert "Throughput per chip (images/s, derived)" in header
+    session.state.set_filters(FilterState().with_values("unit_family", ["nodes/s"]))
+    assert title() == "Throughput per chip (nodes/s, derived)"
+    # only times to train: no throughput is shown, nothing is counted
+    session.state.set_filters(FilterState().with_values("metric", ["time_to_train"]))
+    assert (
+        db.scalar(
+            "SELECT count(*) FROM results_v WHERE metric = 'time_to_train' "
+            "AND throughput_per_accelerator IS NOT NULL"
+        )
+        == 0
+    )
+    assert title() == "Throughput per chip (derived)"

@@ -32,6 +32,7 @@ class ResultsModel(QAbstractTableModel):
         self._result = QueryResult((), ())
         self._pos: dict[str, int] = {}
         self._ids: dict[str, int] = {}
+        self._units: dict[str, str] = {}  # field name -> unit shown, if it varies
 
     # -- our API -------------------------------------------------------------
     def set_result(self, result: QueryResult) -> None:
@@ -49,6 +50,21 @@ class ResultsModel(QAbstractTableModel):
     @property
     def result(self) -> QueryResult:
         return self._result
+
+    def set_unit(self, name: str, unit: str) -> None:
+        """Name the unit of column ``name`` in its header, for a column whose
+        unit follows the rows shown ("images/s, derived")."""
+        if self._units.get(name) == unit:
+            return
+        self._units[name] = unit
+        col = next(i for i, f in enumerate(self.fields) if f.name == name)
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, col, col)
+
+    def header(self, column: int) -> str:
+        """Column ``column``'s title with its unit: "Latency (ms)"."""
+        f = self.fields[column]
+        unit = self._units.get(f.name, f.unit)
+        return f"{f.label} ({unit})" if unit else f.label
 
     def row_dict(self, row: int) -> dict:
         return dict(zip(self._result.columns, self._result.rows[row]))
@@ -98,7 +114,7 @@ class ResultsModel(QAbstractTableModel):
     ):
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.fields):
             if role == Qt.ItemDataRole.DisplayRole:
-                return self.fields[section].header
+                return self.header(section)
             if (
                 role == Qt.ItemDataRole.TextAlignmentRole
                 and self.fields[section].numeric

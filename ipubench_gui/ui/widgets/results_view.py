@@ -72,7 +72,7 @@ class ResultsView(QTableView):
         fm = self.fontMetrics()
         em = fm.horizontalAdvance("M")
         for i, f in enumerate(self.results.fields):
-            header = fm.horizontalAdvance(f.header) + 3 * em  # room for sort arrow
+            header = fm.horizontalAdvance(self.results.header(i)) + 3 * em  # sort arrow
             self.setColumnWidth(i, max(header, em * (7 if f.numeric else 11)))
 
     def visible_columns(self) -> list[int]:
@@ -87,7 +87,7 @@ class ResultsView(QTableView):
     def selection_tsv(self) -> str:
         cols = self.visible_columns()
         m = self.results
-        headers = [m.fields[c].header for c in cols]
+        headers = [m.header(c) for c in cols]
         rows = [
             [m.index(r, c).data(RAW_ROLE) for c in cols] for r in self.selected_rows()
         ]
@@ -182,8 +182,8 @@ class ResultsView(QTableView):
 
     def _on_header_menu(self, pos) -> None:
         menu = QMenu(self)
-        for i, f in enumerate(self.results.fields):
-            act = menu.addAction(f.header)
+        for i in range(len(self.results.fields)):
+            act = menu.addAction(self.results.header(i))
             act.setCheckable(True)
             act.setChecked(not self.isColumnHidden(i))
             act.toggled.connect(lambda on, c=i: self.setColumnHidden(c, not on))
