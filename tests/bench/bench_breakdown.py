@@ -23,6 +23,7 @@ from tests.bench.bench_ui import (
     threaded_changes,
 )
 from tests.bench.harness import REPO_DATA, Row, case
+from tests.bench.paint_floor import paint_floor_rows
 
 # phase -> (object path from the session, method name): the first found counts.
 PHASES: dict[str, tuple[tuple[str, str], ...]] = {
@@ -140,6 +141,7 @@ def bench_breakdown(args, tmp: Path) -> list[Row]:
     import duckdb
 
     from ipubench_gui.store.build import build_store
+    from ipubench_gui.store.db import Database
 
     store = build_store(REPO_DATA, tmp / "breakdown-bundled.duckdb")
     con = duckdb.connect(str(store), read_only=True)
@@ -148,6 +150,10 @@ def bench_breakdown(args, tmp: Path) -> list[Row]:
     label = f"bundled ({n:,} rows)"
     rows = filter_change_breakdown(store, label, target="<= 16 ms")
     rows += _threaded(store, label, 30)
+    s = shown_session(Database.open(store))
+    rows += paint_floor_rows(s, label)
+    s.window.close()
+    s.close()
     # The two slowest kinds over a million rows (the store bench_ui builds).
     n = 100_000 if args.quick else 1_000_000
     big = _synthetic_store(tmp, n)
