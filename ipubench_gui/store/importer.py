@@ -64,13 +64,17 @@ from ipubench_gui.store.import_sql import (
     some,
 )
 from ipubench_gui.store.user_tables import (
+    KEY,
+    NAME_COLUMNS,
+    check_keys,
     constant_checks,
     cube_rows,
     define_view,
     derived_sql,
     drop,
     land,
-    rows_of,
+    name_key_sql,
+    ord_sql,
 )
 
 
@@ -94,10 +98,10 @@ def _checked(
     existing = stored_rows.skip(con, LANDED) if spec.skip_existing else 0
     # A stored column is the same for every figure when it reads no column
     # that varies; one that does (but the file's own) is checked.
-    read = {c: set(re.findall(r"\bn\.(\w+)", e)) for c, e in LANDED.items()}
+    read = {c: set(re.findall(r"\bn\.(\w+)", e)) for c, e in STORED.items()}
     steady = {c for c, r in read.items() if not r & {*varies, "__rid", "__row"}}
     checks = constant_checks(
-        {c: e for c, e in LANDED.items() if c not in steady},
+        {c: e for c, e in STORED.items() if c not in steady},
         _mapped(spec),
         "n.value IS NOT NULL",
     )
@@ -252,6 +256,13 @@ LANDED: dict[str, str] = {
 }
 
 
+# What is stored per figure: LANDED but the names as printed, which are kept
+# once per combination (user_tables.NAME_COLUMNS), and the figure's key to them.
+STORED = {c: e for c, e in LANDED.items() if c not in NAME_COLUMNS} | {
+    KEY: name_key_sql("n")
+}
+
+
 def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResult:
     """Validate, then land every row of ``spec`` in one transaction (or none)."""
     (landed, skipped, existing), same = _checked(con, spec)
@@ -265,20 +276,37 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             {"id": sid, "f": spec.path.name, "l": label, "n": landed, "s": skipped},
         )
         # Only what the file says; user_tables.derived_sql derives the rest.
-        land(con, sid, LANDED, "import_norm n WHERE n.value IS NOT NULL", same)
+        figures = "import_norm n WHERE n.value IS NOT NULL"
+        land(con, sid, STORED, figures, same)
         # The figures grouped by what names and facets tell apart, once
-        # (one scan, ~15k groups for 1M figures): canonical names of what the
-        # file said (derived_sql joins them), then the facet counts.
-        con.execute(
-            f"CREATE OR REPLACE TEMP TABLE import_groups AS {cube_rows(rows_of(sid))}"
+        # (one scan, ~15k groups for 1M figures): the import's name sets,
+        # canonical names of what the file said (derived_sql joins them),
+        # then the facet counts.
+        every = {"ord": ord_sql(str(int(sid)), "(n.__rid + 1)"), **LANDED}
+        cols = ", ".join(
+            f'{e} AS "{c}"' for c, e in (every | {KEY: STORED[KEY]}).items()
         )
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE import_groups AS "
+            + cube_rows(
+                f"SELECT CAST({int(sid)} AS INTEGER) AS source_id, {cols} "
+                f"FROM {figures}"
+            )
+        )
+        name_cols = ", ".join(NAME_COLUMNS)
+        con.execute(
+            f"INSERT INTO u.user_name_sets SELECT DISTINCT source_id, {KEY}, "
+            f"{name_cols} FROM import_groups"
+        )
+        check_keys(con, sid)
         groups = "SELECT * FROM import_groups"
         names.refresh_user_names(con, names.user_catalogue(con), groups)
+        keyed = f"SELECT * EXCLUDE ({name_cols}) FROM import_groups"
         con.execute(
             f"""
             INSERT INTO u.user_cube BY NAME
             SELECT {names.CUBE_COLUMNS}, sum(__rows) AS n, source_id
-            FROM ({derived_sql(groups)}) GROUP BY ALL"""
+            FROM ({derived_sql(keyed)}) GROUP BY ALL"""
         )
         con.execute("COMMIT")
     except BaseException as exc:

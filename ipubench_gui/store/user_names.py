@@ -13,7 +13,7 @@ from ipubench_gui.store import names
 from ipubench_gui.store.db import one_row
 from ipubench_gui.store.sources import NAMED_COLUMNS
 from ipubench_gui.store.user_cube import held_columns, recount_user_cube
-from ipubench_gui.store.user_tables import all_rows, rows_of
+from ipubench_gui.store.user_tables import KEY, all_rows, held, rows_of
 
 
 def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
@@ -50,7 +50,13 @@ def import_labels(
 ) -> list[tuple[str, str]]:
     """(kind, "ResNet50 → ResNet-50 v1.5 (alias)") for every name of one
     import that is not already canonical; "X (not recognised)" for unknowns."""
-    rows = rows_of(int(source_id))
+    keyed = KEY in held(con).get(int(source_id), {KEY})
+    # The import's name sets: a few rows, not its figures.
+    rows = (
+        f"SELECT * FROM u.user_name_sets WHERE source_id = {int(source_id)}"
+        if keyed
+        else rows_of(int(source_id), keyed=False)
+    )
     out = []
     for col, kind in NAMED_COLUMNS.items():
         got = con.execute(

@@ -13,8 +13,18 @@ columns 2.3 s; the same plus 8 blank columns 4.5 s; plus 3 constant text
 columns 4.1 s). A typical file maps five or six columns; writing those is
 what the floor (``read_csv`` into an on-disk table) costs too.
 
+The names as printed (NAME_COLUMNS) are not stored per figure either: each
+import's distinct combinations of them are rows of ``u.user_name_sets``, keyed
+by a hash of the combination (``name_key``), and a figure carries that key.
+The view resolves canonical names, vendor, unit family and search text on
+that small table (~15k combinations for 1M figures) and joins it on two
+integers, not on five text names per figure (a filter change over 1M imported
+rows cost 3.7-4.9x the same over 1M bundled rows with the per-figure joins).
+A user alias changes ``u.user_names`` only: no figure is rewritten.
+
 ``u.user_results`` (every column, one table) holds figures of user databases
-written before this layout and is also the view's typed base.
+written before this layout and is also the view's typed base; imports from
+before the keys are keyed on opening (``key_names``).
 """
 
 from __future__ import annotations
@@ -26,7 +36,7 @@ import duckdb
 
 from ipubench_gui.domain.chartrows import LOWER_IS_BETTER
 from ipubench_gui.store import names
-from ipubench_gui.store.db import Params
+from ipubench_gui.store.db import Params, one_row
 
 # Every stored column of an imported figure, and its type.
 USER_COLUMNS: dict[str, str] = {
@@ -62,8 +72,28 @@ CREATE TABLE IF NOT EXISTS u.user_results (
 );
 """
 
+# The names as printed that give a figure its canonical names and search text
+# (names.name_joins, names.SEARCH_TEXT): kept once per combination.
+NAME_COLUMNS = ("model", "variant", "platform", "framework", "dataset", "unit")
+KEY = "name_key"
+NAME_SETS = f"""
+CREATE TABLE IF NOT EXISTS u.user_name_sets (
+    source_id INTEGER NOT NULL,
+    {KEY} UBIGINT NOT NULL,
+    {", ".join(f'"{c}" VARCHAR' for c in NAME_COLUMNS)}
+);
+"""
+
 _LOWER = "(" + ", ".join(f"'{m}'" for m in LOWER_IS_BETTER) + ")"
-_TABLE = re.compile(r"figures_(\d+)")
+_TABLE = re.compile(r"(figures|consts)_(\d+)")
+
+
+def name_key_sql(alias: str) -> str:
+    """SQL: the key of a figure's names as printed (``alias``: its row). A
+    hash, not a number given by a join: no second pass over the figures. Two
+    combinations of one import with the same hash are refused on landing
+    (``check_keys``)."""
+    return f"hash({', '.join(f'{alias}.{c}' for c in NAME_COLUMNS)})"
 
 
 def result_id_sql(source: str, n: str) -> str:
@@ -83,51 +113,91 @@ def ord_sql(source: str, n: str) -> str:
     return f"1000000000 + CAST({source} AS BIGINT) * 10000000000 + {n}"
 
 
-def derived_sql(rows: str) -> str:
+def resolved_sql(rows: str) -> str:
+    """``rows`` (SQL giving NAME_COLUMNS as printed, and any others) with
+    their canonical names and what those stand for: vendor, generation,
+    accelerator, the platform's chips (``platform_chips``), unit family,
+    other names and search text."""
+    return f"""
+SELECT r.* {names.CANONICAL_NAMES},
+    es.vendor, ea.generation, es.accelerator, es.chips AS platform_chips,
+    {names.UNIT_FAMILY_AND_OTHER_NAMES}
+FROM ({rows}) r
+{names.name_joins("r.model", "r.framework", "r.dataset", "r.platform", "r.unit")}
+"""
+
+
+def derived_sql(rows: str, keyed: bool = True) -> str:
     """Imported figures with every column of results_v that applies to them,
-    from ``rows`` (SQL giving USER_COLUMNS)."""
+    from ``rows``: SQL giving the stored columns, with ``name_key``
+    (``keyed``: names from u.user_name_sets) or with the names as printed
+    (resolved per figure: older layouts, read-only)."""
+    named = resolved_sql(rows)
+    if keyed:
+        named = f"""
+SELECT f.* EXCLUDE ({KEY}), s.* EXCLUDE (source_id, {KEY})
+FROM ({rows}) f
+JOIN ({resolved_sql("SELECT * FROM u.user_name_sets")}) s
+    ON s.source_id = f.source_id AND s.{KEY} = f.{KEY}
+"""
     return f"""
 SELECT
     r.ord,
     {result_id_sql("r.source_id", "r.n")} AS result_id,
     i.file_name AS source_file, i.label AS "table",
-    r.* EXCLUDE (ord, source_id, n, accelerators) {names.CANONICAL_NAMES},
-    es.vendor, ea.generation, es.accelerator,
-    coalesce(r.accelerators, es.chips) AS accelerators,
+    r.* EXCLUDE (ord, source_id, n, accelerators, platform_chips),
+    coalesce(r.accelerators, r.platform_chips) AS accelerators,
     r.metric NOT IN {_LOWER} AS higher_is_better,
     CAST(i.imported_at AS DATE) AS source_date,
     'imported' AS source_date_kind,
     i.label AS source_title,
     CASE WHEN r.metric = 'throughput' THEN r.value END AS throughput,
     CASE WHEN r.metric = 'throughput'
-         THEN r.value / coalesce(r.accelerators, es.chips) END
+         THEN r.value / coalesce(r.accelerators, r.platform_chips) END
         AS throughput_per_accelerator,
     TRY_CAST(split_part(r.precision, '.', 1) AS INTEGER) AS activation_bits,
     TRY_CAST(split_part(r.precision, '.', 2) AS INTEGER) AS weight_bits,
-    {names.UNIT_FAMILY_AND_OTHER_NAMES},
     r.source_id
-FROM ({rows}) r
+FROM ({named}) r
 JOIN u.imports i USING (source_id)
-{names.name_joins("r.model", "r.framework", "r.dataset", "r.platform", "r.unit")}
 """
 
 
-def rows_of(sid: int) -> str:
-    """SQL giving import ``sid``'s figures with every column of USER_COLUMNS."""
-    return f"SELECT * FROM u.figures_{sid} CROSS JOIN u.consts_{sid}"
+def _stored(sid: int) -> str:
+    """SQL giving import ``sid``'s two tables as one (its stored columns)."""
+    return f"SELECT * FROM u.figures_{int(sid)} CROSS JOIN u.consts_{int(sid)}"
+
+
+def held(con: duckdb.DuckDBPyConnection) -> dict[int, set[str]]:
+    """Import id -> the columns its two tables hold, by id."""
+    out: dict[int, set[str]] = {}
+    for table, column in con.execute(
+        "SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = 'u'"
+    ).fetchall():
+        if m := _TABLE.fullmatch(table):
+            out.setdefault(int(m[2]), set()).add(column)
+    return dict(sorted(out.items()))
+
+
+def rows_of(sid: int, keyed: bool = True) -> str:
+    """SQL giving import ``sid``'s figures with every column of USER_COLUMNS
+    (names as printed from its name sets when ``keyed``)."""
+    if not keyed:
+        return _stored(sid)
+    return (
+        f"SELECT r.* EXCLUDE ({KEY}), s.* EXCLUDE (source_id, {KEY}) "
+        f"FROM ({_stored(sid)}) r JOIN u.user_name_sets s "
+        f"ON s.source_id = r.source_id AND s.{KEY} = r.{KEY}"
+    )
 
 
 def all_rows(con: duckdb.DuckDBPyConnection) -> str:
     """SQL giving every imported figure with every column of USER_COLUMNS."""
-    ids = sorted(
-        int(m[1])
-        for (name,) in con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'u'"
-        ).fetchall()
-        if (m := _TABLE.fullmatch(name))
-    )
     return " UNION ALL BY NAME ".join(
-        ["SELECT * FROM u.user_results", *(rows_of(i) for i in ids)]
+        [
+            "SELECT * FROM u.user_results",
+            *(rows_of(i, KEY in cols) for i, cols in held(con).items()),
+        ]
     )
 
 
@@ -135,8 +205,105 @@ def define_view(con: duckdb.DuckDBPyConnection) -> None:
     """(Re)define ``user_results_v`` over every import's tables. Not inside a
     transaction that wrote the user database (DuckDB writes one database per
     transaction; this view lives in the connection's own catalog)."""
-    rows = all_rows(con)
-    con.execute(f"CREATE OR REPLACE VIEW user_results_v AS {derived_sql(rows)}")
+    tables = held(con)
+    keyed = [_stored(i) for i, cols in tables.items() if KEY in cols]
+    older = [_stored(i) for i, cols in tables.items() if KEY not in cols]
+    parts = []
+    if (
+        older
+        or not keyed
+        or one_row(con.execute("SELECT count(*) > 0 FROM u.user_results"))[0]
+    ):
+        base = ["SELECT * FROM u.user_results", *older]
+        parts.append(derived_sql(" UNION ALL BY NAME ".join(base), keyed=False))
+    if keyed:
+        parts.append(derived_sql(" UNION ALL BY NAME ".join(keyed)))
+    con.execute(
+        f"CREATE OR REPLACE VIEW user_results_v AS {' UNION ALL BY NAME '.join(parts)}"
+    )
+
+
+def check_keys(con: duckdb.DuckDBPyConnection, sid: int) -> None:
+    """Refuse (duckdb.Error: the caller's transaction is rolled back) import
+    ``sid`` if two of its combinations of names share a key (a 64-bit hash:
+    about one chance in 10^10 for a million distinct combinations)."""
+    con.execute(
+        "SELECT CASE WHEN count(*) = count(DISTINCT name_key) THEN 0 ELSE "
+        "error('two combinations of names share a key') END "
+        "FROM u.user_name_sets WHERE source_id = $i",
+        {"i": sid},
+    ).fetchall()
+
+
+def key_names(con: duckdb.DuckDBPyConnection) -> bool:
+    """Give the figures of older layouts (``u.user_results``, imports without
+    ``name_key``) the keyed layout, in one transaction; ids, order and values
+    unchanged. Returns whether there was any. Cheap when there is none."""
+    tables = {i: cols for i, cols in held(con).items() if KEY not in cols}
+    wide = [
+        int(i)
+        for (i,) in con.execute(
+            "SELECT DISTINCT source_id FROM u.user_results ORDER BY 1"
+        ).fetchall()
+    ]
+    if not tables and not wide:
+        return False
+    consts = {
+        i: [
+            c
+            for (c,) in con.execute(
+                "SELECT column_name FROM duckdb_columns() WHERE database_name = 'u' "
+                "AND table_name = $t",
+                {"t": f"consts_{i}"},
+            ).fetchall()
+        ]
+        for i in tables
+    }
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for i in tables:
+            _key_import(con, i, _stored(i), consts[i])
+        for i in wide:
+            if i in tables or i in held(con):
+                continue  # never two homes for one import's figures
+            _key_import(
+                con, i, f"SELECT * FROM u.user_results WHERE source_id = {i}", []
+            )
+            con.execute("DELETE FROM u.user_results WHERE source_id = $i", {"i": i})
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return True
+
+
+def _key_import(
+    con: duckdb.DuckDBPyConnection, sid: int, rows: str, shared: list[str]
+) -> None:
+    """Import ``sid``'s figures (``rows``: SQL giving USER_COLUMNS) into the
+    keyed layout: its name sets, then its figures' table with their key in
+    place of the names; ``shared``: the columns its one-row table holds."""
+    name_cols = ", ".join(f'o."{c}"' for c in NAME_COLUMNS)
+    con.execute(
+        f"INSERT INTO u.user_name_sets SELECT DISTINCT CAST({int(sid)} AS INTEGER), "
+        f"{name_key_sql('o')}, {name_cols} FROM ({rows}) o"
+    )
+    check_keys(con, sid)
+    keep = [c for c in shared if c not in {"source_id", *NAME_COLUMNS}]
+    drop_cols = ", ".join(f'"{c}"' for c in ["source_id", *NAME_COLUMNS, *keep])
+    con.execute(
+        f"CREATE TABLE u.figures_{int(sid)}_keyed AS SELECT o.* EXCLUDE "
+        f"({drop_cols}), {name_key_sql('o')} AS {KEY} FROM ({rows}) o"
+    )
+    kept = "".join(f', o."{c}"' for c in keep)
+    con.execute(
+        f"CREATE TABLE u.consts_{int(sid)}_keyed AS SELECT CAST({int(sid)} AS "
+        f"INTEGER) AS source_id{kept} FROM ({rows}) o LIMIT 1"
+    )
+    con.execute(f"DROP TABLE IF EXISTS u.figures_{int(sid)}")
+    con.execute(f"DROP TABLE IF EXISTS u.consts_{int(sid)}")
+    for t in ("figures", "consts"):
+        con.execute(f"ALTER TABLE u.{t}_{int(sid)}_keyed RENAME TO {t}_{int(sid)}")
 
 
 def constant_checks(
@@ -199,3 +366,4 @@ def drop(con: duckdb.DuckDBPyConnection, sid: int) -> None:
     con.execute(f"DROP TABLE IF EXISTS u.figures_{int(sid)}")
     con.execute(f"DROP TABLE IF EXISTS u.consts_{int(sid)}")
     con.execute("DELETE FROM u.user_results WHERE source_id = $i", {"i": sid})
+    con.execute("DELETE FROM u.user_name_sets WHERE source_id = $i", {"i": sid})

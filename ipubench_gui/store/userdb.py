@@ -33,8 +33,10 @@ from ipubench_gui.store.schema import MLPERF_ROWS_SQL
 from ipubench_gui.store.user_names import upgrade_user_names
 from ipubench_gui.store.user_tables import (
     BASE_TABLE,
+    NAME_SETS,
     USER_COLUMNS,
     define_view,
+    key_names,
     ord_sql,
 )
 
@@ -52,6 +54,7 @@ CREATE TABLE IF NOT EXISTS u.imports (
     skipped     BIGINT NOT NULL
 );
 {BASE_TABLE}
+{NAME_SETS}
 CREATE TABLE IF NOT EXISTS u.user_cube AS
     SELECT *, CAST(NULL AS INTEGER) AS source_id FROM b.facet_cube LIMIT 0;
 CREATE TABLE IF NOT EXISTS u.user_mlperf AS
@@ -120,6 +123,13 @@ def open_combined(
     status = UserStatus(None, False, "")
     if user is not None:
         status = _attach_user(con, user)
+    if status.path is not None and status.writable:
+        try:
+            if key_names(con):
+                log.info("imported figures given the keyed layout of their names")
+        except duckdb.Error as exc:
+            # Readable as they are (the view resolves their names per figure).
+            log.error("could not key the names of imported results: %s", exc)
     _define_views(con, status.path is not None)
     if status.path is not None and status.writable:
         try:

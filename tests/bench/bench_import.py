@@ -181,9 +181,28 @@ def bench_import(args, tmp: Path) -> list[Row]:
         s.imports.start_import(importer.ImportSpec(csv, *spec_args))
         while "import" not in done and time.perf_counter() - t0 < 300:
             app.processEvents()
+        during = meter.worst_ms
+        # Finishing: the window asks again for what the import changed
+        # (universe, page, facets, chart) and shows it: until painted.
+        k = len(done)
+        while not {"universe", "page", "facets", "chart"} <= set(done[k:]) and (
+            time.perf_counter() - t0 < 300
+        ):
+            app.processEvents()
+        app.processEvents()
+    stalls = sorted(meter.gaps[1:], reverse=True)[:5]
+    print(f"import stalls (5 longest, ms): {[round(g) for g in stalls]}", flush=True)
     rows.append(
         Row(
             "longest GUI stall while importing (worker thread)",
+            f"{n:,} rows",
+            during,
+            target="<= 50 ms",
+        )
+    )
+    rows.append(
+        Row(
+            "  the same, until the window shows the imported rows",
             f"{n:,} rows",
             meter.worst_ms,
             target="<= 50 ms",
