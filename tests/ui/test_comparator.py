@@ -265,3 +265,48 @@ def test_headers_only_differences_and_copy_keys(qtbot, session, db):
     assert "Source" not in [ln.split("\t")[0] for ln in tsv]
     menu = [a.text() for a in view.actions()]
     assert {"Copy comparison as TSV", "Copy comparison as Markdown"} <= set(menu)
+
+
+def test_the_like_for_like_notes_name_columns_as_their_headers(qtbot, session, db):
+    """The notes under the comparison name each configuration as its column
+    header does ("model · platform · batch"), not by result id; two columns
+    whose headers would read alike carry their ids (issue 17 item 4)."""
+    from ipubench_gui.domain.compare import Comparison
+
+    cur = db.cursor()
+    # three rows: two of one model, system and batch size (by SQL), one other
+    same = cur.execute(
+        "SELECT list(result_id ORDER BY result_id) FROM results_v "
+        "WHERE result_id LIKE 'bowtr-%' AND batch_size IS NOT NULL "
+        "GROUP BY model, platform, batch_size HAVING count(*) = 2 "
+        "ORDER BY 1 LIMIT 1"
+    ).fetchone()[0]
+    other = "podtr-95f129"
+    ids = (other, *same)
+    rows = {
+        r[0]: r[1:]
+        for r in cur.execute(
+            "SELECT result_id, model, platform, batch_size FROM results_v "
+            "WHERE list_contains($ids, result_id)",
+            {"ids": list(ids)},
+        ).fetchall()
+    }
+    assert rows[same[0]] == rows[same[1]] != rows[other]
+    session.state.set_comparison(Comparison(ids, other))
+    cm = session.window.comparator.model
+    qtbot.waitUntil(lambda: cm.columnCount() == 3)
+
+    def named(rid: str) -> str:
+        model, platform, batch = rows[rid]
+        return f"{model} · {platform} · batch {batch:,}"
+
+    headers = [
+        cm.headerData(i, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+        for i in range(3)
+    ]
+    assert headers[0].startswith(named(other))
+    assert headers[1:] == [f"{named(r)} ({r})" for r in same]
+    text = session.window.comparator.verdicts.text()
+    for rid in same:
+        assert f"<b>{named(rid)} ({rid})</b> against {named(other)}: " in text
+    assert other not in text

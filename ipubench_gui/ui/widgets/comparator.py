@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
@@ -189,19 +191,20 @@ class Comparator(QTabWidget):
             compare.table(rows, baseline, focus) if rows else [],
             ids,
             baseline,
-            [compare.column_label(r) for r in rows],
+            _column_names(rows),
         )
         self.hint.setVisible(len(rows) < 2)
         lines = []
         if rows:
             base = rows[baseline]
+            names = _column_names(rows)
             for i, r in enumerate(rows):
                 if i != baseline:
                     v = compare.verdict(r, base, focus)
                     mark = "✓" if v.like_for_like else "⚠"
                     lines.append(
-                        f"{mark} <b>{r['result_id']}</b> against "
-                        f"{base['result_id']}: {v.text()}"
+                        f"{mark} <b>{html.escape(names[i])}</b> against "
+                        f"{html.escape(names[baseline])}: {html.escape(v.text())}"
                     )
         if note:  # e.g. that the figures are per chip, derived here
             lines.append(f"<i>{note}</i>")
@@ -313,3 +316,13 @@ class Comparator(QTabWidget):
         rid = item.data(0, Qt.ItemDataRole.UserRole)
         if rid:
             self.addRequested.emit(rid)
+
+
+def _column_names(rows: list[dict]) -> list[str]:
+    """Each column as its header names it ("model · platform · batch"); the
+    result id added where two headers read alike."""
+    labels = [compare.column_label(r) for r in rows]
+    return [
+        f"{label} ({r['result_id']})" if labels.count(label) > 1 else label
+        for label, r in zip(labels, rows, strict=True)
+    ]
