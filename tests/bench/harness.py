@@ -95,6 +95,7 @@ class StallMeter:
         self._timer.timeout.connect(self._tick)
         self._last = 0
         self._last_cpu = 0
+        self._marks: list[int] = []  # gap indices where a new change began
 
     def _tick(self) -> None:
         now = self._clock.nsecsElapsed()
@@ -121,3 +122,15 @@ class StallMeter:
     @property
     def worst_cpu_ms(self) -> float:
         return max(self.cpu_gaps[1:], default=0.0)
+
+    def mark(self) -> None:
+        """A new change begins: ``worst_cpu_per_mark`` splits the gaps here."""
+        self._marks.append(len(self.cpu_gaps))
+
+    def worst_cpu_per_mark(self) -> list[float]:
+        """The longest CPU gap of each change (from one mark to the next)."""
+        ends = [*self._marks[1:], len(self.cpu_gaps)]
+        return [
+            max(self.cpu_gaps[max(a, 1) : b], default=0.0)
+            for a, b in zip(self._marks, ends)
+        ]
