@@ -14,18 +14,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from tests.bench.harness import Row
-
-
-def _cpu_ms(fn, runs: int = 15, warmup: int = 2) -> list[float]:
-    for _ in range(warmup):
-        fn()
-    out = []
-    for _ in range(runs):
-        c = time.thread_time()
-        fn()
-        out.append((time.thread_time() - c) * 1000)
-    return out
+from tests.bench.harness import Row, times_ms
 
 
 def _bare_widgets(window) -> dict[str, list]:
@@ -106,7 +95,9 @@ def paint_floor_rows(session, label: str) -> list[Row]:
         got: dict[str, list[float]] = {"app": [], "bare": []}
         for _ in range(5):  # rounds, interleaved
             for name, views in (("app", mine), ("bare", bare)):
-                got[name] += _cpu_ms(lambda vs=views: [v.repaint() for v in vs])
+                got[name] += times_ms(
+                    lambda vs=views: [v.repaint() for v in vs], 15, 2, time.thread_time
+                )
         for name in got:
             sums[name] = [a + b for a, b in zip(sums[name], got[name])]
         rows.append(
