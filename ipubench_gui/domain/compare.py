@@ -52,7 +52,7 @@ ATTRIBUTES: tuple[tuple[str, str], ...] = (
 FIGURES: tuple[tuple[str, str], ...] = (
     ("value", "Figure"),
     ("latency_ms", "Latency (ms)"),
-    ("throughput_per_accelerator", "Throughput per accelerator"),
+    ("throughput_per_accelerator", "Throughput per chip (derived)"),
 )
 PROVENANCE: tuple[tuple[str, str], ...] = (
     ("source_title", "Source"),

@@ -188,6 +188,7 @@ RESULT_FIELDS: tuple[str, ...] = (
 )
 
 _ALL = {f.name: f for f in (*FACETS, *RANGES, *TABLE_COLUMNS)}
+_FILTERS = {f.name: f for f in (*FACETS, *RANGES)}
 
 
 def field(name: str) -> Field:
@@ -196,3 +197,9 @@ def field(name: str) -> Field:
         return _ALL[name]
     except KeyError:
         raise KeyError(f"unknown field {name!r}; known: {sorted(_ALL)}") from None
+
+
+def filter_field(name: str) -> Field:
+    """The field as a filter names it (the Source facet, not the table's
+    Source file column); else as ``field``."""
+    return _FILTERS.get(name) or field(name)

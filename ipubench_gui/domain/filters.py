@@ -20,10 +20,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ipubench_gui.domain.fields import field
+from ipubench_gui.domain.fields import filter_field
 from ipubench_gui.domain.format import format_number
 
 Value = str | int | float | None
+# per dimension, value -> how it is named where that is not the value itself
+Names = Mapping[str, Mapping[Any, str]]
 
 
 @dataclass(frozen=True)
@@ -93,14 +95,17 @@ class FilterState:
         return self.with_values(dim, ()).with_range(dim, None)
 
     # -- describing ----------------------------------------------------------
-    def chips(self) -> list[tuple[str, str]]:
-        """``(dim, label)`` for each active condition, for removable chips."""
+    def chips(self, names: Names | None = None) -> list[tuple[str, str]]:
+        """``(dim, label)`` for each active condition, for removable chips.
+        ``names``: per dimension, how a value is named where that is not the
+        value itself (a source's title for its file id)."""
         out: list[tuple[str, str]] = []
         for dim, vals in self.selected:
-            shown = ", ".join(sorted(_show(v) for v in vals))
-            out.append((dim, f"{field(dim).label}: {shown}"))
+            named = (names or {}).get(dim, {})
+            shown = ", ".join(sorted(named.get(v) or _show(v) for v in vals))
+            out.append((dim, f"{filter_field(dim).label}: {shown}"))
         for dim, r in self.ranges:
-            f = field(dim)
+            f = filter_field(dim)
             unit = f" {f.unit}" if f.unit else ""
             if r.lo is not None and r.hi is not None:
                 text = f"{format_number(r.lo)}–{format_number(r.hi)}{unit}"
@@ -113,9 +118,9 @@ class FilterState:
             out.append(("text", f"Text: “{self.text.strip()}”"))
         return out
 
-    def describe(self) -> str:
+    def describe(self, names: Names | None = None) -> str:
         """One line for subtitles: ``"Model: BERT Large; Batch size: ≥ 8"``."""
-        return "; ".join(label for _, label in self.chips()) or "all results"
+        return "; ".join(label for _, label in self.chips(names)) or "all results"
 
     # -- serialising (saved views, QSettings) --------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from ipubench_gui.domain.chartrows import ChartRows
 from ipubench_gui.domain.chartspec import ChartSpec
-from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.filters import FilterState, Names
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.kinds import KINDS, kind
 from ipubench_gui.domain.per_chip import LABEL as CHIP_LABEL
@@ -148,10 +148,12 @@ def chart_of(
     data: ChartRows,
     filters: FilterState,
     color_order: Sequence[object] = (),
+    names: Names | None = None,
 ) -> Chart:
     """The Chart of ``spec`` over the rows the store returned for ``filters``;
     ``color_order``: the values of ``spec.color_by`` in the store's order, so a
-    value keeps its colour from chart to chart."""
+    value keeps its colour from chart to chart; ``names``: how the filters'
+    values are named (``FilterState.chips``)."""
     plot = build_plot(spec, data, color_order)
-    sub = subtitle("" if filters.is_empty() else filters.describe(), plot)
+    sub = subtitle("" if filters.is_empty() else filters.describe(names), plot)
     return Chart(plot, sub, footnote(plot))

@@ -24,7 +24,7 @@ def make_chart(
     of ``db`` when not given) orders the colours as the window does."""
     u = universe if universe is not None else fetch.universe(db)
     data = fetch.chart_data(db, state, spec)
-    return chart_of(spec, data, state, color_order(u, spec))
+    return chart_of(spec, data, state, color_order(u, spec), u.names)
 
 
 def color_order(universe: fetch.Universe | None, spec: ChartSpec) -> list[object]:

@@ -20,6 +20,7 @@ from ipubench_gui.domain.chartspec import ChartSpec, chart_metric
 from ipubench_gui.domain.fields import FACETS, RANGES
 from ipubench_gui.domain.fields import field as field_of
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.format import source_labels
 from ipubench_gui.domain.kinds import kind
 from ipubench_gui.store import queries as q
 from ipubench_gui.store.cache import cache_of
@@ -41,6 +42,12 @@ class Universe:
     total: int
     sources: tuple[tuple[str, str, str | None, str], ...]  # file, title, date, kind
     counts: dict[str, dict[object, int]] = field(default_factory=dict)
+
+    @property
+    def names(self) -> dict[str, dict[str, str]]:
+        """How values are named where that is not the value itself: a source
+        by its title and date, not its file id (``FilterState.chips``)."""
+        return {"source_file": source_labels(self.sources)}
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, QSignalBlocker
 from ipubench_gui.domain.chartrows import ChartRows, family
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.domain.format import format_number, source_labels
+from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.plots import Chart, Plot, chart_of
 from ipubench_gui.domain.ranges import counted_unit, per_chip_unit
 from ipubench_gui.store import fetch
@@ -75,8 +75,7 @@ class Controller(QObject):
                 u.values,
                 u.bounds,
                 u.counts,
-                # a source is listed by its title and date, filtered by its id
-                {"source_file": source_labels(u.sources)},
+                u.names,  # a source by its title and date, filtered by its id
             )
         )
         r.universeChanged.connect(self._on_universe)
@@ -87,6 +86,11 @@ class Controller(QObject):
     @property
     def universe(self) -> fetch.Universe | None:
         return self.results.universe
+
+    @property
+    def names(self) -> dict | None:
+        """How filter values are named (the universe's; None before it)."""
+        return self.universe.names if self.universe is not None else None
 
     @property
     def page(self) -> fetch.Page | None:
@@ -227,13 +231,14 @@ class Controller(QObject):
             )
             + "</ul>"
         )
+        self.window.chips.set_names(u.names)
         self.window.loaded()
         self._show_count()
         self._render_chart()  # colours follow the universe's order
 
     def _on_page(self, p: fetch.Page) -> None:
         self._show_count()
-        self.window.show_empty(p.matching == 0, self.state.filters.describe())
+        self.window.show_empty(p.matching == 0, self.state.filters.describe(self.names))
         if self.state.selection:
             # The selection follows the filter: rows it hid are no longer
             # selected (nor added to a comparison, nor shown in the details).
@@ -261,7 +266,9 @@ class Controller(QObject):
             return
         spec = self.state.chart
         order = color_order(self.universe, spec)
-        self.chart = chart_of(spec, self.chart_rows, self.state.filters, order)
+        self.chart = chart_of(
+            spec, self.chart_rows, self.state.filters, order, self.names
+        )
         if self.plot != self.window.canvas.current:  # else drawn already
             self.window.canvas.render(self.plot, self.state.selection)
         rows = self.chart_rows.rows

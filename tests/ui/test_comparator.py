@@ -310,3 +310,28 @@ def test_the_like_for_like_notes_name_columns_as_their_headers(qtbot, session, d
     for rid in same:
         assert f"<b>{named(rid)} ({rid})</b> against {named(other)}: " in text
     assert other not in text
+
+
+def test_the_per_chip_row_says_it_is_derived(qtbot, session, db):
+    from ipubench_gui.domain.compare import Comparison
+    from ipubench_gui.domain.format import format_number
+
+    ids = ("podtr-95f129", "bowtr-b56ee3")
+    session.state.set_comparison(Comparison(ids, ids[0]))
+    cm = session.window.comparator.model
+    qtbot.waitUntil(lambda: cm.columnCount() == 2)
+    row = next(r for r in cm.rows() if r.label.startswith("Throughput per"))
+    assert row.label == "Throughput per chip (derived)"
+    want = [
+        f"{format_number(v / n)} {unit}"
+        for v, n, unit in (
+            db.cursor()
+            .execute(
+                "SELECT value, accelerators, unit FROM results_v WHERE result_id = $i",
+                {"i": i},
+            )
+            .fetchone()
+            for i in ids
+        )
+    ]
+    assert list(row.values) == want

@@ -109,3 +109,22 @@ def test_an_imported_file_is_listed_by_its_label_and_day(
     qtbot.waitUntil(lambda: "mine.csv" in listed(box))
     assert listed(box)["mine.csv"] == f"Lab A100 · {day}"
     assert box.model.count("mine.csv") == 1
+
+
+def test_the_chip_and_the_chart_subtitle_name_a_source_by_its_title(qtbot, session, db):
+    """Ticked, a source reads the same in the filter chip and in the chart's
+    subtitle (window and command line alike: store.charts.make_chart)."""
+    from ipubench_gui.domain.chartspec import ChartSpec
+    from ipubench_gui.domain.filters import FilterState
+    from ipubench_gui.store.charts import make_chart
+
+    page = "000_74c88246ac92525e.txt"
+    row = {r["source_file"]: r for r in _csv("sources.csv")}[page]
+    named = f"Source: {row['title']} · {row['date']}"
+    state = FilterState().with_values("source_file", [page])
+    session.state.set_filters(state)
+    assert [c.text() for c in session.window.chips.chips] == [f"{named}  ✕"]
+    sub = session.controller.chart.subtitle
+    assert named in sub and page not in sub
+    cli = make_chart(db, state, ChartSpec(kind=session.state.chart.kind))
+    assert named in cli.subtitle and page not in cli.subtitle

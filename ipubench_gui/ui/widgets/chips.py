@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QToolButton, QWidget
 
-from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.filters import FilterState, Names
 from ipubench_gui.ui.state import AppState
 from ipubench_gui.ui.widgets.note_label import NoteLabel
 
@@ -13,6 +13,7 @@ class ChipBar(QWidget):
     def __init__(self, state: AppState, parent=None):
         super().__init__(parent)
         self._state = state
+        self._names: Names = {}
         self._lay = QHBoxLayout(self)
         self._lay.setContentsMargins(0, 0, 0, 0)
         self.hint = NoteLabel("No filters: showing every result.")
@@ -31,6 +32,11 @@ class ChipBar(QWidget):
         state.filtersChanged.connect(self.render)
         self.render(state.filters)
 
+    def set_names(self, names: Names) -> None:
+        """How values are named (a source by its title): the chips say it."""
+        self._names = names
+        self.render(self._state.filters)
+
     def render(self, f: FilterState) -> None:
         for chip in self.chips:
             self._lay.removeWidget(chip)
@@ -38,7 +44,7 @@ class ChipBar(QWidget):
         self.chips = []
         while self._lay.count():
             self._lay.takeAt(0)
-        for dim, label in f.chips():
+        for dim, label in f.chips(self._names):
             chip = QToolButton(text=f"{label}  ✕")
             chip.setToolTip(f"Remove this filter ({label})")
             chip.setAccessibleName(f"Remove filter {label}")
