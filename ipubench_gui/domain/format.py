@@ -81,6 +81,31 @@ def source_labels(
     return {file: " / ".join(labels) for file, labels in titles.items()}
 
 
+def source_list_labels(
+    sources: Iterable[tuple[str, str, str | None, str]],
+) -> dict[str, str]:
+    """File id -> a source's name short enough for a narrow list: its title
+    before any bracket ("MLPerf Training v2.1 results", the whole title going
+    on "(MLCommons, official logs)"); with its date, or else whole, where two
+    would read alike. A narrow list shortens a long name from its middle,
+    which hid what told the MLPerf rounds apart; ``source_labels`` gives the
+    whole name (tooltips, chips, subtitles)."""
+    rows = list(sources)
+    full = source_labels(rows)
+    files = [file for file, *_ in rows]
+    short = {f: str(t or f).split(" (")[0] for f, t, *_ in rows}
+    dated = {f: f"{short[f]} · {d}" if d else short[f] for f, _t, d, _k in rows}
+    out = {}
+    for file in full:
+        out[file] = full[file]  # several imports of one file name: all named
+        if files.count(file) == 1:
+            for level in (short, dated):
+                if list(level.values()).count(level[file]) == 1:
+                    out[file] = level[file]
+                    break
+    return out
+
+
 def source_lines(row: Mapping[str, Any]) -> list[str]:
     """The source's title, its date and the addresses it gives."""
     out = [f"Source: {source_name(row)}"]

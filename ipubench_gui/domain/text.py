@@ -33,15 +33,18 @@ def elide_words(
     then whole words if no part fits.
 
     ``where`` is "middle" (keep leading and trailing words, the last word
-    first) or "right" (keep leading words). A first or last word wider than
-    the width on its own is the one case cut inside a word (there is nothing
-    else to show).
+    first), "head" (the last word, then as many leading words as fit: a
+    title's start and a list's count) or "right" (keep leading words). A
+    first or last word wider than the width on its own is the one case cut
+    inside a word (there is nothing else to show).
 
     >>> w = len  # one unit per character
     >>> elide_words("BERT-Large Ph1 Pre-Training Packed", 20, w)
     'BERT-Large … Packed'
     >>> elide_words("BERT-Large Ph1 Pre-Training Packed", 24, w, "right")
     'BERT-Large Ph1 …'
+    >>> elide_words("MLPerf Training v2.0 results  (261)", 30, w, "head")
+    'MLPerf Training v2.0 … (261)'
     >>> elide_words("short", 24, w)
     'short'
     """
@@ -51,7 +54,9 @@ def elide_words(
     for gap in ([re.compile(re.escape(sep))] if sep and sep in text else []) + [_SPACE]:
         gaps = [(m.start(), m.end()) for m in gap.finditer(text)]
         heads = [text[:a] for a, _ in gaps]  # shortest first
-        tails = [text[b:] for _, b in reversed(gaps)] if where == "middle" else []
+        tails = [text[b:] for _, b in reversed(gaps)] if where != "right" else []
+        if where == "head":
+            tails = tails[:1]
         glue = sep if gap is not _SPACE else " "
         best = _widest(heads, tails, width, measure, glue)
         if best is not None:

@@ -20,7 +20,7 @@ from ipubench_gui.domain.chartspec import ChartSpec, chart_metric
 from ipubench_gui.domain.fields import FACETS, RANGES
 from ipubench_gui.domain.fields import field as field_of
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.domain.format import source_labels
+from ipubench_gui.domain.format import source_labels, source_list_labels
 from ipubench_gui.domain.kinds import kind
 from ipubench_gui.store import queries as q
 from ipubench_gui.store.cache import cache_of
@@ -48,6 +48,11 @@ class Universe:
         """How values are named where that is not the value itself: a source
         by its title and date, not its file id (``FilterState.chips``)."""
         return {"source_file": source_labels(self.sources)}
+
+    @property
+    def list_names(self) -> dict[str, dict[str, str]]:
+        """``names`` short enough for a narrow list (the facet lists)."""
+        return {"source_file": source_list_labels(self.sources)}
 
 
 @dataclass(frozen=True)

@@ -75,7 +75,9 @@ class Controller(QObject):
                 u.values,
                 u.bounds,
                 u.counts,
-                u.names,  # a source by its title and date, filtered by its id
+                # a source by its title (and date), filtered by its file id
+                u.list_names,
+                u.names,
             )
         )
         r.universeChanged.connect(self._on_universe)

@@ -54,6 +54,7 @@ class FacetModel(QAbstractListModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._labels: Mapping[object, str] = {}
+        self._tips: Mapping[object, str] = {}
         self._totals: dict[object, int] = {}
         self._counts: dict[object, int] = {}
         self._checked: frozenset = frozenset()
@@ -67,13 +68,16 @@ class FacetModel(QAbstractListModel):
         values: list[object],
         totals: dict[object, int] | None = None,
         labels: Mapping[object, str] | None = None,
+        tips: Mapping[object, str] | None = None,
     ) -> None:
         """Every value the store holds and, per value, how many rows hold it
         (the "by count" order; values not in it sort last). ``labels``: the
         text to list a value as, where it is not the value itself (a source's
-        title for its file id); the value is still what is filtered on."""
+        title for its file id); the value is still what is filtered on.
+        ``tips``: a longer name for the tooltip (the title whole, its date)."""
         self.beginResetModel()
         self._labels = dict(labels or {})
+        self._tips = dict(tips or {})
         self._totals = dict(totals or {})
         extra = [v for v in (*self._counts, *self._checked) if v not in self._totals]
         self._set_order(self._sorted([*values, *extra]))
@@ -177,7 +181,7 @@ class FacetModel(QAbstractListModel):
                 QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text
             )
         if role == _TOOLTIP:
-            return f"{self.text(v)}: " + (
+            return f"{self._tips.get(v) or self.text(v)}: " + (
                 f"{format_number(n)} result(s) with the other filters applied"
                 if n
                 else "no result matches this with the other filters"

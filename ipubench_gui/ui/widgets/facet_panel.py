@@ -82,9 +82,8 @@ class FacetBox(QWidget):
         self.list = _FacetList()
         self.list.setModel(self.proxy)
         # whole words, the count kept at the end (the tooltip names it whole)
-        self.list.setItemDelegate(
-            WordElideDelegate(self.list, fit_width=True, tip_names_it=True)
-        )
+        self.delegate = WordElideDelegate(self.list, fit_width=True, tip_names_it=True)
+        self.list.setItemDelegate(self.delegate)
         self.list.setAccessibleName(f"{fld.label} values")
         self.list.toggled.connect(
             lambda v: state.set_filters(state.filters.toggled(fld.name, v))
@@ -106,8 +105,12 @@ class FacetBox(QWidget):
         values: list[object],
         totals: dict[object, int] | None = None,
         labels: Mapping[object, str] | None = None,
+        tips: Mapping[object, str] | None = None,
     ) -> None:
-        self.model.set_universe(values, totals, labels)
+        self.model.set_universe(values, totals, labels, tips)
+        # Titles (a source's) tell apart by their start ("MLPerf Training
+        # v2.0 …"); other values by their last word too ("… Packed").
+        self.delegate.set_where("head" if labels else "middle")
         self.search.setVisible(len(values) > SEARCH_THRESHOLD)
         rows = max(1, min(len(values), MAX_VISIBLE_ROWS))
         # sizeHintForRow is not reliable before the view is shown; the check box
@@ -169,15 +172,18 @@ class FacetPanel(QScrollArea):
         bounds: dict[str, tuple[float, float]],
         totals: dict[str, dict[object, int]] | None = None,
         labels: Mapping[str, Mapping[object, str]] | None = None,
+        tips: Mapping[str, Mapping[object, str]] | None = None,
     ) -> None:
         """Every facet's values; ``totals``: per facet, rows per value in the
-        whole store (the "by count" order); ``labels``: per facet, how its
-        values are listed where that is not the value (FacetModel)."""
+        whole store (the "by count" order); ``labels``, ``tips``: per facet,
+        how its values are listed and named in full, where that is not the
+        value (FacetModel)."""
         for name, box in self.boxes.items():
             box.set_universe(
                 universe.get(name, []),
                 (totals or {}).get(name),
                 (labels or {}).get(name),
+                (tips or {}).get(name),
             )
         for name, rng in self.ranges.items():
             lo, hi = bounds.get(name, (None, None))

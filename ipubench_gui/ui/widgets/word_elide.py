@@ -30,8 +30,8 @@ _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 
 
 class WordElideDelegate(QStyledItemDelegate):
-    """Paints the display text elided at word boundaries (``where``: "middle"
-    or "right", as ``elide_words``).
+    """Paints the display text elided at word boundaries (``where``: "middle",
+    "head" or "right", as ``elide_words``).
 
     ``fit_width``: for a list, rows as wide as the view. A QListView otherwise
     makes every row as wide as its longest text and scrolls sideways, so a long
@@ -57,6 +57,12 @@ class WordElideDelegate(QStyledItemDelegate):
         self._sizing = False  # in sizeHint: the full text
         if parent is not None:  # both are per font
             parent.installEventFilter(self)
+
+    def set_where(self, where: str) -> None:
+        """Shorten from ``where`` from now on (as ``elide_words``)."""
+        if where != self._where:
+            self._where = where
+            self._cuts.clear()
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt API)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
