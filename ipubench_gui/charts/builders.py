@@ -184,8 +184,6 @@ def draw(
             pi.removeItem(it)
     else:
         pi.clear()
-    if legend is not None and not reuse:
-        legend.clear()
     pi.getViewBox().invertY(plot.horizontal_bars)
     run = _Pass(
         pi,

@@ -72,3 +72,32 @@ def test_a_redraw_over_other_series_draws_what_a_fresh_drawing_does(qapp, db, ki
     names = [label.text for _sample, label in legend.items]
     want = [s.name for s in after.series if s.points and s.in_legend]
     assert set(names) <= set(want) | {n for n in names if n.startswith("+ ")}
+
+
+def _legend_rows(legend: pg.LegendItem) -> list[tuple[str, str | None]]:
+    """Each row's text and its swatch's colour (None: no swatch)."""
+    out = []
+    for sample, label in legend.items:
+        opts = sample.item.opts
+        brush = opts.get("symbolBrush") if opts.get("symbol") else None
+        out.append((label.text, brush and pg.mkBrush(brush).color().name()))
+    return out
+
+
+@pytest.mark.parametrize("kind", ["latency-throughput", "scaling"])
+def test_a_legend_of_as_many_rows_is_relabelled_in_place(qapp, db, kind):
+    before = _plot(db, kind, "PopART")
+    after = _plot(db, kind, "TensorFlow 1")
+    pi, legend = _plot_item(), pg.LegendItem()
+    first = draw(pi, before, LIGHT, legend=legend, legend_rows=3)
+    labels = [label for _s, label in legend.items]
+    assert labels[-1].text.startswith("+ ")  # more series than rows
+    draw(pi, after, LIGHT, legend=legend, previous=first, legend_rows=3)
+    fresh = pg.LegendItem()
+    draw(_plot_item(), after, LIGHT, legend=fresh, legend_rows=3)
+    assert len(fresh.items) == len(labels)
+    # The same rows, saying what a fresh drawing's legend says.
+    assert [label for _s, label in legend.items] == labels
+    assert _legend_rows(legend) == _legend_rows(fresh)
+    named = {s.name for s in after.series if s.in_legend}
+    assert {t for t, _c in _legend_rows(legend)[:-1]} <= named
