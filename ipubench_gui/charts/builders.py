@@ -24,7 +24,7 @@ from ipubench_gui.charts.axes import (
 )
 from ipubench_gui.charts.labels import PointLabels
 from ipubench_gui.charts.legend import fill_legend
-from ipubench_gui.charts.theme import Theme
+from ipubench_gui.charts.theme import Theme, readable
 from ipubench_gui.domain.plot_model import Plot, Series
 
 __all__ = [
@@ -48,6 +48,7 @@ MAX_POINT_LABELS = 60  # beyond this, only each line's last point is labelled
 # that work, which pyqtgraph redoes on every change of the view's range.
 LONG_LINE = 1000
 DYNAMIC_RANGE_LIMIT = 1e6
+TEXT_CONTRAST = 4.5  # WCAG AA for text, as point labels coloured like their line
 LEGEND_MARGIN_PX = 24  # between value labels and a legend (10 px from the edge)
 
 
@@ -111,7 +112,8 @@ class _Pass:
     reused: Iterator[pg.GraphicsObject] | None  # items of the last call, in order
     # Items of the last call (other series, same style): taken by type, updated.
     pool: list[pg.GraphicsObject] = field(default_factory=list)
-    labels: list[tuple[float, float, str]] = field(default_factory=list)
+    # (x, y, text, colour or None: the theme's text colour)
+    labels: list[tuple[float, float, str, str | None]] = field(default_factory=list)
     xs: list[float] = field(default_factory=list)
     ys: list[float] = field(default_factory=list)
     legend: list[tuple[pg.GraphicsObject, str]] = field(default_factory=list)
@@ -224,7 +226,7 @@ def draw(
     _point_labels(run, plot)
     _sections(run, plot)
     _budget(run, plot)
-    longest = max((len(t) for _, _, t in run.labels), default=0)
+    longest = max((len(lb[2]) for lb in run.labels), default=0)
     out.label_end = style_axes(
         pi, plot, (out.x_mode, out.y_mode), theme, font_px, run.xs, run.ys, longest
     )
@@ -269,7 +271,7 @@ def _bars(run: _Pass, s: Series) -> None:
     if s.in_legend:
         run.legend.append((item, s.name))
     for p, e in zip(s.points, ends):
-        run.labels.append((max(e, base), p.y, p.label))
+        run.labels.append((max(e, base), p.y, p.label, None))
         run.out.hits.append(Hit(e, p.y, p.result_id, p.tooltip, bar_end=e))
         run.xs.append(e)
     run.xs.append(base)
@@ -337,10 +339,13 @@ def _lines(run: _Pass, alike: list[Series]) -> None:
 
 def _marks(run: _Pass, s: Series, xs: list[float], ys: list[float]) -> None:
     """A line's labels, hit points and highlighted points (at ``xs``, ``ys``:
-    its points in view coordinates)."""
+    its points in view coordinates). A point's label is in its line's colour
+    (as text: 4.5:1 against the ground), so a reader can tell whose
+    efficiency or batch size it is."""
+    ink = readable(run.theme.series(s.color), run.theme.ground, TEXT_CONTRAST)
     for k, (p, x, y) in enumerate(zip(s.points, xs, ys)):
         if run.label_every_point or k == len(s.points) - 1:
-            run.labels.append((x, y, p.label))
+            run.labels.append((x, y, p.label, ink))
         if p.result_id:
             run.out.hits.append(Hit(x, y, p.result_id, p.tooltip))
         if p.highlight:

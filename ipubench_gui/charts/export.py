@@ -16,7 +16,8 @@ import pyqtgraph as pg
 from pyqtgraph.exporters import SVGExporter
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from ipubench_gui.charts.builders import NumberAxis, clear_of_legend, draw
+from ipubench_gui.charts.builders import Drawn, NumberAxis, clear_of_legend, draw
+from ipubench_gui.charts.panels import Panel, columns, draw_panels, rows_of
 from ipubench_gui.charts.svg import portable
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.files import atomic_write
@@ -88,6 +89,51 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
         justify="left",
     )
     subtitle = opts.subtitle
+    foot = opts.footnote
+    if plot.notes:
+        foot = "; ".join(plot.notes) + (". " + foot if foot else "")
+    if plot.panels:
+        panels = _compose_panels(w, plot, opts)
+        drawn = panels[0].drawn
+        w.chart_panels = panels
+    else:
+        drawn, subtitle = _compose_one(w, plot, opts, subtitle)
+    w.addLabel(
+        html.escape(subtitle),
+        row=1,
+        col=0,
+        colspan=2,
+        size=f"{fp * 0.95:.0f}px",
+        color=theme.muted if not subtitle else theme.caption,
+        justify="left",
+    )
+    footer = w.addLabel(
+        "",
+        row=3,
+        col=0,
+        colspan=2,
+        size=f"{fp * 0.7:.0f}px",
+        color=theme.caption,
+        justify="left",
+    )
+    footer.item.setTextWidth(opts.width - 3 * fp)
+    footer.setText(html.escape(foot), size=f"{fp * 0.7:.0f}px", color=theme.caption)
+    w.chart_drawn, w.chart_subtitle = drawn, subtitle  # for tests and callers
+    w.resize(opts.width, opts.height)
+    w.show()  # WA_DontShowOnScreen: laid out and paintable, never on screen
+    QtWidgets.QApplication.processEvents()
+    if plot.horizontal_bars:  # laid out: values kept clear of the legend
+        clear_of_legend(*w.chart_bars, drawn.label_end)
+        QtWidgets.QApplication.processEvents()
+    return w
+
+
+def _compose_one(
+    w: pg.GraphicsLayoutWidget, plot: Plot, opts: ExportOptions, subtitle: str
+) -> tuple[Drawn, str]:
+    """One plot in the layout's row 2, its legend beside it (lines) or inside
+    it (bars); returns what was drawn and the subtitle (bars: how many shown)."""
+    theme, fp = opts.theme, opts.font_px
     pi = w.addPlot(
         row=2,
         col=0,
@@ -95,9 +141,6 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
     )
     pi.setMenuEnabled(False)
     pi.hideButtons()
-    foot = opts.footnote
-    if plot.notes:
-        foot = "; ".join(plot.notes) + (". " + foot if foot else "")
     if plot.horizontal_bars:
         # As many bars as fit legibly; the legend names only the series drawn,
         # in the bottom corner that sorted bars leave empty.
@@ -133,36 +176,37 @@ def compose(plot: Plot, opts: ExportOptions) -> pg.GraphicsLayoutWidget:
     )
     if plot.horizontal_bars:
         _label_bars(pi, list(plot.categories), opts)
+        w.chart_bars = (pi, legend)  # values kept clear of it once laid out
     else:  # packed: the layout cell would spread a few entries over its height
         legend.setMaximumHeight(legend.boundingRect().height())
-    w.addLabel(
-        html.escape(subtitle),
-        row=1,
-        col=0,
-        colspan=2,
-        size=f"{fp * 0.95:.0f}px",
-        color=theme.muted if not subtitle else theme.caption,
-        justify="left",
+    return drawn, subtitle
+
+
+def _compose_panels(
+    w: pg.GraphicsLayoutWidget, plot: Plot, opts: ExportOptions
+) -> list[Panel]:
+    """Small multiples in the layout's row 2 (charts/panels.py), each legend
+    beside its panel, in the body size's smallest (0.8x: 18 px at 1080 p)."""
+    fp = opts.font_px * 0.85
+    grid = w.ci.addLayout(row=2, col=0, colspan=2)
+    n = len(plot.panels)
+    cols, rows = columns(n), rows_of(n)
+    # a panel's share of the grid, less its title (a legend taller than its
+    # panel would push the footnote off the slide)
+    cell_h = opts.height * 0.8 / rows - fp * 1.6
+    cell_w = (opts.width - 4 * opts.font_px) / cols
+    return draw_panels(
+        grid,
+        plot,
+        opts.theme,
+        fp,
+        opts.line_scale,
+        legend_beside=True,
+        legend_rows=max(2, int(cell_h / (round(fp * 0.92) * 1.3))),
+        legend_width=cell_w * 0.42,
+        interactive=False,
+        width=opts.width - 4 * opts.font_px,
     )
-    footer = w.addLabel(
-        "",
-        row=3,
-        col=0,
-        colspan=2,
-        size=f"{fp * 0.7:.0f}px",
-        color=theme.caption,
-        justify="left",
-    )
-    footer.item.setTextWidth(opts.width - 3 * fp)
-    footer.setText(html.escape(foot), size=f"{fp * 0.7:.0f}px", color=theme.caption)
-    w.chart_drawn, w.chart_subtitle = drawn, subtitle  # for tests and callers
-    w.resize(opts.width, opts.height)
-    w.show()  # WA_DontShowOnScreen: laid out and paintable, never on screen
-    QtWidgets.QApplication.processEvents()
-    if plot.horizontal_bars:  # laid out: values kept clear of the legend
-        clear_of_legend(pi, legend, drawn.label_end)
-        QtWidgets.QApplication.processEvents()
-    return w
 
 
 def _label_bars(pi: pg.PlotItem, cats: list[str], opts: ExportOptions) -> None:

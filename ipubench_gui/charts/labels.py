@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
@@ -19,7 +20,9 @@ class PointLabels(pg.GraphicsObject):
 
     def __init__(
         self,
-        points: list[tuple[float, float, str]],
+        points: Sequence[
+            tuple[float, float, str] | tuple[float, float, str, str | None]
+        ],
         color: str,
         font_px: float,
         dx: float = 4,
@@ -28,12 +31,13 @@ class PointLabels(pg.GraphicsObject):
     ):
         super().__init__()
         self._halo = None if halo is None else pg.mkColor(halo)
+        self._color = pg.mkColor(color)
+        # each label in its own colour if it has one (its line's), else ``color``
         self._points = [
-            (x, y, t)
-            for x, y, t in points
+            (x, y, t, pg.mkColor(c[0]) if c and c[0] else self._color)
+            for x, y, t, *c in points
             if t and math.isfinite(x) and math.isfinite(y)
         ]
-        self._color = pg.mkColor(color)
         self._font = QtGui.QFont()
         self._font.setPixelSize(max(1, round(font_px)))
         self._dx, self._dy = dx, dy
@@ -60,7 +64,7 @@ class PointLabels(pg.GraphicsObject):
         half = (fm.ascent() - fm.descent()) / 2
         row_h = fm.height()
         taken: dict[int, list[QtCore.QRectF]] = {}  # drawn boxes by text row
-        for x, y, text in self._points:
+        for x, y, text, ink in self._points:
             if not min(y0, y1) - 1 <= y <= max(y0, y1) + 1:
                 continue
             pt = tr.map(QtCore.QPointF(x, y))
@@ -79,6 +83,6 @@ class PointLabels(pg.GraphicsObject):
                 p.setPen(self._halo)
                 for ox, oy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
                     p.drawText(base + QtCore.QPointF(ox, oy), text)
-                p.setPen(self._color)
+            p.setPen(ink)
             p.drawText(base, text)
         p.restore()

@@ -151,31 +151,38 @@ def latency_throughput_plot(
         and r.get("latency_ms") is not None
     ]
     best = best_within(pts, budget_ms) if budget_ms is not None else None
-    grouping = series_rule.group(
+    grouping, panels = series_rule.panels(
         pts, along, lambda r: (r.get("batch_size") or 0, r["latency_ms"])
     )
-    series = line_series(
-        grouping.lines,
-        lambda r: Point(
-            r["latency_ms"],
-            r["value"],
-            r["result_id"],
-            f"bs {r['batch_size']}" if r.get("batch_size") else "",
-            tooltip(r),
-            highlight=best is not None and r is best,
-        ),
-    )
-    front = pareto_front([(r["latency_ms"], r["value"]) for r in pts])
-    if front:
-        series.append(
-            Series(
-                "Pareto front",
-                "#555555",
-                tuple(Point(x, y) for x, y in front),
-                "step",
-                dashed=True,
-            )
+    series: list[Series] = []
+    for panel in panels:
+        title = panel.title
+        series += line_series(
+            panel.grouping.lines,
+            lambda r: Point(
+                r["latency_ms"],
+                r["value"],
+                r["result_id"],
+                f"bs {r['batch_size']}" if r.get("batch_size") else "",
+                tooltip(r),
+                highlight=best is not None and r is best,
+            ),
+            title,
         )
+        # each panel's own front: the best of what it shows
+        shown = [r for rs in panel.grouping.lines.values() for r in rs]
+        front = pareto_front([(r["latency_ms"], r["value"]) for r in shown])
+        if front:
+            series.append(
+                Series(
+                    "Pareto front",
+                    "#555555",
+                    tuple(Point(x, y) for x, y in front),
+                    "step",
+                    dashed=True,
+                    panel=title,
+                )
+            )
     notes = (
         [f"{len(rows) - len(pts)} rows without a latency not plotted"]
         if len(pts) < len(rows)
@@ -212,10 +219,13 @@ def units_of(rows: Iterable[Row]) -> str:
 
 
 # -- 3. scaling --
-def scaling_families(rows: Sequence[Row], along: Sequence[str]) -> series_rule.Grouping:
+def scaling_families(
+    rows: Sequence[Row], along: Sequence[str]
+) -> tuple[series_rule.Grouping, list[series_rule.Panel]]:
     """Training throughput rows joined like with like (only the system size
-    differs along a line), keeping lines measured at two sizes or more."""
-    return series_rule.group(
+    differs along a line), keeping lines measured at two sizes or more; and
+    those lines in panels (``series_rule.panels``)."""
+    return series_rule.panels(
         [
             r
             for r in rows
@@ -240,44 +250,12 @@ def scaling_efficiency(row: Row, base: Row) -> float:
 def scaling_plot(
     rows: Sequence[Row], along: Sequence[str], color_order: Sequence[object] = ()
 ) -> Plot:
-    grouping = scaling_families(rows, along)
+    grouping, panels = scaling_families(rows, along)
     fams = grouping.lines
-    colors = series_colors(list(fams))
-    series = []
-    sizes: set[int] = set()
-    for name, rs in sorted(fams.items()):
-        base = rs[0]
-        color = colors[name]
-        pts = []
-        for r in rs:
-            eff = scaling_efficiency(r, base)
-            sizes.add(r["accelerators"])
-            # Efficiency at every point but the baseline (100% by definition);
-            # the builder thins labels when a chart is too crowded to read them.
-            pts.append(
-                Point(
-                    r["accelerators"],
-                    r["value"],
-                    r["result_id"],
-                    "" if r is base else f"{eff:.0%}",
-                    tooltip(r) + f"\nscaling efficiency {eff:.1%}",
-                )
-            )
-        series.append(Series(name, color, tuple(pts), "line"))
-        top = rs[-1]["accelerators"]
-        ideal = base["value"] / base["accelerators"]
-        if base.get("per_accelerator"):  # ideal per chip: flat
-            ideal = base["value"] / top
-        series.append(
-            Series(
-                f"{name} (ideal)",
-                color,
-                (Point(base["accelerators"], base["value"]), Point(top, ideal * top)),
-                "line",
-                dashed=True,
-                in_legend=False,
-            )
-        )
+    series: list[Series] = []
+    for panel in panels:
+        series += _scaling_lines(panel.grouping.lines, panel.title)
+    sizes = {r["accelerators"] for rs in fams.values() for r in rs}
     ticks = tuple((float(n), str(n)) for n in sorted(sizes))
     return Plot(
         "scaling",
@@ -297,6 +275,47 @@ def scaling_plot(
         rows=tuple(r for rs in fams.values() for r in rs),
         shared=grouping.shared,
     )
+
+
+def _scaling_lines(fams: dict[str, list[Row]], panel: str) -> list[Series]:
+    """Each family's line, efficiency written at its points, and its ideal
+    (dashed, the same colour): one panel's worth."""
+    colors = series_colors(list(fams))
+    series = []
+    for name, rs in sorted(fams.items()):
+        base = rs[0]
+        color = colors[name]
+        pts = []
+        for r in rs:
+            eff = scaling_efficiency(r, base)
+            # Efficiency at every point but the baseline (100% by definition);
+            # the builder thins labels when a chart is too crowded to read them.
+            pts.append(
+                Point(
+                    r["accelerators"],
+                    r["value"],
+                    r["result_id"],
+                    "" if r is base else f"{eff:.0%}",
+                    tooltip(r) + f"\nscaling efficiency {eff:.1%}",
+                )
+            )
+        series.append(Series(name, color, tuple(pts), "line", panel=panel))
+        top = rs[-1]["accelerators"]
+        ideal = base["value"] / base["accelerators"]
+        if base.get("per_accelerator"):  # ideal per chip: flat
+            ideal = base["value"] / top
+        series.append(
+            Series(
+                f"{name} (ideal)",
+                color,
+                (Point(base["accelerators"], base["value"]), Point(top, ideal * top)),
+                "line",
+                dashed=True,
+                in_legend=False,
+                panel=panel,
+            )
+        )
+    return series
 
 
 # -- 4. generation / SDK progress --

@@ -35,6 +35,8 @@ class Series:
     in_legend: bool = True
     symbol: str = "o"  # pyqtgraph symbol of the points: o, star, t, s, d
     symbol_scale: float = 1.0
+    # small multiples: the title of the panel it is drawn in ("": the only one)
+    panel: str = ""
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,17 @@ class Plot:
     def empty(self) -> bool:
         return not any(s.points for s in self.series)
 
+    @property
+    def panels(self) -> tuple[str, ...]:
+        """Titles of the panels the series are drawn in, in order; () for one
+        plot (series_rule.panels: more lines than one panel reads)."""
+        titles = dict.fromkeys(s.panel for s in self.series if s.points)
+        return tuple(titles) if any(titles) else ()
+
+    def panel(self, title: str) -> Plot:
+        """The plot of one panel: its series only, its own corner of the data."""
+        return replace(self, series=tuple(s for s in self.series if s.panel == title))
+
     def point_ids(self) -> list[str]:
         return [p.result_id for s in self.series for p in s.points if p.result_id]
 
@@ -81,7 +94,8 @@ def point_rows(plot: Plot) -> list[tuple[str, object, object, str]]:
             y: object = p.y
             if plot.horizontal_bars and 0 <= round(p.y) < len(plot.categories):
                 y = plot.categories[round(p.y)]
-            out.append((s.name, p.x, y, p.result_id))
+            name = f"{s.panel}: {s.name}" if s.panel else s.name
+            out.append((name, p.x, y, p.result_id))
     return out
 
 
@@ -142,12 +156,14 @@ def bar_series(
 
 
 def line_series(
-    lines: Mapping[str, Sequence[Row]], point: Callable[[Row], Point]
+    lines: Mapping[str, Sequence[Row]],
+    point: Callable[[Row], Point],
+    panel: str = "",
 ) -> list[Series]:
     """One line per entry of ``lines`` (``series_rule.group``), each with a
-    distinct palette colour; lines in name order."""
+    distinct palette colour (within its ``panel``); lines in name order."""
     colors = series_colors(list(lines))
     return [
-        Series(name, colors[name], tuple(point(r) for r in rs))
+        Series(name, colors[name], tuple(point(r) for r in rs), panel=panel)
         for name, rs in sorted(lines.items())
     ]

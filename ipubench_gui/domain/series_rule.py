@@ -45,6 +45,9 @@ _SHOWN: dict[str, Callable[[Any], str]] = {
 # Attributes a name leaves out: implied by the chart itself.
 # (source_file and table keep apart lines from different tables; the rest of
 # a configuration tells them apart for readers.)
+# Attributes a name leaves out when the one they follow from is named: the
+# platform ("IPU-M2000") says its generation ("IPU Mk2 Classic").
+_IMPLIED = {"generation": "platform"}
 _UNNAMED = frozenset({"task", "metric", "unit", "source_file", "table"})
 
 
@@ -59,6 +62,9 @@ def point_keys(along: Sequence[str], x: Sequence[str]) -> tuple[str, ...]:
     median beyond the row cap groups these, so it joins only what a line
     would (never two precisions, say, at one batch size)."""
     return tuple(a for a in CONFIGURATION if a not in along or a in x)
+
+
+SEP = " · "  # between the attributes of a name
 
 
 def show(attr: str, value: Any) -> str:
@@ -115,7 +121,9 @@ def group(
         values = dict(zip(attrs, key))
         name = (
             " · ".join(
-                show(a, values[a]) for a in differing if values[a] not in (None, "")
+                show(a, values[a])
+                for a in differing
+                if values[a] not in (None, "") and _IMPLIED.get(a) not in differing
             )
             or shared
             or "all"
@@ -125,3 +133,88 @@ def group(
             name += " ′"
         lines[name] = sorted(rs, key=order) if order else list(rs)
     return Grouping(dict(sorted(lines.items())), shared, differing)
+
+
+MAX_PANEL_LINES = 8  # a panel's lines: each its own palette colour (Okabe & Ito)
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One panel of small multiples: its title and its lines, named against
+    each other only (what the panel's lines share is in its title)."""
+
+    title: str
+    grouping: Grouping
+
+
+def panels(
+    rows: Sequence[Row],
+    along: Sequence[str],
+    order: Callable[[Row], Any] | None = None,
+    keep: Callable[[list[Row]], bool] | None = None,
+    most: int = MAX_PANEL_LINES,
+    by: str = "model",
+) -> tuple[Grouping, list[Panel]]:
+    """The lines of ``group(rows, along, order, keep)`` and, when they are more
+    than ``most``, those lines in panels of at most ``most``: whole models
+    (``by``) packed together in name order, a model of more lines than
+    ``most`` split over panels of its own ("(1 of 2)"). One panel holding
+    every line (title "") when they fit in one."""
+    whole = group(rows, along, order, keep)
+    if len(whole.lines) <= most:
+        return whole, [Panel("", whole)]
+    by_value: dict[str, list[list[Row]]] = defaultdict(list)
+    for rs in whole.lines.values():
+        by_value[show(by, rs[0].get(by) or "(blank)")].append(rs)
+    packs: list[tuple[list[str], list[list[Row]], str]] = []  # names, lines, part
+    for value in sorted(by_value, key=str.casefold):
+        lines = by_value[value]
+        chunks = [lines[i : i + most] for i in range(0, len(lines), most)]
+        last = packs[-1] if packs else None
+        if len(chunks) == 1 and last and not last[2]:
+            if len(last[1]) + len(lines) <= most:
+                last[0].append(value)
+                last[1].extend(lines)
+                continue
+        for k, chunk in enumerate(chunks):
+            part = f"({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
+            packs.append(([value], list(chunk), part))
+    out = []
+    for names, lines, part in packs:
+        if len(names) == 1:
+            g = group([r for rs in lines for r in rs], along, order, keep)
+            title = g.shared or names[0]
+            if part:  # "YOLOv4 (1 of 2) · 4 chips · …": kept if the rest is cut
+                title = title.replace(names[0], f"{names[0]} {part}", 1)
+                part = ""
+        else:  # several models: each line named by its model, then what
+            # differs among that model's own lines (if it has several)
+            g = _by_model(names, lines, along, order, keep, by)
+            title = ", ".join(names)
+        out.append(Panel(f"{title} {part}".strip(), g))
+    return whole, out
+
+
+def _by_model(
+    names: list[str],
+    lines: list[list[Row]],
+    along: Sequence[str],
+    order: Callable[[Row], Any] | None,
+    keep: Callable[[list[Row]], bool] | None,
+    by: str,
+) -> Grouping:
+    """The lines of several models in one panel, each named by its model and
+    what tells it apart from the same model's other lines in the panel (the
+    rest of its configuration is in its points' tooltips)."""
+    named: dict[str, list[Row]] = {}
+    for value in names:
+        mine = [
+            r
+            for rs in lines
+            for r in rs
+            if show(by, rs[0].get(by) or "(blank)") == value
+        ]
+        g = group(mine, along, order, keep)
+        for name, rs in g.lines.items():
+            named[value if len(g.lines) == 1 else f"{value}{SEP}{name}"] = rs
+    return Grouping(dict(sorted(named.items())), "", (by,))

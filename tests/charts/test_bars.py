@@ -96,7 +96,7 @@ def _value_boxes(pi, drawn, font_px):
     fm = QFontMetricsF(f)
     (labels,) = [it for it in drawn.extras if type(it).__name__ == "PointLabels"]
     out = []
-    for x, y, text in labels._points:  # every label, in view or not
+    for x, y, text, _ink in labels._points:  # every label, in view or not
         p = pi.vb.mapViewToScene(QPointF(x, y))
         h = fm.height()
         r = pg.QtCore.QRectF(p.x() + 4, p.y() - h / 2, fm.horizontalAdvance(text), h)

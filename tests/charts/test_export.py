@@ -259,29 +259,34 @@ def _legend_rows(legend) -> list[str]:
 def test_a_busy_line_chart_keeps_its_legend_beside_the_data(qapp, db):
     """Lines can run anywhere, so an exported line chart's legend gets its own
     column: it never covers the plot, lists what fits, and counts the rest
-    (an exported picture cannot be hovered, so it does not say to hover)."""
+    (an exported picture cannot be hovered, so it does not say to hover).
+    The seed's scaling chart, busy, is in panels: each legend beside its own."""
     import pyqtgraph as pg
 
     from ipubench_gui.charts.export import compose
 
     plot = _plot(db, "scaling")
-    named = [s.name for s in plot.series if s.points and s.in_legend]
-    assert len(named) > 20  # the seed's scaling chart is a busy one
+    assert len([s for s in plot.series if s.points and s.in_legend]) > 20
     w = compose(plot, ExportOptions(1600, 900))
-    (legend,) = [i for i in w.ci.items if isinstance(i, pg.LegendItem)]
-    pi = next(i for i in w.ci.items if isinstance(i, pg.PlotItem))
-    box, data = legend.sceneBoundingRect(), pi.vb.sceneBoundingRect()
-    assert box.left() >= data.right() and not box.intersects(data)
-    assert box.bottom() <= 900
-    rows = _legend_rows(legend)
-    listed, last = rows[:-1], rows[-1]
-    assert last == f"+ {len(named) - len(listed)} more not listed"
-    for shown, name in zip(listed, named):  # in order, wrapped between words
-        text = shown.replace("\n", " ")
-        if text.endswith(" …"):  # more than two lines: cut after a whole word
-            assert name.startswith(text[:-2]) and name[len(text) - 2] == " "
-        else:
-            assert text == name
+    assert len(w.chart_panels) == len(plot.panels) > 1
+    for panel in w.chart_panels:
+        legend, pi = panel.legend, panel.pi
+        assert isinstance(legend, pg.LegendItem) and legend.opts["offset"] is None
+        named = [s.name for s in plot.panel(panel.title).series if s.in_legend]
+        box, data = legend.sceneBoundingRect(), pi.vb.sceneBoundingRect()
+        assert box.left() >= data.right() and not box.intersects(data)
+        assert box.bottom() <= 900
+        rows = _legend_rows(legend)
+        listed = rows
+        if rows[-1].startswith("+ "):
+            listed = rows[:-1]
+            assert rows[-1] == f"+ {len(named) - len(listed)} more not listed"
+        for shown, name in zip(listed, named):  # in order, wrapped between words
+            text = shown.replace("\n", " ")
+            if text.endswith(" …"):  # more than two lines: cut after a whole word
+                assert name.startswith(text[:-2]) and name[len(text) - 2] == " "
+            else:
+                assert text == name
     w.close()
 
 

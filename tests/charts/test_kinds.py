@@ -70,15 +70,17 @@ def test_latency_budget_picks_the_best_throughput_within_it(db):
     )
     assert [(p.result_id, p.y) for p in best] == [want]
     assert plot.vline == 2.0
-    # Pareto front: no point has both lower latency and higher throughput.
-    pts = [
-        (p.x, p.y) for s in plot.series if s.name != "Pareto front" for p in s.points
-    ]
-    front = pareto_front(pts)
-    for x, y in front:
-        assert not any(px <= x and py > y for px, py in pts)
-    front_series = next(s for s in plot.series if s.name == "Pareto front")
-    assert [(p.x, p.y) for p in front_series.points] == front
+    # Pareto front, each panel's own (small multiples): no point of the
+    # panel has both lower latency and higher throughput.
+    assert len(plot.panels) > 1
+    for title in plot.panels:
+        series = plot.panel(title).series
+        pts = [(p.x, p.y) for s in series if s.name != "Pareto front" for p in s.points]
+        front = pareto_front(pts)
+        for x, y in front:
+            assert not any(px <= x and py > y for px, py in pts)
+        front_series = next(s for s in series if s.name == "Pareto front")
+        assert [(p.x, p.y) for p in front_series.points] == front
 
 
 def test_latency_chart_lines_follow_batch_size_with_labels(db):

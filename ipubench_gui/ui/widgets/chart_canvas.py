@@ -6,8 +6,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
+    QFrame,
     QHBoxLayout,
     QLabel,
+    QScrollArea,
     QScrollBar,
     QToolTip,
     QVBoxLayout,
@@ -23,12 +25,14 @@ from ipubench_gui.charts.builders import (
     from_view,
     highlight_items,
 )
+from ipubench_gui.charts.panels import Panel, draw_panels, rows_of
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.plots import Plot
 from ipubench_gui.domain.text import elide_words
 from ipubench_gui.ui.widgets.note_label import NoteLabel
 
 HIT_RADIUS_PX = 12
+PANEL_MIN_HEIGHT_EM = 17  # a panel's least height, in chart text heights
 EMPTY_CHART = (
     "<h3>Nothing to draw for this chart kind</h3><p>The filtered results "
     "hold no figures this kind plots (for example, no inference latencies "
@@ -85,10 +89,28 @@ class ChartCanvas(QWidget):
         self.rows_bar.valueChanged.connect(self._on_rows_bar_valueChanged)
         self.item.getViewBox().sigYRangeChanged.connect(self._on_view_yrange_changed)
         self.plot.viewport().installEventFilter(self)
+        # Small multiples (Plot.panels: more lines than one plot reads) are
+        # drawn here instead, one plot item a panel, axes linked.
+        self.panels_view = pg.GraphicsLayoutWidget()
+        self.panels_view.setAccessibleName("Chart panels")
+        self.panels: list[Panel] = []
+        self.panels_view.scene().sigMouseClicked.connect(self._on_scene_clicked)
+        self.panels_view.scene().sigMouseMoved.connect(self._on_scene_moved)
+        self.panels_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.panels_view.customContextMenuRequested.connect(
+            lambda p: self.contextMenuRequested.emit(self.panels_view.mapToGlobal(p))
+        )
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(0)
         row.addWidget(self.plot, 1)
+        # panels keep a readable height; more than fit scroll
+        self.panels_scroll = QScrollArea()
+        self.panels_scroll.setWidgetResizable(True)
+        self.panels_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.panels_scroll.setWidget(self.panels_view)
+        self.panels_scroll.hide()
+        row.addWidget(self.panels_scroll, 1)
         row.addWidget(self.rows_bar)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -110,6 +132,8 @@ class ChartCanvas(QWidget):
     def apply_theme(self) -> None:
         self.theme = palette_theme(self)
         self.plot.setBackground(self.theme.background)
+        self.panels_view.setBackground(self.theme.background)
+        self.panels = []  # drawn again in the new colours
         for name in ("bottom", "left"):
             axis = self.item.getAxis(name)
             axis.opaque_on = QColor(self.theme.background)
@@ -130,10 +154,16 @@ class ChartCanvas(QWidget):
         self.caption.setVisible(bool(plot.notes))
         if self.layout() is not None:
             self.layout().activate()
-        for it in self._highlights:
-            self.item.removeItem(it)
+        for pi, it in self._highlights:
+            pi.removeItem(it)
         self._highlights = []
         font_px = self.fontMetrics().height() * 0.8
+        if plot.panels:
+            self._render_panels(plot, font_px)
+            self.set_selection(selection)
+            return
+        self.panels_scroll.hide()
+        self.panels = []
         self.drawn = draw(
             self.item,
             plot,
@@ -163,6 +193,38 @@ class ChartCanvas(QWidget):
         self.plot.setVisible(not plot.empty)
         self.set_selection(selection)
 
+    def _render_panels(self, plot: Plot, font_px: float) -> None:
+        """``plot`` as small multiples; ``drawn`` then holds every panel's hits."""
+        self.plot.hide()
+        self.rows_bar.hide()
+        self.empty_label.hide()
+        self.panels = draw_panels(
+            self.panels_view.ci,
+            plot,
+            self.theme,
+            font_px,
+            legend_beside=False,
+            legend_rows=4,
+            previous=self.panels,
+            width=self.width(),
+        )
+        for p in self.panels:
+            p.legend.setVisible(self.legend.isVisible())
+            if p.drawn.budget_line is not None:
+                p.drawn.budget_line.setMovable(True)
+                p.drawn.budget_line.sigPositionChangeFinished.connect(
+                    self._on_budget_dragged
+                )
+        first = self.panels[0].drawn
+        self.drawn = Drawn(
+            hits=[h for p in self.panels for h in p.drawn.hits],
+            x_mode=first.x_mode,
+            y_mode=first.y_mode,
+        )
+        rows = rows_of(len(self.panels))
+        self.panels_view.setMinimumHeight(rows * PANEL_MIN_HEIGHT_EM * font_px)
+        self.panels_scroll.show()
+
     def reset_view(self) -> None:
         """Back to the chart's own ranges after panning or zooming."""
         if self.current is not None:
@@ -188,6 +250,8 @@ class ChartCanvas(QWidget):
 
     def set_legend_visible(self, visible: bool) -> None:
         self.legend.setVisible(visible)
+        for p in self.panels:
+            p.legend.setVisible(visible)
 
     def _layout_categories(self) -> None:
         """Room for bar labels up to 45% of the width, whole words left out in
@@ -275,13 +339,23 @@ class ChartCanvas(QWidget):
             return True
         return super().eventFilter(obj, e)
 
+    def _views(self) -> list[tuple[pg.PlotItem, Drawn]]:
+        """Each plot item shown with what was drawn in it."""
+        if self.panels:
+            return [(p.pi, p.drawn) for p in self.panels]
+        return [(self.item, self.drawn)]
+
     def set_selection(self, ids: tuple[str, ...]) -> None:
         self._selection = set(ids)
-        for it in self._highlights:
-            self.item.removeItem(it)
-        self._highlights = highlight_items(self.drawn, self._selection, self.theme)
-        for it in self._highlights:
-            self.item.addItem(it)
+        for pi, it in self._highlights:
+            pi.removeItem(it)
+        self._highlights = [
+            (pi, it)
+            for pi, drawn in self._views()
+            for it in highlight_items(drawn, self._selection, self.theme)
+        ]
+        for pi, it in self._highlights:
+            pi.addItem(it)
         bars = [
             h.y
             for h in self.drawn.hits
@@ -296,12 +370,16 @@ class ChartCanvas(QWidget):
 
     # -- mouse -------------------------------------------------------------------
     def hit_at(self, scene_pos: QPointF) -> Hit | None:
-        vb = self.item.getViewBox()
-        if not vb.sceneBoundingRect().contains(scene_pos):
-            return None
+        for pi, drawn in self._views():
+            vb = pi.getViewBox()
+            if vb.sceneBoundingRect().contains(scene_pos):
+                return self._hit_in(vb, drawn, scene_pos)
+        return None
+
+    def _hit_in(self, vb: pg.ViewBox, drawn: Drawn, scene_pos: QPointF) -> Hit | None:
         p = vb.mapSceneToView(scene_pos)
         best, best_d = None, float(HIT_RADIUS_PX)
-        for h in self.drawn.hits:
+        for h in drawn.hits:
             if h.bar_end is not None:
                 if abs(p.y() - h.y) <= 0.45:
                     return h
@@ -324,9 +402,8 @@ class ChartCanvas(QWidget):
         if h is None or not h.tooltip:
             QToolTip.hideText()
             return
-        QToolTip.showText(
-            self.plot.mapToGlobal(self.plot.mapFromScene(pos)), h.tooltip, self.plot
-        )
+        view = self.panels_view if self.panels else self.plot
+        QToolTip.showText(view.mapToGlobal(view.mapFromScene(pos)), h.tooltip, view)
 
     def _on_budget_dragged(self, line: pg.InfiniteLine) -> None:
         v = from_view(line.value(), self.drawn.x_mode)

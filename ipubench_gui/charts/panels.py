@@ -1,0 +1,194 @@
+"""Small multiples: a Plot whose series sit in panels (``Plot.panels``) drawn
+as a grid of plots sharing both axes, each with its own title and legend.
+
+The window and the exports draw through here alike (``draw`` per panel), so a
+panel reads the same on screen and on a slide. Axes are linked with
+pyqtgraph's ``setXLink``/``setYLink``: zooming one panel zooms them all.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, replace
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from ipubench_gui.charts.axes import NumberAxis, px_font
+from ipubench_gui.charts.builders import Drawn, draw
+from ipubench_gui.charts.theme import Theme
+from ipubench_gui.domain.plot_model import Plot
+from ipubench_gui.domain.text import elide_words
+
+
+@dataclass
+class Panel:
+    """One drawn panel: its plot item, legend and what ``draw`` returned."""
+
+    title: str
+    pi: pg.PlotItem
+    legend: pg.LegendItem
+    drawn: Drawn
+
+
+def columns(n: int) -> int:
+    """Panels a row: two up to eight (each with its legend beside it), three
+    beyond (a 3x3 grid at most on a slide before panels get too small)."""
+    return 1 if n <= 1 else 2 if n <= 8 else 3
+
+
+def draw_panels(
+    grid: pg.GraphicsLayout,
+    plot: Plot,
+    theme: Theme,
+    font_px: float,
+    line_scale: float = 1.0,
+    legend_beside: bool = True,
+    legend_rows: int = 8,
+    legend_width: float | None = None,
+    interactive: bool = True,
+    previous: list[Panel] | None = None,
+    width: float = 1920.0,
+) -> list[Panel]:
+    """Draw each panel of ``plot`` into ``grid`` (cleared first unless the
+    panels are those of ``previous``, which are then redrawn in place).
+
+    A legend is beside its panel (``legend_beside``, exports: never over the
+    data) or inside it, in the corner the kind leaves empty (the window, where
+    it can be dragged). Only the lowest panel of a column writes the x axis'
+    title; the y axis' title is written once, left of the grid. A panel's title is cut
+    by whole words to its share of ``width`` pixels."""
+    titles = plot.panels
+    cols = columns(len(titles))
+    reuse = previous is not None and [p.title for p in previous] == list(titles)
+    if not reuse:
+        grid.clear()
+        _y_title(grid, plot.y_title, theme, font_px, rows_of(len(titles)))
+    out: list[Panel] = []
+    for i, title in enumerate(titles):
+        r, c = divmod(i, cols)
+        # the x title under the lowest panel of each column only
+        lowest = i + cols >= len(titles)
+        sub = replace(
+            plot.panel(title), y_title="", x_title=plot.x_title if lowest else ""
+        )
+        if reuse and previous is not None:
+            pi, legend, last = previous[i].pi, previous[i].legend, previous[i].drawn
+        else:
+            shown = _fitted(title, width / cols - font_px, font_px)
+            pi, legend = _cell(grid, (r, c), shown, theme, font_px, legend_beside)
+            last = None
+        drawn = draw(
+            pi,
+            sub,
+            theme,
+            font_px=font_px,
+            line_scale=line_scale,
+            legend=legend,
+            previous=last,
+            legend_rows=legend_rows,
+            legend_width=legend_width,
+            interactive=interactive,
+        )
+        if legend_beside:  # packed: a layout cell spreads entries over its height
+            legend.setMaximumHeight(legend.boundingRect().height())
+        out.append(Panel(title, pi, legend, drawn))
+    _share_axes([p.pi for p in out])
+    return out
+
+
+def _cell(
+    grid: pg.GraphicsLayout,
+    at: tuple[int, int],
+    title: str,
+    theme: Theme,
+    font_px: float,
+    legend_beside: bool,
+) -> tuple[pg.PlotItem, pg.LegendItem]:
+    """A panel's title, plot and legend in the grid's cell ``at`` (row, col)."""
+    r, c = at
+    span = 2 if legend_beside else 1
+    col = 1 + c * span  # column 0: the y axis' title
+    grid.addLabel(
+        f"<b>{html.escape(title)}</b>",
+        row=2 * r,
+        col=col,
+        colspan=span,
+        size=f"{font_px:.0f}px",
+        color=theme.foreground,
+        justify="left",
+    )
+    pi = grid.addPlot(
+        row=2 * r + 1,
+        col=col,
+        axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")},
+    )
+    pi.setMenuEnabled(False)
+    pi.hideButtons()
+    if legend_beside:
+        legend = pg.LegendItem(offset=None, verSpacing=-font_px * 0.25)
+        grid.addItem(legend, row=2 * r + 1, col=col + 1)
+        grid.layout.setColumnStretchFactor(col, 3)
+        grid.layout.setColumnStretchFactor(col + 1, 2)
+        grid.layout.setColumnAlignment(col + 1, QtCore.Qt.AlignmentFlag.AlignTop)
+    else:
+        legend = pi.addLegend(offset=(-10, -10))
+    return pi, legend
+
+
+def _y_title(
+    grid: pg.GraphicsLayout, text: str, theme: Theme, font_px: float, rows: int
+) -> None:
+    """The y axis' title once for every panel, turned, left of the grid."""
+    grid.addLabel(
+        html.escape(text),
+        row=0,
+        col=0,
+        rowspan=2 * rows,
+        angle=-90,
+        size=f"{font_px * 1.08:.0f}px",
+        color=theme.foreground,
+    )
+
+
+def _fitted(title: str, width: float, font_px: float) -> str:
+    """``title`` in bold at ``font_px``, whole parts or words left out at the
+    end if it is wider than ``width`` (never cut inside a word)."""
+    font = px_font(font_px)
+    font.setBold(True)
+    fm = QtGui.QFontMetricsF(font)
+    sep = " · " if " · " in title else ", "
+    return elide_words(title, width, fm.horizontalAdvance, "right", sep=sep)
+
+
+def _share_axes(items: list[pg.PlotItem]) -> None:
+    """Every panel on the same ranges: the union of what each drew, with the
+    margin ``style_axes`` gives one plot; then linked to the first."""
+    if len(items) < 2:
+        return
+    first = items[0]
+    for axis, link in (
+        ("bottom", pg.PlotItem.setXLink),
+        ("left", pg.PlotItem.setYLink),
+    ):
+        spans = [it.getAxis(axis).data_range for it in items]
+        known = [s for s in spans if s is not None]
+        if not known:
+            continue
+        lo = min(s[0] for s in known)
+        hi = max(s[1] for s in known)
+        for it in items:
+            it.getAxis(axis).data_range = (lo, hi)
+        span = (hi - lo) or 1.0
+        if axis == "bottom":  # room on the right for the last point's label
+            first.setXRange(lo - span * 0.06, hi + span * 0.16, padding=0)
+        else:
+            first.setYRange(lo - span * 0.12, hi + span * 0.12, padding=0)
+        for it in items[1:]:
+            link(it, first)
+
+
+def rows_of(n: int) -> int:
+    """Rows of a grid of ``n`` panels."""
+    return math.ceil(n / columns(n)) if n else 0

@@ -1,0 +1,216 @@
+"""Small multiples (issue 16 item 2): scaling and latency-throughput charts of
+more lines than one plot reads are drawn in panels of at most eight lines,
+axes shared, each panel's legend naming what differs within it."""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+
+import pytest
+from PySide6 import QtCore
+
+from ipubench_gui.charts.builders import TEXT_CONTRAST
+from ipubench_gui.charts.labels import PointLabels
+from ipubench_gui.charts.theme import LIGHT, contrast_ratio, readable
+from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.kinds import KINDS
+from ipubench_gui.domain.plot_kinds import scaling_plot
+from ipubench_gui.domain.plots import build_plot
+from ipubench_gui.domain.series_rule import MAX_PANEL_LINES
+from ipubench_gui.store import fetch
+
+LINE_KINDS = ("scaling", "latency-throughput")
+
+
+def _plot(db, kind: str, state: FilterState | None = None):
+    spec = ChartSpec(kind=kind)
+    return build_plot(spec, fetch.chart_data(db, state or FilterState(), spec))
+
+
+def _lines(series):
+    return [s for s in series if s.in_legend and s.style == "line" and not s.dashed]
+
+
+def _stored_lines(db, kind: str) -> int:
+    """How many lines the stored rows make, counted in SQL: rows alike in
+    every configuration column but the kind's x dimension (scaling: measured
+    at two sizes or more)."""
+    along = set(KINDS[kind].along)
+    cols = [
+        c
+        for c in (
+            "model variant task platform generation accelerators framework "
+            "sdk_version dataset precision batch_size division metric unit "
+            "source_file table"
+        ).split()
+        if c not in along
+    ]
+    keys = ", ".join(f'"{c}"' for c in cols)
+    if kind == "scaling":
+        where = "task = 'training' AND accelerators IS NOT NULL"
+        having = "HAVING count(DISTINCT accelerators) >= 2"
+    else:
+        where = "task = 'inference' AND latency_ms IS NOT NULL"
+        having = ""
+    sql = (
+        f"SELECT count(*) FROM (SELECT {keys} FROM results_v WHERE "
+        f"metric = 'throughput' AND {where} GROUP BY {keys} {having})"
+    )
+    return db.cursor().execute(sql).fetchone()[0]
+
+
+@pytest.mark.parametrize("kind", LINE_KINDS)
+def test_panels_hold_at_most_eight_lines_each_line_once(db, kind):
+    plot = _plot(db, kind)
+    assert len(_lines(plot.series)) == _stored_lines(db, kind) > MAX_PANEL_LINES
+    assert len(plot.panels) >= 3
+    seen: Counter[str] = Counter()
+    for title in plot.panels:
+        lines = _lines(plot.panel(title).series)
+        assert 1 <= len(lines) <= MAX_PANEL_LINES, title
+        # a panel's own colours: no two of its lines alike
+        assert len({s.color for s in lines}) == len(lines), title
+        for s in lines:
+            seen.update(p.result_id for p in s.points)
+    # every plotted point drawn once, in one panel
+    assert all(n == 1 for n in seen.values())
+    assert set(seen) == {r["result_id"] for r in plot.rows}
+
+
+@pytest.mark.parametrize("kind", LINE_KINDS)
+def test_a_models_lines_share_a_panel_unless_split(db, kind):
+    plot = _plot(db, kind)
+    rows = {r["result_id"]: r for r in plot.rows}
+    panels_of: dict[str, set[str]] = {}
+    for title in plot.panels:
+        lines = _lines(plot.panel(title).series)
+        models = {rows[s.points[0].result_id]["model"] for s in lines}
+        for s in lines:
+            model = rows[s.points[0].result_id]["model"]
+            panels_of.setdefault(model, set()).add(title)
+            if len(models) == 1:  # one model's panel: titled by it, not named
+                assert title.startswith(model) and model not in s.name
+            else:  # several models: each line starts with its own
+                assert s.name.startswith(model)
+    for model, titles in panels_of.items():
+        assert len(titles) == 1 or all(" of " in t for t in titles), model
+
+
+def test_scaling_rows_differing_only_by_sdk_are_two_lines(db):
+    """A new SDK starts a new line: a stored scaling line, and the same rows
+    again as if measured with another SDK, are two lines, never one."""
+    plot = _plot(db, "scaling")
+    first = _lines(plot.series)[0]
+    by_id = {r["result_id"]: r for r in plot.rows}
+    rows = [by_id[p.result_id] for p in first.points]
+    assert len({r["sdk_version"] for r in rows}) == 1
+    again = [
+        {**r, "sdk_version": "SDK 9.9", "result_id": r["result_id"] + "-new"}
+        for r in rows
+    ]
+    drawn = scaling_plot(rows + again, KINDS["scaling"].along)
+    lines = _lines(drawn.series)
+    assert len(lines) == 2
+    ids = [{p.result_id for p in s.points} for s in lines]
+    assert {r["result_id"] for r in rows} in ids
+    assert {r["result_id"] for r in again} in ids
+    assert sorted(s.name for s in lines) == sorted(
+        [rows[0]["sdk_version"], "SDK 9.9"]
+    )  # the legend names what differs: the SDK
+
+
+def test_one_model_is_one_plot(db):
+    state = FilterState().with_values("model", ["BERT-Large"])
+    plot = _plot(db, "scaling", state)
+    assert len(_lines(plot.series)) <= MAX_PANEL_LINES
+    assert plot.panels == ()
+
+
+def test_efficiency_written_in_its_lines_colour(qapp, db):
+    """Each efficiency label is its own line's colour (as text: 4.5:1), and
+    says that line's efficiency, computed here from the figures."""
+    from ipubench_gui.charts.export import ExportOptions, compose
+
+    plot = _plot(db, "scaling")
+    w = compose(plot, ExportOptions())
+    by_id = {r["result_id"]: r for r in plot.rows}
+    checked = 0
+    for panel in w.chart_panels:
+        labels = next(i for i in panel.pi.items if isinstance(i, PointLabels))
+        inks = {(x, y, t): ink.name().upper() for x, y, t, ink in labels._points}
+        for s in _lines(plot.panel(panel.title).series):
+            want = readable(LIGHT.series(s.color), LIGHT.ground, TEXT_CONTRAST)
+            assert contrast_ratio(want, LIGHT.ground) >= TEXT_CONTRAST
+            base = by_id[s.points[0].result_id]
+            for p in s.points[1:]:
+                r = by_id[p.result_id]
+                eff = (r["value"] / r["accelerators"]) / (
+                    base["value"] / base["accelerators"]
+                )
+                assert p.label == f"{eff:.0%}"
+                hits = [k for k in inks if k[2] == p.label and inks[k] == want]
+                assert hits, (s.name, p.label)
+                checked += 1
+    w.close()
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("kind", LINE_KINDS)
+def test_export_panels_share_axes_and_name_their_own_lines(qapp, db, kind):
+    from ipubench_gui.charts.export import ExportOptions, compose
+
+    plot = _plot(db, kind)
+    w = compose(plot, ExportOptions())
+    panels = w.chart_panels
+    assert [p.title for p in panels] == list(plot.panels)
+    ranges = {
+        tuple(round(v, 9) for axis in p.pi.vb.viewRange() for v in axis) for p in panels
+    }
+    assert len(ranges) == 1  # one x range, one y range for all
+    for p in panels:
+        names = {s.name for s in plot.panel(p.title).series if s.in_legend}
+        listed = [lb.text for _, lb in p.legend.items]
+        assert listed
+        for text in listed:
+            if "more not listed" in text:
+                continue
+            # wrapped (<br>) or cut after a whole word (…): a name's beginning
+            entry = _letters(text.replace("<br>", " ").removesuffix(" …"))
+            assert any(_letters(n).startswith(entry) for n in names), text
+        # the legend beside its panel, not over it
+        legend_box = p.legend.sceneBoundingRect()
+        assert not legend_box.intersects(p.pi.vb.sceneBoundingRect())
+    w.close()
+
+
+def test_window_draws_panels_and_finds_their_points(qtbot, db):
+    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+
+    plot = _plot(db, "scaling")
+    canvas = ChartCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(1400, 900)
+    canvas.show()
+    canvas.render(plot)
+    qtbot.waitUntil(lambda: canvas.panels_view.isVisible())
+    assert not canvas.plot.isVisible()
+    assert [p.title for p in canvas.panels] == list(plot.panels)
+    last = canvas.panels[-1]
+    target = next(h for h in last.drawn.hits if h.result_id)
+    pos = last.pi.vb.mapViewToScene(QtCore.QPointF(target.x, target.y))
+    hit = canvas.hit_at(pos)
+    assert hit is not None and hit.result_id == target.result_id
+    # the selection is ringed in the panel that holds it
+    canvas.set_selection((target.result_id,))
+    assert any(pi is last.pi for pi, _ in canvas._highlights)
+    # one model: back to one plot
+    one = _plot(db, "scaling", FilterState().with_values("model", ["GPT-2"]))
+    canvas.render(one)
+    assert canvas.plot.isVisible() and not canvas.panels_view.isVisible()
+    assert one.panels == ()
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in html.unescape(text) if c.isalnum())
