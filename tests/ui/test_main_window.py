@@ -288,7 +288,9 @@ def test_bar_click_selects_and_scrolls_table_and_back(qtbot, session):
     other = c.item_ids()[2]
     t.select_ids((rid, other))
     assert set(session.state.selection) == {rid, other}
-    ys = sorted(c._highlights[0].opts["y"].tolist())
+    pi, outline = c._highlights[0]
+    assert pi is c.item
+    ys = sorted(outline.opts["y"].tolist())
     assert ys == [2.0, 7.0]
 
 
@@ -620,7 +622,9 @@ def test_a_chart_kind_with_nothing_to_draw_says_so(qtbot, session):
     assert c.current.empty
     assert c.empty_label.isVisible() and not c.plot.isVisible()
     combo.setCurrentIndex(combo.findData("scaling"))
-    assert not c.current.empty and c.plot.isVisible()
+    assert not c.current.empty and not c.empty_label.isVisible()
+    # the seed's scaling lines are more than one plot reads: in panels
+    assert c.current.panels and c.panels_view.isVisible()
 
 
 @pytest.mark.parametrize("threaded", [False, True], ids=["inline", "worker thread"])
@@ -664,29 +668,38 @@ def test_restart_with_prefetch_restores_everything_the_user_sees(
 
 
 def test_the_legend_never_covers_more_than_half_the_chart(qtbot, session):
-    """The seed's latency chart has 26 series; in the window the legend lists
-    what fits in under half the plot's height and counts the rest."""
+    """The seed's latency chart has 55 lines, drawn in panels of at most 8;
+    in the window each panel's legend lists what fits in under half the
+    panel's height and counts the rest. Ctrl+L hides and shows them all."""
     kind = "latency-throughput"
     session.state.set_chart(session.state.chart.with_(kind=kind))
     canvas = session.window.canvas
     plot = canvas.current
-    named = [s for s in plot.series if s.points and s.in_legend]
-    assert len(named) > 20
-    legend, vb = canvas.legend, canvas.item.getViewBox()
-    assert legend.isVisible()
-    w = session.window  # Ctrl+L hides it and shows it again
+    assert len([s for s in plot.series if s.points and s.in_legend]) > 20
+    assert [p.title for p in canvas.panels] == list(plot.panels)
+    legends = [p.legend for p in canvas.panels]
+    assert all(lg.isVisible() for lg in legends)
+    w = session.window  # Ctrl+L hides them and shows them again
     qtbot.keyClick(w, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
-    assert not legend.isVisible() and not w.legend_action.isChecked()
-    session.state.set_filters(FilterState().with_values("framework", ["PopART"]))
-    assert canvas.current is not plot and not legend.isVisible()  # redrawn, hidden
+    assert not any(lg.isVisible() for lg in legends)
+    assert not w.legend_action.isChecked()
+    session.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
+    assert canvas.current is not plot
+    assert not any(p.legend.isVisible() for p in canvas.panels)  # redrawn, hidden
     session.state.set_filters(FilterState())
     qtbot.keyClick(w, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
-    assert legend.isVisible()
-    assert legend.sceneBoundingRect().height() <= 0.5 * vb.sceneBoundingRect().height()
-    labels = [label.item.toPlainText() for _, label in legend.items]
-    more = len(named) - (len(labels) - 1)
-    assert labels[-1] == f"+ {more} more — hover a point for its name"
-    assert labels[:-1] == [s.name for s in named[: len(labels) - 1]]
+    for panel in canvas.panels:
+        legend, vb = panel.legend, panel.pi.getViewBox()
+        assert legend.isVisible()
+        box = legend.sceneBoundingRect()
+        assert box.height() <= 0.5 * vb.sceneBoundingRect().height() + 1
+        named = [s for s in plot.panel(panel.title).series if s.in_legend]
+        labels = [label.item.toPlainText() for _, label in legend.items]
+        if len(labels) < len(named):
+            more = len(named) - (len(labels) - 1)
+            assert labels[-1] == f"+ {more} more — hover a point for its name"
+            labels = labels[:-1]
+        assert labels == [s.name for s in named[: len(labels)]]
 
 
 # A popup menu asks the window system to raise it and grab the keyboard, which
@@ -722,7 +735,7 @@ def test_right_click_on_the_chart_offers_the_charts_actions(qtbot, session):
 
 def test_ctrl_0_puts_the_chart_back_after_zooming(qtbot, session):
     session.state.set_chart(session.state.chart.with_(kind="latency-throughput"))
-    vb = session.window.canvas.item.getViewBox()
+    vb = session.window.canvas.panels[-1].pi.getViewBox()  # linked to the rest
     QGuiApplication.processEvents()
     before = vb.viewRange()
     vb.scaleBy((0.25, 0.25))  # what a wheel zoom does

@@ -32,7 +32,7 @@ from ipubench_gui.domain.text import elide_words
 from ipubench_gui.ui.widgets.note_label import NoteLabel
 
 HIT_RADIUS_PX = 12
-PANEL_MIN_HEIGHT_EM = 17  # a panel's least height, in chart text heights
+PANEL_MIN_HEIGHT_EM = 22  # a panel's least height, in chart text heights
 EMPTY_CHART = (
     "<h3>Nothing to draw for this chart kind</h3><p>The filtered results "
     "hold no figures this kind plots (for example, no inference latencies "
@@ -198,13 +198,23 @@ class ChartCanvas(QWidget):
         self.plot.hide()
         self.rows_bar.hide()
         self.empty_label.hide()
+        # a panel's plot: its share of the view (or its least height), less
+        # its title and axis; its legend in under half of that (0.4, as one
+        # plot's: legend_rows_that_fit)
+        rows = rows_of(len(plot.panels))
+        cell = max(
+            self.panels_scroll.viewport().height() / rows,
+            PANEL_MIN_HEIGHT_EM * font_px,
+        )
+        line = max(22.0, self.fontMetrics().height() * 1.45)
+        legend_rows = max(2, int((cell - 8 * font_px) * 0.4 / line))
         self.panels = draw_panels(
             self.panels_view.ci,
             plot,
             self.theme,
             font_px,
             legend_beside=False,
-            legend_rows=4,
+            legend_rows=legend_rows,
             previous=self.panels,
             width=self.width(),
         )
@@ -218,10 +228,10 @@ class ChartCanvas(QWidget):
         first = self.panels[0].drawn
         self.drawn = Drawn(
             hits=[h for p in self.panels for h in p.drawn.hits],
+            series_items=[it for p in self.panels for it in p.drawn.series_items],
             x_mode=first.x_mode,
             y_mode=first.y_mode,
         )
-        rows = rows_of(len(self.panels))
         self.panels_view.setMinimumHeight(rows * PANEL_MIN_HEIGHT_EM * font_px)
         self.panels_scroll.show()
 
