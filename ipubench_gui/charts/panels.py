@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from ipubench_gui.charts.axes import NumberAxis, px_font
+from ipubench_gui.charts.axes import add_plot, px_font
 from ipubench_gui.charts.builders import Drawn, draw
 from ipubench_gui.charts.theme import Theme
 from ipubench_gui.domain.plot_model import Plot
@@ -119,13 +119,7 @@ def _cell(
         color=theme.foreground,
         justify="left",
     )
-    pi = grid.addPlot(
-        row=2 * r + 1,
-        col=col,
-        axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")},
-    )
-    pi.setMenuEnabled(False)
-    pi.hideButtons()
+    pi = add_plot(grid, 2 * r + 1, col)
     if legend_beside:
         legend = pg.LegendItem(offset=None, verSpacing=-font_px * 0.25)
         grid.addItem(legend, row=2 * r + 1, col=col + 1)

@@ -10,29 +10,37 @@ from tests.bench.harness import REPO_DATA, Row, case, median_ms
 
 def _floor(plot, out: Path) -> None:
     """The same series drawn by plain pyqtgraph items (no titles, legend,
-    labels or styling) and written by pyqtgraph's own ImageExporter."""
+    labels or styling) and written by pyqtgraph's own ImageExporter. A chart
+    in panels (small multiples) gets as many plain plot items, in the same
+    grid: one plot item would be a floor of less than the export must draw
+    (each plot item has its view box and four axes to lay out and paint)."""
     import numpy as np
     import pyqtgraph as pg
     from pyqtgraph.exporters import ImageExporter
     from PySide6 import QtWidgets
 
+    from ipubench_gui.charts.panels import columns
+
     w = pg.GraphicsLayoutWidget()
     w.setBackground("w")
-    pi = w.addPlot()
-    for s in plot.series:
-        if not s.points:
-            continue
-        xs = np.array([p.x for p in s.points], float)
-        ys = np.array([p.y for p in s.points], float)
-        if s.style == "bars":
-            pi.addItem(
-                pg.BarGraphItem(x0=0, y=ys, width=xs, height=0.72, brush=s.color)
-            )
-        else:
-            pi.addItem(pg.PlotDataItem(xs, ys, pen=s.color, symbol="o"))
+    titles = plot.panels or ("",)
+    for i, title in enumerate(titles):
+        r, c = divmod(i, columns(len(titles)))
+        pi = w.addPlot(row=r, col=c)
+        for s in plot.panel(title).series if plot.panels else plot.series:
+            if not s.points:
+                continue
+            xs = np.array([p.x for p in s.points], float)
+            ys = np.array([p.y for p in s.points], float)
+            if s.style == "bars":
+                pi.addItem(
+                    pg.BarGraphItem(x0=0, y=ys, width=xs, height=0.72, brush=s.color)
+                )
+            else:
+                pi.addItem(pg.PlotDataItem(xs, ys, pen=s.color, symbol="o"))
     w.resize(1920, 1080)
     QtWidgets.QApplication.processEvents()
-    exp = ImageExporter(pi.scene())
+    exp = ImageExporter(w.scene())
     exp.parameters()["width"] = 1920
     exp.export(str(out))
     w.close()
