@@ -192,9 +192,10 @@ def chart_rows(
     )
     if unit is None:
         return ChartRows(metric, (), total, 0, 0)
-    res = db.run(
-        q.chart_top(state, metric, unit, limit, metric in LOWER_IS_BETTER, per_chip)
-    )
+    rank = (state, metric, unit, limit, metric in LOWER_IS_BETTER, per_chip)
+    figures = [f for (f,) in db.run(q.chart_cut(*rank)).rows]
+    cut = figures[-1] if len(figures) == limit and None not in figures else None
+    res = db.run(q.chart_top(*rank, cut=cut))
     return ChartRows(metric, tuple(res.dicts()), total, mine, plotted, 1, others)
 
 

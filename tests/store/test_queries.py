@@ -269,3 +269,37 @@ def test_the_scaling_charts_rows_are_counted_alike_on_cube_and_rows(
     # The latency chart's rule needs a latency, which the cube does not hold.
     lt = q.kind_count(state, kind("latency-throughput"), cube_pays=cube_pays)
     assert "facet_cube" not in lt.sql
+
+
+@pytest.mark.parametrize("per_chip", [False, True])
+def test_the_best_rows_are_cut_where_the_figures_tie(db, per_chip):
+    """The chart's Top-N ranks only rows at least as good as the last best
+    one (``chart_cut``): where that figure is shared by rows inside and
+    outside the best, the tie-break still decides, as one ORDER BY over every
+    row does."""
+    from ipubench_gui.store import fetch
+
+    fig = "value / accelerators" if per_chip else "value"
+    cut_at_a_tie = 0
+    for metric, family in db.run(
+        q.Query(
+            "SELECT DISTINCT metric, coalesce(unit_family, unit) FROM results_v "
+            "WHERE metric = 'throughput'",
+            {},
+        )
+    ).rows:
+        every = db.run(
+            q.Query(
+                f"SELECT result_id, {fig} FROM results_v WHERE metric = $m AND "
+                f"coalesce(unit_family, unit) = $u ORDER BY {fig} DESC NULLS LAST, "
+                "result_id",
+                {"m": metric, "u": family},
+            )
+        ).rows
+        for limit in range(1, len(every)):
+            if every[limit - 1][1] != every[limit][1]:
+                continue
+            cut_at_a_tie += 1
+            got = fetch.chart_rows(db, FilterState(), metric, limit, family, per_chip)
+            assert [r["result_id"] for r in got.rows] == [r[0] for r in every[:limit]]
+    assert cut_at_a_tie > 0  # the seed has such ties
