@@ -181,7 +181,7 @@ def bench_import(args, tmp: Path) -> list[Row]:
         s.imports.start_import(importer.ImportSpec(csv, *spec_args))
         while "import" not in done and time.perf_counter() - t0 < 300:
             app.processEvents()
-        during = meter.worst_ms
+        during, during_cpu = meter.worst_ms, meter.worst_cpu_ms
         # Finishing: the window asks again for what the import changed
         # (universe, page, facets, chart) and shows it: until painted.
         k = len(done)
@@ -208,6 +208,22 @@ def bench_import(args, tmp: Path) -> list[Row]:
             target="<= 50 ms",
         )
     )
+    # The GUI thread's own work in its longest gap (a gap with little of it
+    # is a wait for a core: the machine's other work, not the window's).
+    for label, cpu, wall in (
+        ("while importing", during_cpu, during),
+        ("until shown", meter.worst_cpu_ms, meter.worst_ms),
+    ):
+        rows.append(
+            Row(
+                f"  GUI-thread CPU time, longest gap {label}",
+                f"{n:,} rows",
+                cpu,
+                "wall",
+                wall,
+                "<= 50 ms",
+            )
+        )
     s.window.close()
     s.close()
     db.close()
