@@ -140,13 +140,24 @@ def chart_cut(
     """The figures of the best ``limit`` rows (as :func:`chart_top` ranks
     them, without its tie-break), best first: the last, when there are
     ``limit`` and none is blank, is the least good a best row can be."""
-    cond, params = where(state)
-    fig = _chart_figure(metric, per_chip)
+    rows, params, fig, way = _ranked(state, metric, unit, lower_is_better, per_chip)
     return Query(
-        f"SELECT {fig} FROM {VIEW} WHERE {cond} AND metric = $metric AND "
-        f"{FAMILY} = $unit ORDER BY {fig} {'ASC' if lower_is_better else 'DESC'} "
-        "NULLS LAST LIMIT $lim",
-        dict(params, metric=metric, unit=unit, lim=limit),
+        f"SELECT {fig} {rows} ORDER BY {fig} {way} NULLS LAST LIMIT $lim",
+        dict(params, lim=limit),
+    )
+
+
+def _ranked(
+    state: FilterState, metric: str, unit: str, lower_is_better: bool, per_chip: bool
+) -> tuple[str, Params, str, str]:
+    """What the chart of the best rows ranks: its rows (FROM ... WHERE) and
+    their parameters, the figure, and the way (ASC or DESC) best first."""
+    cond, params = where(state)
+    return (
+        f"FROM {VIEW} WHERE {cond} AND metric = $metric AND {FAMILY} = $unit",
+        dict(params, metric=metric, unit=unit),
+        _chart_figure(metric, per_chip),
+        "ASC" if lower_is_better else "DESC",
     )
 
 
@@ -167,18 +178,16 @@ def chart_top(
     with the tie-break, result_id, which imported rows compute (for each of
     1M imported rows: 480 of the Top-N's 570 ms, measured).
     """
-    cond, params = where(state)
-    params = dict(params, metric=metric, unit=unit, lim=limit)
+    rows, params, fig, way = _ranked(state, metric, unit, lower_is_better, per_chip)
+    params = dict(params, lim=limit)
     cols = list(dict.fromkeys([f.name for f in TABLE_COLUMNS] + list(PROVENANCE)))
-    fig = _chart_figure(metric, per_chip)
-    order = f"{fig} {'ASC' if lower_is_better else 'DESC'} NULLS LAST, result_id"
+    order = f"{fig} {way} NULLS LAST, result_id"
     if cut is not None:
-        cond = f"{cond} AND {fig} {'<=' if lower_is_better else '>='} $cut"
+        rows = f"{rows} AND {fig} {'<=' if lower_is_better else '>='} $cut"
         params["cut"] = cut
     # Narrow Top-N first, whole rows after (see results()).
     return Query(
-        f"WITH top AS (SELECT ord FROM {VIEW} WHERE {cond} AND metric = $metric "
-        f"AND {FAMILY} = $unit ORDER BY {order} LIMIT $lim) "
+        f"WITH top AS (SELECT ord {rows} ORDER BY {order} LIMIT $lim) "
         f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
         f"SEMI JOIN top USING (ord) ORDER BY {order}",
         params,

@@ -31,6 +31,14 @@ CREATE TABLE imports (source_id INTEGER PRIMARY KEY, file_name VARCHAR NOT NULL,
 """
 
 
+def _user_results(*without: str) -> str:
+    """The narrow table of imported figures, but the columns ``without``."""
+    from ipubench_gui.store.user_tables import USER_COLUMNS
+
+    cols = ", ".join(f'"{c}" {t}' for c, t in USER_COLUMNS.items() if c not in without)
+    return f"CREATE TABLE user_results ({cols});"
+
+
 def _old_wide_database(user, store_path, platform):
     """A user database as versions before the narrow table wrote it: every
     column of results_v per figure, ids and table order stored."""
@@ -137,17 +145,14 @@ def test_old_wide_user_database_keeps_its_figures_and_ids(tmp_path, store_path):
 
 
 def test_narrow_table_without_stored_order_gets_it(tmp_path, store_path):
-    from ipubench_gui.store.user_tables import USER_COLUMNS
-
     user = tmp_path / "user.duckdb"
-    cols = ", ".join(f'"{c}" {t}' for c, t in USER_COLUMNS.items() if c != "ord")
     with duckdb.connect(str(user)) as con:
         con.execute(
             IMPORTS
             + f"""
             INSERT INTO imports VALUES
                 (1, 'n.csv', 'n', TIMESTAMP '2026-11-23 10:00:00', 1, 0);
-            CREATE TABLE user_results ({cols});
+            {_user_results("ord")}
             INSERT INTO user_results BY NAME SELECT 1 AS source_id, 5 AS n,
                 'M' AS model, 'throughput' AS metric, 2.5 AS value;
             """
@@ -196,15 +201,12 @@ def _keyed_layout_before(user, store_path):
     counts not yet made (opening makes them, as for any older database)."""
     con = duckdb.connect(str(user))
     con.execute(f"ATTACH '{store_path}' AS b (READ_ONLY)")
-    from ipubench_gui.store.user_tables import USER_COLUMNS
-
-    cols = ", ".join(f'"{c}" {t}' for c, t in USER_COLUMNS.items())
     con.execute(
         IMPORTS
         + f"""
         INSERT INTO imports VALUES
             (1, 'gpu.csv', 'gpu.csv', TIMESTAMP '2026-11-20 10:00:00', 5, 0);
-        CREATE TABLE user_results ({cols});
+        {_user_results()}
         CREATE TABLE user_cube AS
             SELECT *, CAST(NULL AS INTEGER) AS source_id FROM b.facet_cube LIMIT 0;
         CREATE TABLE consts_1 AS SELECT CAST(1 AS INTEGER) AS source_id,
