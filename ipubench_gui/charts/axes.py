@@ -84,7 +84,9 @@ class NumberAxis(pg.AxisItem):
             near = [v for v in vals if a - 0.18 <= v <= b + 0.18]  # 1.5x
             vals = near if len(near) >= 3 else vals
         font = self.style["tickFont"]
-        room = 1.8 * (font.pixelSize() if font is not None else 12)
+        # a label's room along the axis: its height, or across, ~3 digits
+        em = 1.8 if self.orientation in ("left", "right") else 2.8
+        room = em * (font.pixelSize() if font is not None else 12)
         if len(vals) * room > size:  # a small panel: decades only, if they are 2+
             decades = [v for v in vals if abs(v - round(v)) < 1e-9]
             vals = decades if len(decades) >= 2 else vals

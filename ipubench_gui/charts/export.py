@@ -73,7 +73,31 @@ def compose(
     plot: Plot, opts: ExportOptions, painted: bool = True
 ) -> pg.GraphicsLayoutWidget:
     """A laid-out, never-shown widget holding the titled chart at the output
-    size; ``painted`` False for a picture the caller renders (no paint ahead)."""
+    size; ``painted`` False for a picture the caller renders (no paint ahead).
+
+    Panels' legends are sized by an estimate of the room beside each panel;
+    where they would still push the footnote off the picture, the chart is
+    laid out again with a row less in each legend (what is left out is
+    counted, "+ N more not listed")."""
+    w = _compose(plot, opts, painted, 0)
+    for cut in range(1, 6):
+        if not plot.panels or _fits(w, opts):
+            break
+        w.close()
+        w.deleteLater()
+        w = _compose(plot, opts, painted, cut)
+    return w
+
+
+def _fits(w: pg.GraphicsLayoutWidget, opts: ExportOptions) -> bool:
+    """Whether the footnote (the layout's last row) ends inside the picture."""
+    footer = w.ci.getItem(3, 0)
+    return footer is None or footer.sceneBoundingRect().bottom() <= opts.height
+
+
+def _compose(
+    plot: Plot, opts: ExportOptions, painted: bool, legend_cut: int
+) -> pg.GraphicsLayoutWidget:
     theme = opts.theme
     fp = opts.font_px
     w = pg.GraphicsLayoutWidget()
@@ -97,7 +121,7 @@ def compose(
     if plot.notes:
         foot = "; ".join(plot.notes) + (". " + foot if foot else "")
     if plot.panels:
-        panels = _compose_panels(w, plot, opts)
+        panels = _compose_panels(w, plot, opts, legend_cut)
         drawn = panels[0].drawn
         w.chart_panels = panels
     else:
@@ -208,7 +232,7 @@ def _compose_one(
 
 
 def _compose_panels(
-    w: pg.GraphicsLayoutWidget, plot: Plot, opts: ExportOptions
+    w: pg.GraphicsLayoutWidget, plot: Plot, opts: ExportOptions, cut: int = 0
 ) -> list[Panel]:
     """Small multiples in the layout's row 2 (charts/panels.py), each legend
     beside its panel, in the body size's smallest (0.8x: 18 px at 1080 p)."""
@@ -216,10 +240,13 @@ def _compose_panels(
     grid = w.ci.addLayout(row=2, col=0, colspan=2)
     n = len(plot.panels)
     cols, rows = columns(n), rows_of(n)
-    # a panel's share of the grid, less its title (a legend taller than its
-    # panel would push the footnote off the slide)
+    # a panel's share of the grid, less its title: a legend taller than its
+    # panel would push the footnote off the slide (tests/charts/test_panels)
     cell_h = opts.height * 0.8 / rows - fp * 1.6
     cell_w = (opts.width - 4 * opts.font_px) / cols
+    # a legend row: its line of text, and the label's margins (8 px) less
+    # the legend's negative spacing
+    line_px = round(fp * 0.92) * 1.2 + 8 - fp * 0.25
     return draw_panels(
         grid,
         plot,
@@ -227,8 +254,8 @@ def _compose_panels(
         fp,
         opts.line_scale,
         legend_beside=True,
-        legend_rows=max(2, int(cell_h / (round(fp * 0.92) * 1.3))),
-        legend_width=cell_w * 0.42,
+        legend_rows=max(2, int(cell_h / line_px) - cut),
+        legend_width=cell_w * 0.48,
         interactive=False,
         width=opts.width - 4 * opts.font_px,
     )

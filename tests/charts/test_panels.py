@@ -185,6 +185,24 @@ def test_export_panels_share_axes_and_name_their_own_lines(qapp, db, kind):
     w.close()
 
 
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+@pytest.mark.parametrize("kind", LINE_KINDS)
+def test_panels_leave_the_footnote_on_the_slide(qapp, db, kind, size):
+    """Legends beside their panels never grow the grid past the slide: the
+    footnote (sources) and every panel's axis stay in the picture."""
+    from ipubench_gui.charts.export import ExportOptions, compose
+
+    plot = _plot(db, kind)
+    w = compose(plot, ExportOptions(*size, footnote="Source: test"))
+    footer = w.ci.getItem(3, 0)
+    assert "Source: test" in footer.text
+    assert footer.sceneBoundingRect().bottom() <= size[1]
+    for p in w.chart_panels:
+        assert p.legend.sceneBoundingRect().bottom() <= size[1]
+        assert p.pi.getAxis("bottom").sceneBoundingRect().bottom() <= size[1]
+    w.close()
+
+
 def test_window_draws_panels_and_finds_their_points(qtbot, db):
     from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
 
