@@ -95,6 +95,11 @@ def _per_chip_labels(plot: Plot, dropped: int) -> Plot:
     )
 
 
+# The vendor's stated comparisons are drawn whatever the filters say; a
+# subtitle naming the filters read as if they had chosen what is shown.
+IGNORES_FILTERS = "Every stated comparison (the filters do not apply to this chart)"
+
+
 def subtitle(filters: str, plot: Plot) -> str:
     """A chart's subtitle: the filters in words, and what every line shown
     shares (their legends name only what differs)."""
@@ -155,5 +160,10 @@ def chart_of(
     value keeps its colour from chart to chart; ``names``: how the filters'
     values are named (``FilterState.chips``)."""
     plot = build_plot(spec, data, color_order)
-    sub = subtitle("" if filters.is_empty() else filters.describe(names), plot)
+    if kind(spec.kind).rows == "comparisons":  # drawn whatever the filters
+        sub = subtitle("", plot)
+        if not filters.is_empty():
+            sub = " — ".join(p for p in (IGNORES_FILTERS, sub) if p)
+    else:
+        sub = subtitle("" if filters.is_empty() else filters.describe(names), plot)
     return Chart(plot, sub, footnote(plot))

@@ -274,3 +274,21 @@ def test_mlperf_chart_marks_ipu_open_and_preview_and_carries_the_footnote(db):
     ):
         assert text in note, text
     assert "RNN-T" in plot.title and "log2" in plot.x_title
+
+
+def test_vendor_chart_says_the_filters_do_not_apply(db):
+    """The vendor's stated comparisons are drawn whatever the filters: its
+    subtitle says so, rather than naming filters that chose nothing."""
+    from ipubench_gui.domain.plots import IGNORES_FILTERS
+    from ipubench_gui.store.charts import make_chart
+
+    spec = ChartSpec(kind="vendor")
+    one = FilterState().with_values("model", ["BERT-Large"])
+    every = make_chart(db, FilterState(), spec)
+    filtered = make_chart(db, one, spec)
+    assert filtered.plot.point_ids() == every.plot.point_ids()  # the same claims
+    assert filtered.subtitle.startswith(IGNORES_FILTERS)
+    assert "BERT-Large" not in filtered.subtitle and every.subtitle == ""
+    # a chart the filters do choose names them
+    bars = make_chart(db, one, ChartSpec(kind="throughput"))
+    assert bars.subtitle.startswith("Filters: ") and "BERT-Large" in bars.subtitle
