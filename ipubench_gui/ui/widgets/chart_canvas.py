@@ -32,7 +32,7 @@ from ipubench_gui.domain.text import elide_words
 from ipubench_gui.ui.widgets.note_label import NoteLabel
 
 HIT_RADIUS_PX = 12
-PANEL_MIN_HEIGHT_EM = 22  # a panel's least height, in chart text heights
+PANEL_MIN_HEIGHT_EM = 28  # a panel's least height, in chart text heights
 EMPTY_CHART = (
     "<h3>Nothing to draw for this chart kind</h3><p>The filtered results "
     "hold no figures this kind plots (for example, no inference latencies "
