@@ -308,7 +308,7 @@ def test_the_like_for_like_notes_name_columns_as_their_headers(qtbot, session, d
     assert headers[1:] == [f"{named(r)} ({r})" for r in same]
     text = session.window.comparator.verdicts.text()
     for rid in same:
-        assert f"<b>{named(rid)} ({rid})</b> against {named(other)}: " in text
+        assert f"<b>{named(rid)} ({rid})</b> against the baseline: " in text
     assert other not in text
 
 

@@ -202,9 +202,10 @@ class Comparator(QTabWidget):
                 if i != baseline:
                     v = compare.verdict(r, base, focus)
                     mark = "✓" if v.like_for_like else "⚠"
+                    # the baseline is its header's ★: named there, not here
                     lines.append(
-                        f"{mark} <b>{html.escape(names[i])}</b> against "
-                        f"{html.escape(names[baseline])}: {html.escape(v.text())}"
+                        f"{mark} <b>{html.escape(names[i])}</b> against the "
+                        f"baseline: {html.escape(v.text())}"
                     )
         if note:  # e.g. that the figures are per chip, derived here
             lines.append(f"<i>{note}</i>")
