@@ -106,16 +106,7 @@ def _compose(
     w.ci.setContentsMargins(fp, fp * 0.8, fp * 1.2, fp * 0.6)
     w.ci.setSpacing(fp * 0.3)
     title = opts.title or plot.title
-    w.addLabel(
-        html.escape(title),
-        row=0,
-        col=0,
-        colspan=2,
-        size=f"{fp * 1.55:.0f}px",
-        bold=True,
-        color=theme.foreground,
-        justify="left",
-    )
+    _line(w, 0, html.escape(title), fp * 1.55, theme.foreground, bold=True)
     subtitle = opts.subtitle
     foot = opts.footnote
     if plot.notes:
@@ -126,24 +117,9 @@ def _compose(
         w.chart_panels = panels
     else:
         drawn, subtitle = _compose_one(w, plot, opts, subtitle)
-    w.addLabel(
-        html.escape(subtitle),
-        row=1,
-        col=0,
-        colspan=2,
-        size=f"{fp * 0.95:.0f}px",
-        color=theme.muted if not subtitle else theme.caption,
-        justify="left",
-    )
-    footer = w.addLabel(
-        "",
-        row=3,
-        col=0,
-        colspan=2,
-        size=f"{fp * 0.7:.0f}px",
-        color=theme.caption,
-        justify="left",
-    )
+    ink = theme.muted if not subtitle else theme.caption
+    _line(w, 1, html.escape(subtitle), fp * 0.95, ink)
+    footer = _line(w, 3, "", fp * 0.7, theme.caption)
     footer.item.setTextWidth(opts.width - 3 * fp)
     footer.setText(html.escape(foot), size=f"{fp * 0.7:.0f}px", color=theme.caption)
     w.chart_drawn, w.chart_subtitle = drawn, subtitle  # for tests and callers
@@ -164,6 +140,27 @@ def _compose(
         clear_of_legend(*w.chart_bars, drawn.label_end)
         QtWidgets.QApplication.processEvents()
     return w
+
+
+def _line(
+    w: pg.GraphicsLayoutWidget,
+    row: int,
+    text: str,
+    px: float,
+    color: str,
+    bold: bool = False,
+) -> pg.LabelItem:
+    """A line of text across the picture (title, subtitle, footnote)."""
+    return w.addLabel(
+        text,
+        row=row,
+        col=0,
+        colspan=2,
+        size=f"{px:.0f}px",
+        bold=bold,
+        color=color,
+        justify="left",
+    )
 
 
 def _fit_axes(w: pg.GraphicsLayoutWidget) -> None:
