@@ -176,7 +176,7 @@ def _share_axes(items: list[pg.PlotItem]) -> None:
             it.getAxis(axis).data_range = (lo, hi)
         span = (hi - lo) or 1.0
         if axis == "bottom":  # room on the right for the last point's label
-            first.setXRange(lo - span * 0.06, hi + span * 0.16, padding=0)
+            first.setXRange(lo - span * 0.06, hi + span * 0.24, padding=0)
         else:
             first.setYRange(lo - span * 0.12, hi + span * 0.12, padding=0)
         for it in items[1:]:
