@@ -27,7 +27,7 @@ from typing import Any
 
 from ipubench_gui.domain.chartrows import LOWER_IS_BETTER, METRIC_LABELS
 from ipubench_gui.domain.comparability import not_comparable
-from ipubench_gui.domain.format import format_number
+from ipubench_gui.domain.format import format_number, shown_unit
 from ipubench_gui.domain.per_chip import LABEL as CHIP_LABEL
 from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
 
@@ -121,10 +121,8 @@ def show(row: Row, key: str) -> str:
     v = value_of(row, key)
     if v is None:
         return ""
-    if key == "value":
-        return f"{format_number(v)} {row.get('unit') or ''}".strip()
-    if key == "throughput_per_accelerator" and v is not None:
-        return f"{format_number(v)} {row.get('unit') or ''}".strip()
+    if key in ("value", "throughput_per_accelerator"):
+        return f"{format_number(v)} {shown_unit(row)}".strip()
     return format_number(v) if isinstance(v, (int, float)) else str(v)
 
 

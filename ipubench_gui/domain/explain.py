@@ -16,7 +16,7 @@ from ipubench_gui.domain import compare
 from ipubench_gui.domain.chartrows import METRIC_LABELS
 from ipubench_gui.domain.comparability import not_comparable
 from ipubench_gui.domain.fields import AS_PRINTED
-from ipubench_gui.domain.format import format_number, source_name
+from ipubench_gui.domain.format import format_number, shown_unit, source_name
 from ipubench_gui.domain.per_chip import TIMES
 
 Row = Mapping[str, Any]
@@ -82,7 +82,7 @@ def normalised(row: Row) -> list[str]:
 
 def shown(row: Row) -> list[str]:
     """3. The value the window shows."""
-    out = [f"3. Shown: {_fig(row.get('value'), str(row.get('unit') or ''))}"]
+    out = [f"3. Shown: {_fig(row.get('value'), shown_unit(row))}"]
     if row.get("latency_ms") is not None:
         out.append(f"   at a latency of {_fig(row['latency_ms'], 'ms')}")
     return out
@@ -95,7 +95,7 @@ def built_on(
     comparison's baseline."""
     out = ["4. Built on it:"]
     v, n = row.get("value"), row.get("accelerators")
-    unit = str(row.get("unit") or "")
+    unit = shown_unit(row)
     if v is not None and n:
         if row.get("metric") == "throughput":
             out.append(

@@ -44,6 +44,18 @@ def format_cell(v: object) -> str:
     return str(v)
 
 
+def shown_unit(row: Mapping[str, Any]) -> str:
+    """A figure's unit as shown: the vendor prints every throughput as
+    "items/sec", so "items/s" reads as what the row counts (its unit family,
+    "images/s" for ResNet-50, "sequences/s" for BERT), "per chip" kept; other
+    units as stored. Exports keep the stored unit beside unit_family."""
+    unit = str(row.get("unit") or "")
+    fam = row.get("unit_family")
+    if fam and unit.startswith("items/s") and str(fam).endswith(("/s", "per chip")):
+        return str(fam).removesuffix(" per chip") + unit[len("items/s") :]
+    return unit
+
+
 def to_tsv(headers: list[str], rows: list[list[object]]) -> str:
     """Tab-separated text with a header line; raw numbers so spreadsheets parse
     them; tabs and newlines inside text become spaces."""

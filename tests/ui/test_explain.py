@@ -4,7 +4,9 @@ it, checked against the figures printed in the seed (issue 17 item 10)."""
 
 from __future__ import annotations
 
+import csv
 import re
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 
@@ -12,6 +14,7 @@ from ipubench_gui.domain.compare import Comparison
 from tests.conftest import seeds_or_skip
 from tests.seedtables import RESULTS_PAGE, read_tables
 
+ENTITIES = Path(__file__).resolve().parents[2] / "data" / "entities"
 BASE, OTHER = "bowtr-536574", "bowtr-aeb672"  # rows 1 and 4 of the Bow training table
 
 
@@ -26,6 +29,12 @@ def _printed() -> list[dict]:
 
 def _chips(platform: str) -> int:
     return int(re.fullmatch(r"Bow Pod(\d+)", platform)[1])  # a PodN holds N IPUs
+
+
+def _item(model: str) -> str:
+    """What one item of ``model`` is, read from data/entities/models.csv."""
+    with open(ENTITIES / "models.csv", newline="", encoding="utf-8") as f:
+        return next(r["item"] for r in csv.DictReader(f) if r["model"] == model)
 
 
 def _press_explain(qtbot, widget) -> None:
@@ -52,11 +61,13 @@ def test_explain_a_table_cell_from_print_to_per_chip(qtbot, session):
     assert "table 'Bow Platform - Training', row 1" in text
     assert f"thousands separators dropped: '{printed}' → {value} items/s" in text
     assert f"model '{seed['Model']}' → canonical name 'BERT-Large'" in text
-    assert f"3. Shown: {value:,} items/s" in text
+    # the page prints items/sec; shown as what one BERT-Large item is
+    shown = f"{_item('BERT-Large')}/s"
+    assert f"3. Shown: {value:,} {shown}" in text
     per_chip = f"{value / chips:,.2f}".rstrip("0").rstrip(".")
     assert (
         f"per accelerator chip (derived): {value:,} / {chips} chips = "
-        f"{per_chip} items/s"
+        f"{per_chip} {shown}"
     ) in text
     assert w.detail_dock.isVisible()
 
@@ -109,3 +120,15 @@ def test_the_guide_names_the_keys_of_the_actions(qtbot, session):
     w.shortcuts_action.trigger()
     rows = w.shortcuts_dialog.rows()
     assert ("Window", "Explain this number", "Shift+F1") in rows
+
+
+def test_details_name_what_a_throughput_counts(qtbot, session):
+    """The page prints every throughput as items/sec; Details says what one
+    item of the row's model is (sequences for BERT-Large, per models.csv)."""
+    seed = _printed()[0]
+    value = int(seed["Throughput (items/sec)"].replace(",", ""))
+    w = session.window
+    w.table.select_ids((BASE,))
+    qtbot.waitUntil(lambda: BASE in w.details.toPlainText())
+    assert f"throughput: {value:,} {_item('BERT-Large')}/s" in w.details.toPlainText()
+    assert "items/s" not in w.details.toPlainText().split("\n")[1]

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTextBrowser
 
 from ipubench_gui.domain.chartrows import config_label
-from ipubench_gui.domain.format import format_number, provenance_lines
+from ipubench_gui.domain.format import format_number, provenance_lines, shown_unit
 
 
 def _linked(word: str) -> str:
@@ -48,7 +48,7 @@ class DetailPane(QTextBrowser):
                 label, _, value = line.partition(": ")
                 v = " ".join(_linked(w) for w in value.split(" "))
                 lines.append(f"<b>{html.escape(label)}:</b> {v}")
-            unit = r.get("unit") or ""
+            unit = shown_unit(r)
             value = f"{format_number(r.get('value'))} {unit}".strip()
             if r.get("latency_ms") is not None:
                 value += f" at {format_number(r['latency_ms'])} ms"
