@@ -73,6 +73,7 @@ def results(
     order_by: str | None = None,
     descending: bool = False,
     limit: int | None = None,
+    offset: int = 0,
 ) -> Query:
     """Rows matching ``state`` with display and provenance columns.
 
@@ -95,10 +96,10 @@ def results(
         )
     sql = (
         f"WITH top AS (SELECT ord FROM {VIEW} WHERE {cond} ORDER BY {order} "
-        f"LIMIT $limit_plus_one) "
+        f"LIMIT $limit_plus_one OFFSET $offset) "
         f"SELECT {select} FROM {VIEW} SEMI JOIN top USING (ord) ORDER BY {order}"
     )
-    return Query(sql, dict(params, limit_plus_one=int(limit) + 1))
+    return Query(sql, dict(params, limit_plus_one=int(limit) + 1, offset=int(offset)))
 
 
 def count(state: FilterState, cube_pays: bool = True) -> Query:

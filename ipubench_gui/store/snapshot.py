@@ -117,8 +117,10 @@ class Snapshot:
         order_by: str | None,
         descending: bool,
         limit: int,
+        offset: int = 0,
     ) -> tuple[QueryResult, int]:
-        """The rows ``queries.results`` returns (at most ``limit``) and the count."""
+        """The rows ``queries.results`` returns (at most ``limit``, after the
+        first ``offset``) and the count."""
         keep = self.mask(state)
         if order_by:
             order = self._order(order_by, descending)
@@ -126,8 +128,9 @@ class Snapshot:
         else:
             hits = np.flatnonzero(keep)  # rows are in ``ord`` order already
         rows = self.projected(columns)
-        out = tuple([rows[i] for i in hits[:limit].tolist()])
-        return QueryResult(tuple(columns), out, len(hits) > limit), len(hits)
+        end = offset + limit
+        out = tuple([rows[i] for i in hits[offset:end].tolist()])
+        return QueryResult(tuple(columns), out, len(hits) > end), len(hits)
 
     def projected(self, columns: Sequence[str]) -> list[Row]:
         """Every row cut to ``columns``, made once per set of columns: cutting

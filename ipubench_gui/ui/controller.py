@@ -66,7 +66,8 @@ class Controller(QObject):
         """Who shows which answer. The table model first: the page's own
         handler below reads the new rows from it."""
         w = self.window
-        r.pageChanged.connect(lambda p: w.model.set_result(p.result))
+        r.pageChanged.connect(lambda p: w.model.set_result(p.result, self._more))
+        w.model.rowsInserted.connect(lambda *_: self._show_count())
         r.pageChanged.connect(self._on_page)
         r.countsChanged.connect(w.facets.set_counts)
         r.countsChanged.connect(self._on_counts)
@@ -168,6 +169,27 @@ class Controller(QObject):
             on_done=self.results.set_page,
         )
 
+    def _more(self, offset: int) -> None:
+        """The table's rows after its first ``offset`` (it scrolled to them):
+        from memory at once when held, else on a worker. An answer for a page
+        since replaced (a new filter or sort) is dropped."""
+        page, model = self.results.page, self.window.model
+        db = self.runner.opened
+        snap = fetch.inline_snapshot(db) if db is not None else None
+
+        def done(rows) -> None:
+            if self.results.page is page and model.rowCount() == offset:
+                model.append(rows)
+
+        job = partial(
+            fetch.more,
+            state=self.state.filters,
+            sort=self.state.sort,
+            offset=offset,
+            snap=snap,
+        )
+        self.runner.submit("more", job, inline=snap is not None, on_done=done)
+
     def _on_state_chart_changed(self, spec: ChartSpec) -> None:
         self.window.chart_options.render(spec)
         if self._chart_key == spec.data_key():
@@ -257,8 +279,9 @@ class Controller(QObject):
             return
         total = self.universe.total if self.universe else p.matching
         shown = ""
-        if p.result.truncated:
-            shown = f" (table shows the first {format_number(len(p.result.rows))})"
+        held = self.window.model.rowCount()
+        if held < p.matching:
+            shown = f" (table holds the first {format_number(held)}, more on scrolling)"
         self.window.count_label.setText(
             f"{format_number(p.matching)} of {format_number(total)} results{shown}"
         )

@@ -1,6 +1,10 @@
-"""ResultsModel: a read-only table model over one immutable QueryResult."""
+"""ResultsModel: a read-only table model over one immutable QueryResult, grown
+by later pages as the view scrolls (Qt's canFetchMore/fetchMore)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
@@ -33,19 +37,51 @@ class ResultsModel(QAbstractTableModel):
         self._pos: dict[str, int] = {}
         self._ids: dict[str, int] = {}
         self._units: dict[str, str] = {}  # field name -> unit shown, if it varies
+        # Each row's display strings, made the first time the row is painted:
+        # data(DisplayRole) is then two indexings (a paint asks every cell).
+        self._text: list[tuple[str, ...] | None] = []
+        self._picks: list[int | None] = []  # field -> position in the rows
+        # Who brings the rows after the first n (``fetchMore``); asked once a page.
+        self._more: Callable[[int], None] | None = None
+        self._asking = False
 
     # -- our API -------------------------------------------------------------
-    def set_result(self, result: QueryResult) -> None:
+    def set_result(
+        self, result: QueryResult, more: Callable[[int], None] | None = None
+    ) -> None:
+        """Show ``result``; when it is truncated, ``more(n)`` is asked for the
+        rows after the first ``n`` as the view scrolls to them, and answers
+        through :meth:`append`."""
         self.beginResetModel()
         self._result = result
         self._pos = {c: i for i, c in enumerate(result.columns)}
-        id_col = self._pos.get("result_id")
-        self._ids = (
-            {r[id_col]: n for n, r in enumerate(result.rows)}
-            if id_col is not None
-            else {}
-        )
+        self._picks = [self._pos.get(f.name) for f in self.fields]
+        self._ids = {}
+        self._text = []
+        self._index_rows(result.rows)
+        self._more, self._asking = more, False
         self.endResetModel()
+
+    def append(self, rows: QueryResult) -> None:
+        """Add the rows after those shown (``more``'s answer)."""
+        self._asking = False
+        if not rows.rows:
+            self._result = replace(self._result, truncated=False)
+            return
+        first = len(self._result.rows)
+        self.beginInsertRows(QModelIndex(), first, first + len(rows.rows) - 1)
+        self._result = replace(
+            self._result, rows=self._result.rows + rows.rows, truncated=rows.truncated
+        )
+        self._index_rows(rows.rows)
+        self.endInsertRows()
+
+    def _index_rows(self, rows: tuple) -> None:
+        first = len(self._text)
+        self._text.extend([None] * len(rows))
+        id_col = self._pos.get("result_id")
+        if id_col is not None:
+            self._ids.update((r[id_col], first + n) for n, r in enumerate(rows))
 
     @property
     def result(self) -> QueryResult:
@@ -76,12 +112,31 @@ class ResultsModel(QAbstractTableModel):
         return self._result.rows[row][self._pos["result_id"]]
 
     def raw(self, row: int, column: int) -> object:
-        pos = self._pos.get(self.fields[column].name)
+        pos = self._picks[column]
         return None if pos is None else self._result.rows[row][pos]
+
+    def _texts(self, row: int) -> tuple[str, ...]:
+        r = self._result.rows[row]
+        text = tuple(format_cell(None if p is None else r[p]) for p in self._picks)
+        self._text[row] = text
+        return text
 
     # -- Qt overrides ----------------------------------------------------------
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._result.rows)
+
+    def canFetchMore(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008
+        return (
+            not parent.isValid()
+            and self._result.truncated
+            and self._more is not None
+            and not self._asking
+        )
+
+    def fetchMore(self, parent: _Index = QModelIndex()) -> None:  # noqa: B008
+        if self.canFetchMore(parent) and self._more is not None:
+            self._asking = True
+            self._more(len(self._result.rows))
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.fields)
@@ -91,7 +146,7 @@ class ResultsModel(QAbstractTableModel):
             return None
         r, c = index.row(), index.column()
         if role == _DISPLAY:
-            return format_cell(self.raw(r, c))
+            return (self._text[r] or self._texts(r))[c]
         if role == _ALIGN:
             return _RIGHT if self.fields[c].numeric else _LEFT
         if role == _RAW:
