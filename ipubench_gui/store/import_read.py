@@ -264,22 +264,31 @@ def first_line(exc: Exception) -> str:
 
 
 def guess(columns: list[str]) -> dict[str, str]:
-    """field -> column, from header words; each column used at most once."""
+    """field -> column, from header words; each column used at most once.
+    A header equal to one of a field's words wins over one that only contains
+    a word ('Value' over 'Throughput per chip (derived)'), and a column that
+    says it is derived is never guessed as a figure: it was computed from one."""
+    lower = {c: c.lower().strip() for c in columns}
+
+    def exact(c: str, w: str) -> bool:
+        return lower[c] == w
+
+    def within(c: str, w: str) -> bool:
+        return len(w) > 2 and w in lower[c] and "derived" not in lower[c]
+
     used: set[str] = set()
     out: dict[str, str] = {}
-    lower = {c: c.lower().strip() for c in columns}
-    for fld, words in SYNONYMS.items():
-        for w in words:
+    for match in (exact, within):
+        for fld, words in SYNONYMS.items():
+            if fld in out:
+                continue
             hit = next(
-                (c for c in columns if c not in used and lower[c] == w), None
-            ) or next(
-                (c for c in columns if c not in used and w in lower[c] and len(w) > 2),
+                (c for w in words for c in columns if c not in used and match(c, w)),
                 None,
             )
             if hit:
                 out[fld] = hit
                 used.add(hit)
-                break
     return out
 
 

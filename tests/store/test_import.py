@@ -629,3 +629,29 @@ def test_cli_guesses_from_the_first_rows_and_reads_the_whole_file(
     assert p.returncode == 1
     said = f"cannot be read: more columns on line {n + 2} than the 3 in the header"
     assert said in p.stderr, p.stderr
+
+
+def test_an_exported_table_imports_back_by_its_value_column(
+    tmp_path, _isolated_home
+):
+    """The table's own export, imported without --map, takes its figures from
+    'Value', not from the derived 'Throughput per chip (derived)' column that
+    also contains a word for a figure (seen re-importing an export-table CSV)."""
+    import csv
+
+    from tests.conftest import run_cli
+
+    out = tmp_path / "bert.csv"
+    p = run_cli(
+        "export-table", str(out), "--filter", "model=BERT-Large",
+        "--filter", "metric=throughput", home=_isolated_home,
+    )
+    assert p.returncode == 0, p.stderr
+    with open(out, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert rows and "Throughput per chip (derived)" in rows[0]
+    p = run_cli("import", str(out), "--check", home=_isolated_home)
+    assert p.returncode == 0, p.stderr
+    assert "guessed: 'Value' -> value" in p.stdout, p.stdout
+    assert "Throughput per chip (derived)' -> value" not in p.stdout
+    assert f"{len(rows)} rows would land" in p.stdout
