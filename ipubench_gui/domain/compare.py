@@ -180,6 +180,16 @@ def column_label(row: Row) -> str:
     return " · ".join(parts) or str(row.get("result_id") or "")
 
 
+def column_names(rows: Sequence[Row]) -> list[str]:
+    """Each column as its header names it ("model · platform · batch"); the
+    result id added where two headers read alike."""
+    labels = [column_label(r) for r in rows]
+    return [
+        f"{label} ({r.get('result_id')})" if labels.count(label) > 1 else label
+        for label, r in zip(labels, rows, strict=True)
+    ]
+
+
 # -- verdict --
 @dataclass(frozen=True)
 class Verdict:
@@ -351,13 +361,12 @@ def to_markdown(
     only_differences: bool = False,
     focus: str | None = None,
 ) -> str:
+    names = column_names(rows)
     head = [
         "",
         *[
-            f"{column_label(r)}{' (baseline)' if i == baseline else ''}".replace(
-                "|", "\\|"
-            )
-            for i, r in enumerate(rows)
+            f"{name}{' (baseline)' if i == baseline else ''}".replace("|", "\\|")
+            for i, name in enumerate(names)
         ],
     ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -368,10 +377,9 @@ def to_markdown(
     base = rows[baseline]
     lines.append("")
     for i, r in enumerate(rows):
-        if i != baseline:
+        if i != baseline:  # columns named as their headers, as the window does
             lines.append(
-                f"- {r.get('result_id')} vs {base.get('result_id')}: "
-                f"{verdict(r, base, focus).text()}"
+                f"- {names[i]} against the baseline: {verdict(r, base, focus).text()}"
             )
     if per_chip_shown(rows):
         lines += ["", CHIP_NOTE]

@@ -339,3 +339,16 @@ def test_ratios_only_between_the_same_metric_in_one_unit_family(db):
     # and counterparts never cross unit families
     for cps in compare.counterparts(a, fetch.family_rows(db, a)).values():
         assert all(cp.row["unit_family"] == a["unit_family"] for cp in cps)
+
+
+def test_markdown_notes_name_columns_as_their_headers(db):
+    """The copied/saved Markdown's notes say which column, as its header does
+    ('BERT-Large · Bow Pod64 · batch …'), not by result id."""
+    a, b = _bert_pod16_pod64(db)
+    rows = fetch.rows_by_ids(db, [a, b])
+    md = compare.to_markdown(rows, 0)
+    notes = [line for line in md.splitlines() if line.startswith("- ")]
+    want = f"- {rows[1]['model']} · {rows[1]['platform']} · batch "
+    assert len(notes) == 1 and notes[0].startswith(want), notes
+    assert " against the baseline: " in notes[0]
+    assert a not in notes[0] and b not in notes[0]

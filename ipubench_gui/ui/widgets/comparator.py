@@ -191,13 +191,13 @@ class Comparator(QTabWidget):
             compare.table(rows, baseline, focus) if rows else [],
             ids,
             baseline,
-            _column_names(rows),
+            compare.column_names(rows),
         )
         self.hint.setVisible(len(rows) < 2)
         lines = []
         if rows:
             base = rows[baseline]
-            names = _column_names(rows)
+            names = compare.column_names(rows)
             for i, r in enumerate(rows):
                 if i != baseline:
                     v = compare.verdict(r, base, focus)
@@ -317,13 +317,3 @@ class Comparator(QTabWidget):
         rid = item.data(0, Qt.ItemDataRole.UserRole)
         if rid:
             self.addRequested.emit(rid)
-
-
-def _column_names(rows: list[dict]) -> list[str]:
-    """Each column as its header names it ("model · platform · batch"); the
-    result id added where two headers read alike."""
-    labels = [compare.column_label(r) for r in rows]
-    return [
-        f"{label} ({r['result_id']})" if labels.count(label) > 1 else label
-        for label, r in zip(labels, rows, strict=True)
-    ]
