@@ -232,3 +232,32 @@ def test_window_draws_panels_and_finds_their_points(qtbot, db):
 
 def _letters(text: str) -> str:
     return "".join(c for c in html.unescape(text) if c.isalnum())
+
+
+@pytest.mark.parametrize("kind", LINE_KINDS)
+def test_window_panel_legends_cover_no_point_or_label(qtbot, db, kind):
+    """In the window, each panel's legend is beside its plot: no legend
+    rectangle holds a point's scene position, and none meets a plot's view
+    box (which clips the points' labels: efficiency, batch size)."""
+    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+
+    plot = _plot(db, kind)
+    canvas = ChartCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(1400, 900)
+    canvas.show()
+    canvas.render(plot)
+    qtbot.waitUntil(lambda: canvas.panels_view.isVisible())
+    boxes = [p.legend.sceneBoundingRect() for p in canvas.panels]
+    assert all(b.height() > 0 for b in boxes)
+    checked = 0
+    for p in canvas.panels:
+        labels = next(i for i in p.pi.items if isinstance(i, PointLabels))
+        assert labels.parentItem() is not None
+        for box in boxes:
+            assert not box.intersects(p.pi.vb.sceneBoundingRect()), p.title
+        for h in p.drawn.hits:
+            pos = p.pi.vb.mapViewToScene(QtCore.QPointF(h.x, h.y))
+            assert not any(b.contains(pos) for b in boxes), (p.title, h.result_id)
+            checked += 1
+    assert checked == sum(len(p.drawn.hits) for p in canvas.panels) > 50

@@ -25,7 +25,7 @@ from ipubench_gui.charts.builders import (
     from_view,
     highlight_items,
 )
-from ipubench_gui.charts.panels import Panel, draw_panels, rows_of
+from ipubench_gui.charts.panels import Panel, columns, draw_panels, rows_of
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.plots import Plot
 from ipubench_gui.domain.text import elide_words
@@ -199,24 +199,26 @@ class ChartCanvas(QWidget):
         self.rows_bar.hide()
         self.empty_label.hide()
         # a panel's plot: its share of the view (or its least height), less
-        # its title and axis; its legend in under half of that (0.4, as one
-        # plot's: legend_rows_that_fit)
+        # its title; its legend beside it (never over a point or its label),
+        # as tall as the plot, in 0.45 of the panel's width
         rows = rows_of(len(plot.panels))
         cell = max(
             self.panels_scroll.viewport().height() / rows,
             PANEL_MIN_HEIGHT_EM * font_px,
         )
         line = max(22.0, self.fontMetrics().height() * 1.45)
-        legend_rows = max(2, int((cell - 8 * font_px) * 0.4 / line))
+        legend_rows = max(2, int((cell - 3 * font_px) / line))
+        width = self.panels_scroll.viewport().width()
         self.panels = draw_panels(
             self.panels_view.ci,
             plot,
             self.theme,
             font_px,
-            legend_beside=False,
+            legend_beside=True,
             legend_rows=legend_rows,
+            legend_width=width / columns(len(plot.panels)) * 0.45,
             previous=self.panels,
-            width=self.width(),
+            width=width,
         )
         for p in self.panels:
             p.legend.setVisible(self.legend.isVisible())
