@@ -18,7 +18,14 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ipubench_gui.charts.axes import add_plot
 from ipubench_gui.charts.builders import Drawn, clear_of_legend, draw
-from ipubench_gui.charts.panels import Panel, columns, draw_panels, rows_of
+from ipubench_gui.charts.panels import (
+    LEGEND_SPACING,
+    Panel,
+    columns,
+    draw_panels,
+    legend_width,
+    rows_of,
+)
 from ipubench_gui.charts.svg import portable
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.files import atomic_write
@@ -243,7 +250,11 @@ def _compose_panels(
     cell_w = (opts.width - 4 * opts.font_px) / cols
     # a legend row: its line of text, and the label's margins (8 px) less
     # the legend's negative spacing
-    line_px = round(fp * 0.92) * 1.2 + 8 - fp * 0.25
+    line_px = round(fp * 0.92) * 1.2 + 8 - fp * LEGEND_SPACING
+    legend_rows = max(2, int(cell_h / line_px) - cut)
+    # the plot as wide as the legends leave it: wider legends only where
+    # names would wrap past the rows that fit (latency: 0.6, scaling: 0.42)
+    beside = legend_width(plot, legend_rows, cell_w, fp * 0.92, (0.42, 0.5, 0.6))
     return draw_panels(
         grid,
         plot,
@@ -251,8 +262,8 @@ def _compose_panels(
         fp,
         opts.line_scale,
         legend_beside=True,
-        legend_rows=max(2, int(cell_h / line_px) - cut),
-        legend_width=cell_w * 0.48,
+        legend_rows=legend_rows,
+        legend_width=beside,
         interactive=False,
         width=opts.width - 4 * opts.font_px,
     )

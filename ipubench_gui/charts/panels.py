@@ -17,9 +17,12 @@ from PySide6 import QtCore, QtGui
 
 from ipubench_gui.charts.axes import add_plot, px_font
 from ipubench_gui.charts.builders import Drawn, draw
+from ipubench_gui.charts.legend import wrap_words
 from ipubench_gui.charts.theme import Theme
 from ipubench_gui.domain.plot_model import Plot
 from ipubench_gui.domain.text import elide_words
+
+LEGEND_SPACING = 0.5  # between a legend's rows, less: of the text size
 
 
 @dataclass
@@ -77,7 +80,9 @@ def draw_panels(
             pi, legend, last = previous[i].pi, previous[i].legend, previous[i].drawn
         else:
             shown = _fitted(title, width / cols - font_px, font_px)
-            pi, legend = _cell(grid, (r, c), shown, theme, font_px, legend_beside)
+            share = min(0.7, (legend_width or 0.4 * width / cols) * cols / width)
+            share = share if legend_beside else 0.0
+            pi, legend = _cell(grid, (r, c), shown, theme, font_px, share)
             last = None
         drawn = draw(
             pi,
@@ -104,10 +109,13 @@ def _cell(
     title: str,
     theme: Theme,
     font_px: float,
-    legend_beside: bool,
+    legend_share: float,
 ) -> tuple[pg.PlotItem, pg.LegendItem]:
-    """A panel's title, plot and legend in the grid's cell ``at`` (row, col)."""
+    """A panel's title, plot and legend in the grid's cell ``at`` (row, col):
+    the legend beside the plot in ``legend_share`` of the cell's width, or
+    inside the plot if that is 0."""
     r, c = at
+    legend_beside = legend_share > 0
     span = 2 if legend_beside else 1
     col = 1 + c * span  # column 0: the y axis' title
     grid.addLabel(
@@ -121,10 +129,10 @@ def _cell(
     )
     pi = add_plot(grid, 2 * r + 1, col)
     if legend_beside:
-        legend = pg.LegendItem(offset=None, verSpacing=-font_px * 0.25)
+        legend = pg.LegendItem(offset=None, verSpacing=-font_px * LEGEND_SPACING)
         grid.addItem(legend, row=2 * r + 1, col=col + 1)
-        grid.layout.setColumnStretchFactor(col, 3)
-        grid.layout.setColumnStretchFactor(col + 1, 2)
+        grid.layout.setColumnStretchFactor(col, round(100 * (1 - legend_share)))
+        grid.layout.setColumnStretchFactor(col + 1, round(100 * legend_share))
         grid.layout.setColumnAlignment(col + 1, QtCore.Qt.AlignmentFlag.AlignTop)
     else:
         legend = pi.addLegend(offset=(-10, -10))
@@ -181,6 +189,32 @@ def _share_axes(items: list[pg.PlotItem]) -> None:
             first.setYRange(lo - span * 0.12, hi + span * 0.12, padding=0)
         for it in items[1:]:
             link(it, first)
+
+
+def legend_width(
+    plot: Plot, rows: int, cell_w: float, text_px: float, shares: tuple[float, ...]
+) -> float:
+    """The narrowest of ``shares`` of a panel's width ``cell_w`` in which every
+    panel's legend names all its lines in ``rows`` rows of ``text_px`` text
+    (names wrapped at words), leaving its plot the rest; the widest if none."""
+    fm = QtGui.QFontMetricsF(px_font(round(text_px)))
+    for share in shares:
+        room = cell_w * share
+
+        def fits(t: str, room: float = room) -> bool:
+            return fm.horizontalAdvance(t) <= room
+
+        needed = max(
+            sum(
+                len(wrap_words(s.name, fits))
+                for s in plot.panel(title).series
+                if s.in_legend and s.points
+            )
+            for title in plot.panels
+        )
+        if needed <= rows:
+            break
+    return cell_w * share
 
 
 def rows_of(n: int) -> int:

@@ -181,6 +181,9 @@ def latency_throughput_plot(
                     "step",
                     dashed=True,
                     panel=title,
+                    # in panels, said once in a note: a legend row each is
+                    # a row less for the names of the lines
+                    in_legend=len(panels) == 1,
                 )
             )
     notes = (
@@ -188,6 +191,8 @@ def latency_throughput_plot(
         if len(pts) < len(rows)
         else []
     )
+    if len(panels) > 1:
+        notes.append("dashed grey steps: each panel's Pareto front")
     if best is not None:
         notes.append(
             f"best within {format_number(budget_ms)} ms: "

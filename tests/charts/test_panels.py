@@ -261,3 +261,35 @@ def test_window_panel_legends_cover_no_point_or_label(qtbot, db, kind):
             assert not any(b.contains(pos) for b in boxes), (p.title, h.result_id)
             checked += 1
     assert checked == sum(len(p.drawn.hits) for p in canvas.panels) > 50
+
+
+@pytest.mark.parametrize("kind", ["scaling"])
+def test_export_legends_name_every_line_of_their_panel(qapp, db, kind):
+    """At 1920x1080, default filters, a slide cannot hover: every line of a
+    panel is named in its legend, in order (wrapped at words, never
+    "+ N more not listed")."""
+    from ipubench_gui.charts.export import ExportOptions, compose
+
+    plot = _plot(db, kind)
+    w = compose(plot, ExportOptions(1920, 1080))
+    for p in w.chart_panels:
+        names = [s.name for s in plot.panel(p.title).series if s.in_legend and s.points]
+        listed = [lb.text for _, lb in p.legend.items]
+        assert len(listed) == len(names), (p.title, listed[-1])
+        for text, name in zip(listed, names, strict=True):
+            assert _letters(text.replace("<br>", " ")) == _letters(name), text
+    w.close()
+
+
+def test_latency_panels_say_their_pareto_front_once_in_a_note(db):
+    """In panels the Pareto fronts are drawn but named once, in a note, not
+    in every panel's legend (a legend row each is a line's name less)."""
+    plot = _plot(db, "latency-throughput")
+    fronts = [s for s in plot.series if s.name == "Pareto front"]
+    assert len(fronts) == len(plot.panels) > 1
+    assert not any(s.in_legend for s in fronts)
+    assert "dashed grey steps: each panel's Pareto front" in plot.notes
+    one = _plot(db, "latency-throughput", FilterState().with_values("model", ["GPT-2"]))
+    assert one.panels == ()
+    assert [s.in_legend for s in one.series if s.name == "Pareto front"] == [True]
+    assert not any("Pareto" in n for n in one.notes)
