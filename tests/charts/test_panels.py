@@ -203,16 +203,23 @@ def test_panels_leave_the_footnote_on_the_slide(qapp, db, kind, size):
     w.close()
 
 
-def test_window_draws_panels_and_finds_their_points(qtbot, db):
+def _window(qtbot, db, kind: str):
+    """The kind's Plot with the default filters, drawn in a shown 1400x900
+    chart canvas (panels)."""
     from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
 
-    plot = _plot(db, "scaling")
+    plot = _plot(db, kind)
     canvas = ChartCanvas()
     qtbot.addWidget(canvas)
     canvas.resize(1400, 900)
     canvas.show()
     canvas.render(plot)
     qtbot.waitUntil(lambda: canvas.panels_view.isVisible())
+    return plot, canvas
+
+
+def test_window_draws_panels_and_finds_their_points(qtbot, db):
+    plot, canvas = _window(qtbot, db, "scaling")
     assert not canvas.plot.isVisible()
     assert [p.title for p in canvas.panels] == list(plot.panels)
     last = canvas.panels[-1]
@@ -239,15 +246,7 @@ def test_window_panel_legends_cover_no_point_or_label(qtbot, db, kind):
     """In the window, each panel's legend is beside its plot: no legend
     rectangle holds a point's scene position, and none meets a plot's view
     box (which clips the points' labels: efficiency, batch size)."""
-    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
-
-    plot = _plot(db, kind)
-    canvas = ChartCanvas()
-    qtbot.addWidget(canvas)
-    canvas.resize(1400, 900)
-    canvas.show()
-    canvas.render(plot)
-    qtbot.waitUntil(lambda: canvas.panels_view.isVisible())
+    plot, canvas = _window(qtbot, db, kind)
     boxes = [p.legend.sceneBoundingRect() for p in canvas.panels]
     assert all(b.height() > 0 for b in boxes)
     checked = 0
