@@ -292,3 +292,19 @@ def test_latency_panels_say_their_pareto_front_once_in_a_note(db):
     assert one.panels == ()
     assert [s.in_legend for s in one.series if s.name == "Pareto front"] == [True]
     assert not any("Pareto" in n for n in one.notes)
+
+
+def test_panels_redrawn_in_place_stay_linked(qtbot, db):
+    # A redraw unlinks the panels while each is drawn (speed) and links them
+    # again: zooming one still zooms every other.
+    _plot0, canvas = _window(qtbot, db, "scaling")
+    first = [p.pi for p in canvas.panels]
+    canvas.render(_plot(db, "scaling"))  # the same panels: redrawn in place
+    pis = [p.pi for p in canvas.panels]
+    assert pis == first and len(pis) > 2
+    pis[0].setXRange(3, 7, padding=0)
+    pis[-1].setYRange(10, 20, padding=0)
+    for pi in pis:
+        (x0, x1), (y0, y1) = pi.vb.viewRange()
+        assert (x0, x1) == pytest.approx((3, 7))
+        assert (y0, y1) == pytest.approx((10, 20))
