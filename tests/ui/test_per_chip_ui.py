@@ -187,3 +187,28 @@ def test_the_per_chip_column_names_what_it_counts(qtbot, session, db):
         == 0
     )
     assert title() == "Throughput per chip (derived)"
+
+
+def test_the_unit_column_says_what_a_throughput_counts(qtbot, session, db):
+    """The vendor prints every throughput as items/sec; the table's Unit cell
+    says what one item of the row's model is (data/entities/models.csv: images
+    for ResNet-50 v1.5), and times keep their unit."""
+    from ipubench_gui.domain.filters import FilterState
+
+    m = session.window.model
+    col = [f.name for f in m.fields].index("unit")
+    printed = db.scalar(
+        "SELECT DISTINCT unit FROM results_v WHERE model = 'ResNet-50 v1.5' "
+        "AND metric = 'throughput' AND source = 'Vendor page'"
+    )
+    assert printed == "items/s"  # as the page prints it
+    session.state.set_filters(
+        FilterState()
+        .with_values("model", ["ResNet-50 v1.5"])
+        .with_values("metric", ["throughput"])
+    )
+    qtbot.waitUntil(lambda: m.rowCount() > 0)
+    assert {m.data(m.index(r, col)) for r in range(m.rowCount())} == {"images/s"}
+    session.state.set_filters(FilterState().with_values("metric", ["time_to_train"]))
+    qtbot.waitUntil(lambda: m.rowCount() > 0 and m.data(m.index(0, col)) != "images/s")
+    assert {m.data(m.index(r, col)) for r in range(m.rowCount())} == {"min"}

@@ -9,7 +9,7 @@ from dataclasses import replace
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from ipubench_gui.domain.fields import TABLE_COLUMNS, Field
-from ipubench_gui.domain.format import format_cell, provenance_lines
+from ipubench_gui.domain.format import format_cell, provenance_lines, shown_unit
 from ipubench_gui.store.db import QueryResult
 
 RAW_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -25,6 +25,9 @@ _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 _RAW, _ID = int(RAW_ROLE), int(ID_ROLE)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+
+
+UNIT_KEYS = ("unit", "unit_family")
 
 
 class ResultsModel(QAbstractTableModel):
@@ -117,9 +120,19 @@ class ResultsModel(QAbstractTableModel):
 
     def _texts(self, row: int) -> tuple[str, ...]:
         r = self._result.rows[row]
-        text = tuple(format_cell(None if p is None else r[p]) for p in self._picks)
+        text = tuple(
+            self._unit_text(r)
+            if f.name == "unit"
+            else format_cell(None if p is None else r[p])
+            for f, p in zip(self.fields, self._picks, strict=True)
+        )
         self._text[row] = text
         return text
+
+    def _unit_text(self, r: tuple) -> str:
+        """The Unit cell: what the figure counts ('images/s' where the page
+        printed items/sec), as the comparator and Details say it."""
+        return shown_unit({k: r[self._pos[k]] for k in UNIT_KEYS if k in self._pos})
 
     # -- Qt overrides ----------------------------------------------------------
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
