@@ -18,7 +18,7 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plot_kinds import scaling_plot
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.domain.series_rule import MAX_PANEL_LINES
+from ipubench_gui.domain.series_rule import MAX_PANEL_LINES, MAX_PANELS
 from ipubench_gui.store import fetch
 
 LINE_KINDS = ("scaling", "latency-throughput")
@@ -308,3 +308,29 @@ def test_panels_redrawn_in_place_stay_linked(qtbot, db):
         (x0, x1), (y0, y1) = pi.vb.viewRange()
         assert (x0, x1) == pytest.approx((3, 7))
         assert (y0, y1) == pytest.approx((10, 20))
+
+
+@pytest.mark.parametrize(
+    "models, panelled",
+    [(12 * MAX_PANEL_LINES, True), (12 * MAX_PANEL_LINES + 1, False)],
+)
+def test_more_lines_than_a_dozen_panels_hold_are_one_plot(db, models, panelled):
+    """Up to MAX_PANELS panels of MAX_PANEL_LINES lines; one line more and the
+    chart is one plot holding every line (thumbnails read no better, and cost
+    seconds over 1M rows). A stored scaling line copied under that many model
+    names makes that many lines."""
+    plot = _plot(db, "scaling")
+    first = _lines(plot.series)[0]
+    by_id = {r["result_id"]: r for r in plot.rows}
+    rows = [by_id[p.result_id] for p in first.points]
+    copies = [
+        {**r, "model": f"Model {m:03}", "result_id": f"{r['result_id']}-{m}"}
+        for m in range(models)
+        for r in rows
+    ]
+    drawn = scaling_plot(copies, KINDS["scaling"].along)
+    assert len(_lines(drawn.series)) == models
+    if panelled:
+        assert len(drawn.panels) == MAX_PANELS
+    else:
+        assert drawn.panels == ()
