@@ -174,6 +174,8 @@ class Controller(QObject):
         from memory at once when held, else on a worker. An answer for a page
         since replaced (a new filter or sort) is dropped."""
         page, model = self.results.page, self.window.model
+        if "page" in self.runner.pending():
+            return  # rows of another filter are coming; set_result asks anew
         db = self.runner.opened
         snap = fetch.inline_snapshot(db) if db is not None else None
 
@@ -188,7 +190,15 @@ class Controller(QObject):
             offset=offset,
             snap=snap,
         )
-        self.runner.submit("more", job, inline=snap is not None, on_done=done)
+
+        def failed(slot: str, exc: Exception) -> None:
+            if self.results.page is page:
+                model.more_failed()
+            self._report(slot, exc)
+
+        self.runner.submit(
+            "more", job, inline=snap is not None, on_done=done, on_error=failed
+        )
 
     def _on_state_chart_changed(self, spec: ChartSpec) -> None:
         self.window.chart_options.render(spec)
@@ -221,7 +231,12 @@ class Controller(QObject):
     def _report(self, slot: str, exc: Exception) -> None:
         """The error sink of every job submitted without its own reporter."""
         log.error("%s query failed: %s", slot, exc)
-        what = {"facets": "Facet counts", "page": "Results", "chart": "The chart"}
+        what = {
+            "facets": "Facet counts",
+            "page": "Results",
+            "chart": "The chart",
+            "more": "More table rows",
+        }
         self.window.statusBar().showMessage(
             f"{what.get(slot, 'Loading')} could not be computed: {exc}"
         )

@@ -64,10 +64,13 @@ class Results(QObject):
 
 def same_page(a: fetch.Page, b: fetch.Page) -> bool:
     """The same rows in the same order (from memory they are the same row
-    objects, so this is quick)."""
+    objects, so this is quick). Never for a first page of more rows: the table
+    may have brought the rest under the filter before (``ResultsModel.append``),
+    and the new page starts its rows afresh."""
     return (
         a.matching == b.matching
-        and a.result.truncated == b.result.truncated
+        and not a.result.truncated
+        and not b.result.truncated
         and a.result.columns == b.result.columns
         and a.result.rows == b.result.rows
     )

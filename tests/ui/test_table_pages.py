@@ -97,3 +97,45 @@ def test_a_new_filter_starts_again_from_its_first_page(qtbot, sql_session):
     s.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
     assert s.window.model.rowCount() == 40
     assert s.window.model.canFetchMore()
+
+
+def test_a_filter_keeping_the_same_first_page_starts_again_from_it(qtbot, sql_session):
+    """The table brought more rows under one filter; another filter whose first
+    page reads the same (every row has one of the two tasks) still starts from
+    its first page: rows brought under the old filter are never kept."""
+    s = sql_session
+    _scroll_to_the_end(qtbot, s)
+    both = sql_ids(s.runner.opened, "task IN ('training', 'inference')")
+    assert len(both) == STORE_ROWS  # so the first page is the same
+    s.state.set_filters(FilterState().with_values("task", ["training", "inference"]))
+    qtbot.waitUntil(lambda: s.window.model.rowCount() == 40)
+    _scroll_to_the_end(qtbot, s)
+    m = s.window.model
+    assert [m.result_id(r) for r in range(m.rowCount())] and table_ids(s) == both
+
+
+def test_more_rows_that_fail_are_said_and_asked_for_again_on_a_new_filter(
+    qtbot, sql_session, monkeypatch
+):
+    """A failed fetch of more rows is said in the status bar; the table asks no
+    more for that page (a view at its end would ask again at once, for ever)
+    and a new filter brings its rows as before."""
+    s = sql_session
+    m = s.window.model
+    real = fetch.more
+
+    def broken(*a, **k):
+        raise RuntimeError("disk went away")
+
+    monkeypatch.setattr(fetch, "more", broken)
+    s.window.table.scrollToBottom()
+    qtbot.waitUntil(lambda: "disk went away" in s.window.statusBar().currentMessage())
+    said = s.window.statusBar().currentMessage()
+    assert said == "More table rows could not be computed: disk went away"
+    assert m.rowCount() == 40 and not m.canFetchMore()
+    monkeypatch.setattr(fetch, "more", real)
+    s.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
+    qtbot.waitUntil(m.canFetchMore)
+    s.window.table.scrollToTop()  # from where a new filter's rows start
+    _scroll_to_the_end(qtbot, s)
+    assert table_ids(s) == sql_ids(s.runner.opened, "lower(framework) = 'pytorch'")

@@ -102,8 +102,7 @@ class ResultsModel(QAbstractTableModel):
     def header(self, column: int) -> str:
         """Column ``column``'s title with its unit: "Latency (ms)"."""
         f = self.fields[column]
-        unit = self._units.get(f.name, f.unit)
-        return f"{f.label} ({unit})" if unit else f.label
+        return replace(f, unit=self._units.get(f.name, f.unit)).header
 
     def row_dict(self, row: int) -> dict:
         return dict(zip(self._result.columns, self._result.rows[row]))
@@ -137,6 +136,12 @@ class ResultsModel(QAbstractTableModel):
     # -- Qt overrides ----------------------------------------------------------
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._result.rows)
+
+    def more_failed(self) -> None:
+        """Bringing more rows failed (said in the status bar): asked no more
+        for this page, since a view still at its end would ask again at once,
+        for ever; a new filter or sort asks afresh (``set_result``)."""
+        self._more, self._asking = None, False
 
     def canFetchMore(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008
         return (
