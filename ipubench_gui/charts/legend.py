@@ -11,8 +11,9 @@ from PySide6 import QtCore, QtGui
 
 from ipubench_gui.charts.axes import px_font
 from ipubench_gui.charts.theme import Theme
+from ipubench_gui.domain.series_rule import SEP
 
-SEPARATOR = " · "  # between the attributes of a series name (series_rule)
+SEPARATOR = SEP  # between the attributes of a series name
 MAX_LINES = 2  # of one legend entry
 
 

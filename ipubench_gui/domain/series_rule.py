@@ -42,12 +42,12 @@ _SHOWN: dict[str, Callable[[Any], str]] = {
     "accelerators": lambda v: f"{v} chips",
     "batch_size": lambda v: f"bs {v}",
 }
-# Attributes a name leaves out: implied by the chart itself.
-# (source_file and table keep apart lines from different tables; the rest of
-# a configuration tells them apart for readers.)
 # Attributes a name leaves out when the one they follow from is named: the
 # platform ("IPU-M2000") says its generation ("IPU Mk2 Classic").
 _IMPLIED = {"generation": "platform"}
+# Attributes a name leaves out: implied by the chart itself.
+# (source_file and table keep apart lines from different tables; the rest of
+# a configuration tells them apart for readers.)
 _UNNAMED = frozenset({"task", "metric", "unit", "source_file", "table"})
 
 
@@ -113,14 +113,12 @@ def group(
         if by_key
         else []
     )
-    shared = " · ".join(
-        show(a, next(iter(by_key))[attrs.index(a)]) for a in shared_attrs
-    )
+    shared = SEP.join(show(a, next(iter(by_key))[attrs.index(a)]) for a in shared_attrs)
     lines: dict[str, list[Row]] = {}
     for key, rs in by_key.items():
         values = dict(zip(attrs, key))
         name = (
-            " · ".join(
+            SEP.join(
                 show(a, values[a])
                 for a in differing
                 if values[a] not in (None, "") and _IMPLIED.get(a) not in differing
@@ -185,27 +183,29 @@ def panels(
         for k, chunk in enumerate(chunks):
             part = f"({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
             packs.append(([value], list(chunk), part))
+    if len(packs) > MAX_PANELS:  # before grouping each pack: none is drawn
+        return whole, [Panel("", whole)]
     out = []
     for names, lines, part in packs:
         if len(names) == 1:
             g = group([r for rs in lines for r in rs], along, order, keep)
             title = g.shared or names[0]
-            if part:  # "YOLOv4 (1 of 2) · 4 chips · …": kept if the rest is cut
+            if part and names[0] in title:
+                # "YOLOv4 (1 of 2) · 4 chips · …": kept if the rest is cut
                 title = title.replace(names[0], f"{names[0]} {part}", 1)
-                part = ""
-        else:  # several models: each line named by its model, then what
-            # differs among that model's own lines (if it has several)
-            g = _by_model(names, lines, along, order, keep, by)
+            elif part:  # the shared name does not say the model ("(blank)")
+                title = f"{title} {part}".strip()
+        else:  # several models (whole ones): each line named by its model,
+            # then what differs among that model's own lines (if several)
+            g = _by_model(names, by_value, along, order, keep, by)
             title = ", ".join(names)
-        out.append(Panel(f"{title} {part}".strip(), g))
-    if len(out) > MAX_PANELS:
-        return whole, [Panel("", whole)]
+        out.append(Panel(title, g))
     return whole, out
 
 
 def _by_model(
     names: list[str],
-    lines: list[list[Row]],
+    by_value: Mapping[str, list[list[Row]]],
     along: Sequence[str],
     order: Callable[[Row], Any] | None,
     keep: Callable[[list[Row]], bool] | None,
@@ -213,15 +213,11 @@ def _by_model(
 ) -> Grouping:
     """The lines of several models in one panel, each named by its model and
     what tells it apart from the same model's other lines in the panel (the
-    rest of its configuration is in its points' tooltips)."""
+    rest of its configuration is in its points' tooltips). A model packed
+    with others is packed whole: ``by_value[value]`` is all its lines."""
     named: dict[str, list[Row]] = {}
     for value in names:
-        mine = [
-            r
-            for rs in lines
-            for r in rs
-            if show(by, rs[0].get(by) or "(blank)") == value
-        ]
+        mine = [r for rs in by_value[value] for r in rs]
         g = group(mine, along, order, keep)
         for name, rs in g.lines.items():
             named[value if len(g.lines) == 1 else f"{value}{SEP}{name}"] = rs

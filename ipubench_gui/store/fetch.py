@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from ipubench_gui.domain.chartrows import (
@@ -48,13 +49,13 @@ class Universe:
     sources: tuple[tuple[str, str, str | None, str], ...]  # file, title, date, kind
     counts: dict[str, dict[object, int]] = field(default_factory=dict)
 
-    @property
+    @cached_property  # read on every page and chart: made once a universe
     def names(self) -> dict[str, dict[str, str]]:
         """How values are named where that is not the value itself: a source
         by its title and date, not its file id (``FilterState.chips``)."""
         return {"source_file": source_labels(self.sources)}
 
-    @property
+    @cached_property
     def list_names(self) -> dict[str, dict[str, str]]:
         """``names`` short enough for a narrow list (the facet lists)."""
         return {"source_file": source_list_labels(self.sources)}

@@ -66,7 +66,7 @@ from ipubench_gui.store.import_sql import (
 from ipubench_gui.store.user_tables import (
     KEY,
     NAME_COLUMNS,
-    check_keys,
+    add_name_sets,
     constant_checks,
     cube_rows,
     define_view,
@@ -294,11 +294,11 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             )
         )
         name_cols = ", ".join(NAME_COLUMNS)
-        con.execute(
-            f"INSERT INTO u.user_name_sets SELECT DISTINCT source_id, {KEY}, "
-            f"{name_cols} FROM import_groups"
+        add_name_sets(
+            con,
+            sid,
+            f"SELECT DISTINCT source_id, {KEY}, {name_cols} FROM import_groups",
         )
-        check_keys(con, sid)
         groups = "SELECT * FROM import_groups"
         names.refresh_user_names(con, names.user_catalogue(con), groups)
         keyed = f"SELECT * EXCLUDE ({name_cols}) FROM import_groups"

@@ -223,12 +223,19 @@ def define_view(con: duckdb.DuckDBPyConnection) -> None:
     )
 
 
+def add_name_sets(con: duckdb.DuckDBPyConnection, sid: int, select: str) -> None:
+    """Store import ``sid``'s combinations of names (``select``: SQL giving
+    source_id, key and NAME_COLUMNS, distinct) and check their keys."""
+    con.execute(f"INSERT INTO u.user_name_sets {select}")
+    check_keys(con, sid)
+
+
 def check_keys(con: duckdb.DuckDBPyConnection, sid: int) -> None:
     """Refuse (duckdb.Error: the caller's transaction is rolled back) import
     ``sid`` if two of its combinations of names share a key (a 64-bit hash:
     about one chance in 10^10 for a million distinct combinations)."""
     con.execute(
-        "SELECT CASE WHEN count(*) = count(DISTINCT name_key) THEN 0 ELSE "
+        f"SELECT CASE WHEN count(*) = count(DISTINCT {KEY}) THEN 0 ELSE "
         "error('two combinations of names share a key') END "
         "FROM u.user_name_sets WHERE source_id = $i",
         {"i": sid},
@@ -284,11 +291,12 @@ def _key_import(
     keyed layout: its name sets, then its figures' table with their key in
     place of the names; ``shared``: the columns its one-row table holds."""
     name_cols = ", ".join(f'o."{c}"' for c in NAME_COLUMNS)
-    con.execute(
-        f"INSERT INTO u.user_name_sets SELECT DISTINCT CAST({int(sid)} AS INTEGER), "
-        f"{name_key_sql('o')}, {name_cols} FROM ({rows}) o"
+    add_name_sets(
+        con,
+        sid,
+        f"SELECT DISTINCT CAST({int(sid)} AS INTEGER), {name_key_sql('o')}, "
+        f"{name_cols} FROM ({rows}) o",
     )
-    check_keys(con, sid)
     keep = [c for c in shared if c not in {"source_id", *NAME_COLUMNS}]
     drop_cols = ", ".join(f'"{c}"' for c in ["source_id", *NAME_COLUMNS, *keep])
     con.execute(

@@ -334,3 +334,24 @@ def test_more_lines_than_a_dozen_panels_hold_are_one_plot(db, models, panelled):
         assert len(drawn.panels) == MAX_PANELS
     else:
         assert drawn.panels == ()
+
+
+def test_a_split_model_without_a_name_keeps_its_panels_apart(db):
+    """A model of more lines than a panel holds is split "(1 of 2)"; with no
+    model name (imported rows may have none) its panels still carry the part,
+    so neither merges into the other. A stored scaling line copied under ten
+    variants of a blank model makes ten lines."""
+    plot = _plot(db, "scaling")
+    first = _lines(plot.series)[0]
+    by_id = {r["result_id"]: r for r in plot.rows}
+    rows = [by_id[p.result_id] for p in first.points]
+    copies = [
+        {**r, "model": None, "variant": f"v{k}", "result_id": f"{r['result_id']}-{k}"}
+        for k in range(MAX_PANEL_LINES + 2)
+        for r in rows
+    ]
+    drawn = scaling_plot(copies, KINDS["scaling"].along)
+    assert len(drawn.panels) == 2
+    assert drawn.panels[0].endswith("(1 of 2)") and drawn.panels[1].endswith("(2 of 2)")
+    sizes = [len(_lines(drawn.panel(t).series)) for t in drawn.panels]
+    assert sorted(sizes) == [2, MAX_PANEL_LINES]

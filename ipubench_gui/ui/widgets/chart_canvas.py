@@ -173,11 +173,7 @@ class ChartCanvas(QWidget):
             previous=self.drawn,
             legend_rows=self.legend_rows_that_fit(),
         )
-        if self.drawn.budget_line is not None:
-            self.drawn.budget_line.setMovable(True)
-            self.drawn.budget_line.sigPositionChangeFinished.connect(
-                self._on_budget_dragged
-            )
+        self._budget_movable(self.drawn)
         if not plot.horizontal_bars:
             self.item.getAxis("left").setWidth(None)  # back to automatic
         vb = self.item.getViewBox()
@@ -206,8 +202,7 @@ class ChartCanvas(QWidget):
             self.panels_scroll.viewport().height() / rows,
             PANEL_MIN_HEIGHT_EM * font_px,
         )
-        line = max(22.0, self.fontMetrics().height() * 1.45)
-        legend_rows = max(2, int((cell - 3 * font_px) / line))
+        legend_rows = max(2, int((cell - 3 * font_px) / self._legend_row_px()))
         width = self.panels_scroll.viewport().width()
         self.panels = draw_panels(
             self.panels_view.ci,
@@ -222,11 +217,7 @@ class ChartCanvas(QWidget):
         )
         for p in self.panels:
             p.legend.setVisible(self.legend.isVisible())
-            if p.drawn.budget_line is not None:
-                p.drawn.budget_line.setMovable(True)
-                p.drawn.budget_line.sigPositionChangeFinished.connect(
-                    self._on_budget_dragged
-                )
+            self._budget_movable(p.drawn)
         first = self.panels[0].drawn
         self.drawn = Drawn(
             hits=[h for p in self.panels for h in p.drawn.hits],
@@ -236,6 +227,16 @@ class ChartCanvas(QWidget):
         )
         self.panels_view.setMinimumHeight(rows * PANEL_MIN_HEIGHT_EM * font_px)
         self.panels_scroll.show()
+
+    def _budget_movable(self, drawn: Drawn) -> None:
+        """The latency budget's line is dragged to set the budget."""
+        if drawn.budget_line is not None:
+            drawn.budget_line.setMovable(True)
+            drawn.budget_line.sigPositionChangeFinished.connect(self._on_budget_dragged)
+
+    def _legend_row_px(self) -> float:
+        """One legend entry's height in the window."""
+        return max(22.0, self.fontMetrics().height() * 1.45)
 
     def reset_view(self) -> None:
         """Back to the chart's own ranges after panning or zooming."""
@@ -257,8 +258,7 @@ class ChartCanvas(QWidget):
 
     def legend_rows_that_fit(self) -> int:
         """Legend entries in under half the plot's height (then "+ N more")."""
-        row = max(22.0, self.fontMetrics().height() * 1.45)
-        return max(3, int(self.plot.height() * 0.4 / row))
+        return max(3, int(self.plot.height() * 0.4 / self._legend_row_px()))
 
     def set_legend_visible(self, visible: bool) -> None:
         self.legend.setVisible(visible)
