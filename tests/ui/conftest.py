@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QObject, QThread, Slot
 
 
 @pytest.fixture
@@ -109,3 +110,24 @@ def press_ok(qtbot, window) -> None:
 def table_ids(session) -> set[str]:
     m = session.window.model
     return {m.result_id(r) for r in range(m.rowCount())}
+
+
+class GuiSide(QObject):
+    """What a QueryRunner's worker threads handed to the GUI thread, as the
+    GUI thread saw it: connected to the runner's internal ``_delivered`` after
+    the runner's own receiver, so each entry is recorded on the GUI thread
+    (a queued call) after the runner has dealt with that answer.
+
+    Waiting on ``_delivered`` itself with ``qtbot.waitSignal`` ran pytest-qt's
+    slot on the worker thread, which quit the test's event loop from there:
+    an intermittent segfault under load."""
+
+    def __init__(self, runner):
+        super().__init__()
+        self.seen: list[tuple[str, int]] = []
+        runner._delivered.connect(self._record)
+
+    @Slot(str, int, object)
+    def _record(self, slot: str, rid: int, _result: object) -> None:
+        assert QThread.currentThread() is self.thread()
+        self.seen.append((slot, rid))

@@ -12,7 +12,13 @@ from PySide6.QtGui import QGuiApplication, QImage
 from ipubench_gui.domain.filters import FilterState, NumRange
 from ipubench_gui.ui.models.facet_model import VALUE_ROLE
 from tests.conftest import STORE_ROWS
-from tests.ui.conftest import MLPERF_AS_RESULTS, STORED, sql_ids, table_ids
+from tests.ui.conftest import (
+    MLPERF_AS_RESULTS,
+    STORED,
+    GuiSide,
+    sql_ids,
+    table_ids,
+)
 
 
 def click_facet_value(qtbot, session, dim: str, value) -> None:
@@ -399,16 +405,16 @@ def test_threaded_runner_delivers_only_the_latest(qtbot, fresh_db):
     r = QueryRunner(fresh_db)
     got = []
     r.finished.connect(lambda slot, rid, res: got.append((slot, rid, res)))
+    gui = GuiSide(r)
     gate = Gate(fresh_db, "page_gate")
     stale = r.submit("page", lambda d: d.run(gate.query))
     gate.running_on(qtbot)
     # The newer request interrupts the running one; that one's answer (its
     # error) still reaches the GUI thread, where it is dropped as stale.
-    with qtbot.waitSignal(
-        r._delivered, timeout=10000, check_params_cb=lambda _s, rid, _r: rid == stale
-    ):
-        last = r.submit("page", lambda d: d.run(Query("SELECT 42", {})).rows[0][0])
-    qtbot.waitUntil(lambda: len(got) == 1, timeout=10000)
+    last = r.submit("page", lambda d: d.run(Query("SELECT 42", {})).rows[0][0])
+    qtbot.waitUntil(
+        lambda: {("page", stale), ("page", last)} <= set(gui.seen), timeout=10000
+    )
     assert got == [("page", last, 42)]
     err = r.submit("facets", lambda d: d.run(Query("SELECT * FROM nowhere", {})))
     with qtbot.waitSignal(r.finished, timeout=5000) as blocker:
@@ -439,12 +445,10 @@ def test_one_job_answers_several_slots_each_unless_superseded(qtbot, fresh_db):
     qtbot.waitUntil(lambda: len(got) == 1, timeout=10000)
     assert got == [("chart", newer, "new chart")]
     # The pair's two answers reach the GUI thread, page first, chart last.
-    with qtbot.waitSignal(
-        r._delivered,
-        timeout=10000,
-        check_params_cb=lambda slot, rid, _r: (slot, rid) == ("chart", pair),
-    ):
-        release.set()
+    gui = GuiSide(r)
+    release.set()
+    qtbot.waitUntil(lambda: ("chart", pair) in gui.seen, timeout=10000)
+    assert gui.seen == [("page", pair), ("chart", pair)]
     assert sorted((s, i, v) for s, i, v in got) == [
         ("chart", newer, "new chart"),
         ("page", pair, 1000),  # i % 7 == 3 for 1000 of i < 7000

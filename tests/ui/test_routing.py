@@ -11,7 +11,7 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.store import fetch
 from ipubench_gui.store.db import Cancelled, Query
 from tests.conftest import STORE_ROWS
-from tests.ui.conftest import sql_ids, table_ids
+from tests.ui.conftest import GuiSide, sql_ids, table_ids
 from tests.ui.test_import_ui import combined_session  # noqa: F401 (a fixture)
 from tests.ui.test_main_window import Gate
 
@@ -52,6 +52,7 @@ def test_answers_go_to_their_receiver_only_while_current(qtbot, fresh_db):
     from ipubench_gui.ui.runner import QueryRunner
 
     r = QueryRunner(fresh_db)
+    gui = GuiSide(r)
     got: dict[str, list] = {"old": [], "new": [], "page": [], "chart": []}
     release = threading.Event()
 
@@ -59,7 +60,7 @@ def test_answers_go_to_their_receiver_only_while_current(qtbot, fresh_db):
         release.wait(10)
         return "old answer"
 
-    r.submit("facets", slow, on_done=got["old"].append)
+    old = r.submit("facets", slow, on_done=got["old"].append)
     r.submit("facets", lambda d: "new answer", on_done=got["new"].append)
     r.submit(
         ("page", "chart"),
@@ -69,8 +70,8 @@ def test_answers_go_to_their_receiver_only_while_current(qtbot, fresh_db):
     qtbot.waitUntil(
         lambda: all(got[k] for k in ("new", "page", "chart")), timeout=10000
     )
-    with qtbot.waitSignal(r._delivered, timeout=10000):
-        release.set()  # the superseded answer arrives, and is dropped
+    release.set()  # the superseded answer reaches the GUI thread, and is dropped
+    qtbot.waitUntil(lambda: ("facets", old) in gui.seen, timeout=10000)
     assert got == {"old": [], "new": ["new answer"], "page": [1], "chart": [2]}
     r.shutdown()
 
