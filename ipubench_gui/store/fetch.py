@@ -278,6 +278,10 @@ def chart_data(
         rows = tuple(db.run(q.kind_rows(state, chart, KIND_ROW_CAP)).dicts())
         return ChartRows(chart.metric, rows, n, n, n)
     res = db.run(q.kind_aggregate(state, chart)).dicts()
+    if any(r["mixed"] for r in res):  # two configurations in one hash
+        res = db.run(q.kind_aggregate(state, chart, exact=True)).dicts()
+    for r in res:
+        del r["mixed"]
     per = max((r["n"] for r in res), default=1)
     return ChartRows(chart.metric, tuple(res), n, n, n, per_point=per)
 
