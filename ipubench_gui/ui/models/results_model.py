@@ -117,6 +117,10 @@ class ResultsModel(QAbstractTableModel):
         pos = self._picks[column]
         return None if pos is None else self._result.rows[row][pos]
 
+    def display(self, row: int, column: int) -> str:
+        """Cell (``row``, ``column``)'s display text (as ``data`` gives it)."""
+        return (self._text[row] or self._texts(row))[column]
+
     def _texts(self, row: int) -> tuple[str, ...]:
         r = self._result.rows[row]
         text = tuple(

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
 from ipubench_gui.domain.format import to_tsv
 from ipubench_gui.ui.models.results_model import RAW_ROLE, ResultsModel
 from ipubench_gui.ui.state import AppState
-from ipubench_gui.ui.widgets.word_elide import WordElideDelegate
+from ipubench_gui.ui.widgets.table_cells import TableCells
 
 HIDDEN_BY_DEFAULT = (
     "result_id",
@@ -33,13 +33,11 @@ class ResultsView(QTableView):
         # Tab leaves the table (arrows move inside it); was ~3,500 cell stops.
         self.setTabKeyNavigation(False)
         self.setWordWrap(False)
-        # Cut text cells keep whole words and their last word (the full text is
-        # in the tooltip); columns are resized by dragging their header edges.
-        # Numbers are one word: Qt's own delegate, which paints faster.
-        self._words = WordElideDelegate(self)
-        for i, f in enumerate(model.fields):
-            if not f.numeric:
-                self.setItemDelegateForColumn(i, self._words)
+        # Cells painted from the model's strings (TableCells); cut text cells
+        # keep whole words and their last word (the full text is in the
+        # tooltip); columns are resized by dragging their header edges.
+        self._cells = TableCells(self, model)
+        self.setItemDelegate(self._cells)
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.verticalHeader().hide()
         h = self.horizontalHeader()

@@ -77,24 +77,27 @@ class WordElideDelegate(QStyledItemDelegate):
         """Qt's option for ``index``, its text shortened to the cell (when
         painting: size hints measure the full text)."""
         super().initStyleOption(option, index)
-        if self._sizing:
+        if self._sizing or not option.text:
             return
+        option.text = self.cut(option)
+
+    def cut(self, option: QStyleOptionViewItem) -> str:
+        """``option``'s text as drawn in its rect: whole, or shortened."""
         text = option.text
-        if not text:
-            return
         # This runs for every visible cell: most fit, known from one lookup.
         w = self._widths.get(text)
         if w is None:  # measuring is the slow part (~25 us): once per text
             w = self._widths[text] = option.fontMetrics.horizontalAdvance(text)
         cell = option.rect.width()
-        if self._pad is None or w > cell - self._pad:
-            key = (text, cell)
-            cut = self._cuts.get(key)
-            if cut is None:  # a column's cut texts, kept while it keeps its width
-                if len(self._cuts) > 4096:
-                    self._cuts.clear()
-                cut = self._cuts[key] = self._elided(option)
-            option.text = cut
+        if self._pad is not None and w <= cell - self._pad:
+            return text
+        key = (text, cell)
+        cut = self._cuts.get(key)
+        if cut is None:  # a column's cut texts, kept while it keeps its width
+            if len(self._cuts) > 4096:
+                self._cuts.clear()
+            cut = self._cuts[key] = self._elided(option)
+        return cut
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:  # noqa: N802
         self._sizing = True
