@@ -197,6 +197,51 @@ def test_chips_coming_and_going_move_nothing_below(qtbot, session):
     assert chip.isVisible() and chip.geometry().bottom() < w.chips.height()
 
 
+TEXT_WRAP = int(Qt.TextFlag.TextWordWrap)
+
+
+def test_a_chip_whose_filter_stays_keeps_its_button(qtbot, session):
+    """Chips are not rebuilt on every filter change (issue 20: each rebuild
+    relaid out and repainted the chip bar); each still removes its own."""
+    w = session.window
+    fw = FilterState().with_values("framework", ["PyTorch"])
+    session.state.set_filters(fw)
+    first = w.chips.chips[0]
+    session.state.set_filters(fw.with_values("task", ["inference"]))
+    assert [c.property("dim") for c in w.chips.chips] == ["framework", "task"]
+    assert w.chips.chips[0] is first
+    qtbot.mouseClick(w.chips.chips[1], Qt.MouseButton.LeftButton)
+    assert session.state.filters == fw
+    assert w.chips.chips == [first]
+    qtbot.mouseClick(first, Qt.MouseButton.LeftButton)
+    assert session.state.filters == FilterState()
+    assert w.chips.chips == [] and w.chips.hint.isVisibleTo(w.chips)
+    assert not w.chips.clear_all.isEnabled()
+
+
+def test_a_chart_note_a_line_shorter_leaves_the_plot_its_size(qtbot, session):
+    """The throughput chart's notes take two lines for PyTorch rows and one
+    for PyTorch on Bow at this width: the plot keeps its size (a resize laid
+    the chart out and repainted it again on such filter changes)."""
+    w = session.window
+    caption = w.canvas.caption
+    fw = FilterState().with_values("framework", ["PyTorch"])
+    lines = []
+    resized: list = []
+    watch = _EventLog(QEvent.Type.Resize, resized)
+    for f in (fw, fw.with_values("generation", ["Bow"]), fw):
+        session.state.set_filters(f)
+        QGuiApplication.processEvents()  # layout runs deferred
+        w.canvas.plot.installEventFilter(watch)  # from the first on
+        text = caption.fontMetrics().boundingRect(
+            0, 0, caption.contentsRect().width(), 10**4, TEXT_WRAP, caption.text()
+        )
+        lines.append(text.height() // caption.fontMetrics().lineSpacing())
+    w.canvas.plot.removeEventFilter(watch)
+    assert lines == [2, 1, 2]
+    assert resized == []
+
+
 def test_threaded_app_applies_a_filter_at_once_when_the_store_is_in_memory(
     qtbot, db, make_session
 ):

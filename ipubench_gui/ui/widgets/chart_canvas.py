@@ -76,6 +76,9 @@ class ChartCanvas(QWidget):
         self.legend = self.item.addLegend(offset=(-10, -10))
         self.caption = NoteLabel()
         self.caption.setWordWrap(True)
+        self.caption.setAlignment(
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+        )
         self.empty_label = QLabel(EMPTY_CHART)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setWordWrap(True)
@@ -152,6 +155,10 @@ class ChartCanvas(QWidget):
         # The caption first: its lines decide the room left for bars.
         self.caption.setText("; ".join(plot.notes))
         self.caption.setVisible(bool(plot.notes))
+        # Room for two lines whether it takes one or two: a filter whose notes
+        # took a line less resized the plot, so the whole chart was laid out
+        # and repainted again (issue 20).
+        self.caption.setMinimumHeight(2 * self.caption.fontMetrics().lineSpacing())
         if self.layout() is not None:
             self.layout().activate()
         for pi, it in self._highlights:

@@ -29,6 +29,10 @@ class ChipBar(QWidget):
             max(sample.sizeHint().height(), self.clear_all.sizeHint().height())
         )
         sample.deleteLater()
+        self.clear_all.setEnabled(False)  # no chips yet
+        self._lay.addWidget(self.hint)
+        self._lay.addStretch(1)
+        self._lay.addWidget(self.clear_all)
         state.filtersChanged.connect(self.render)
         self.render(state.filters)
 
@@ -38,26 +42,36 @@ class ChipBar(QWidget):
         self.render(self._state.filters)
 
     def render(self, f: FilterState) -> None:
-        for chip in self.chips:
+        """One chip per active filter. Chips whose filters stay keep their
+        buttons: nothing is rebuilt or relaid out, and so nothing repainted,
+        for a change that leaves the chips as they were (issue 20)."""
+        wanted = f.chips(self._names)
+        if [(c.property("dim"), c.text()) for c in self.chips] == [
+            (dim, _text(label)) for dim, label in wanted
+        ]:
+            return
+        while len(self.chips) > len(wanted):
+            chip = self.chips.pop()
             self._lay.removeWidget(chip)
             chip.deleteLater()
-        self.chips = []
-        while self._lay.count():
-            self._lay.takeAt(0)
-        for dim, label in f.chips(self._names):
-            chip = QToolButton(text=f"{label}  ✕")
+        for i, (dim, label) in enumerate(wanted):
+            if i == len(self.chips):
+                chip = QToolButton()
+                chip.clicked.connect(
+                    lambda _=False, c=chip: self._state.set_filters(
+                        self._state.filters.cleared(c.property("dim"))
+                    )
+                )
+                self._lay.insertWidget(i, chip)
+                self.chips.append(chip)
+            chip = self.chips[i]
+            chip.setText(_text(label))
             chip.setToolTip(f"Remove this filter ({label})")
             chip.setAccessibleName(f"Remove filter {label}")
             chip.setProperty("dim", dim)
-            chip.clicked.connect(
-                lambda _=False, d=dim: self._state.set_filters(
-                    self._state.filters.cleared(d)
-                )
-            )
-            self.chips.append(chip)
-            self._lay.addWidget(chip)
-        self._lay.addWidget(self.hint)
         self.hint.setVisible(not self.chips)
-        self._lay.addStretch(1)
-        self._lay.addWidget(self.clear_all)
         self.clear_all.setEnabled(bool(self.chips))
+
+
+def _text(label: str) -> str:
+    return f"{label}  ✕"
