@@ -237,6 +237,36 @@ def test_window_draws_panels_and_finds_their_points(qtbot, db):
     assert one.panels == ()
 
 
+def test_panels_of_another_filter_are_redrawn_in_their_cells(qtbot, db):
+    """As many panels for another filter (scaling: PyTorch, then TensorFlow 1,
+    one plot between): the same plot items, retitled, holding the new
+    chart's points (built anew, 9 panels cost 0.5-0.7 s at 1M rows)."""
+    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+
+    fw = FilterState().with_values
+    torch = _plot(db, "scaling", fw("framework", ["PyTorch"]))
+    tf = _plot(db, "scaling", fw("framework", ["TensorFlow 1"]))
+    one = _plot(db, "scaling", fw("model", ["GPT-2"]))
+    assert len(torch.panels) == len(tf.panels) > 1 and not one.panels
+    assert not set(torch.panels) & set(tf.panels)
+    canvas = ChartCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(1400, 900)
+    canvas.show()
+    canvas.render(torch)
+    items = [p.pi for p in canvas.panels]
+    canvas.render(one)
+    assert canvas.panels == [] and canvas.plot.isVisible()
+    canvas.render(tf)
+    assert [p.pi for p in canvas.panels] == items
+    assert [p.title for p in canvas.panels] == list(tf.panels)
+    for p in canvas.panels:  # the title as shown: its first words at least
+        shown = _letters(p.label.text.removeprefix("<b>").removesuffix("</b>"))
+        assert len(shown) > 5 and _letters(p.title).startswith(shown), p.title
+    want = {q.result_id for s in tf.series for q in s.points if q.result_id}
+    assert {h.result_id for h in canvas.drawn.hits if h.result_id} == want
+
+
 def _letters(text: str) -> str:
     return "".join(c for c in html.unescape(text) if c.isalnum())
 

@@ -97,6 +97,11 @@ class ChartCanvas(QWidget):
         self.panels_view = pg.GraphicsLayoutWidget()
         self.panels_view.setAccessibleName("Chart panels")
         self.panels: list[Panel] = []
+        # Kept for the next chart while it is drawn elsewhere: the panels
+        # while one plot shows, and that plot's own items while panels show
+        # (redrawn in place rather than built anew).
+        self._spare_panels: list[Panel] = []
+        self._plot_drawn: Drawn | None = None
         self.panels_view.scene().sigMouseClicked.connect(self._on_scene_clicked)
         self.panels_view.scene().sigMouseMoved.connect(self._on_scene_moved)
         self.panels_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -136,7 +141,7 @@ class ChartCanvas(QWidget):
         self.theme = palette_theme(self)
         self.plot.setBackground(self.theme.background)
         self.panels_view.setBackground(self.theme.background)
-        self.panels = []  # drawn again in the new colours
+        self.panels = self._spare_panels = []  # drawn again in the new colours
         for name in ("bottom", "left"):
             axis = self.item.getAxis(name)
             axis.opaque_on = QColor(self.theme.background)
@@ -170,14 +175,15 @@ class ChartCanvas(QWidget):
             self.set_selection(selection)
             return
         self.panels_scroll.hide()
+        self._spare_panels = self.panels or self._spare_panels
         self.panels = []
-        self.drawn = draw(
+        self.drawn = self._plot_drawn = draw(
             self.item,
             plot,
             self.theme,
             font_px=font_px,
             legend=self.legend,
-            previous=self.drawn,
+            previous=self._plot_drawn,
             legend_rows=self.legend_rows_that_fit(),
         )
         self._budget_movable(self.drawn)
@@ -219,7 +225,7 @@ class ChartCanvas(QWidget):
             legend_beside=True,
             legend_rows=legend_rows,
             legend_width=width / columns(len(plot.panels)) * 0.45,
-            previous=self.panels,
+            previous=self.panels or self._spare_panels,
             width=width,
         )
         for p in self.panels:
