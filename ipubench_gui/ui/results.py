@@ -10,12 +10,49 @@ Nothing is pushed into widgets by name, and nothing is read back out of them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from PySide6.QtCore import QObject, Signal
 
 from ipubench_gui.domain.chartrows import ChartRows
+from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.filters import FilterState, Names
+from ipubench_gui.domain.plots import Chart
 from ipubench_gui.store import fetch
 
 Counts = dict[str, dict[object, int]]
+
+
+@dataclass(frozen=True)
+class Built:
+    """A chart job's rows and the Chart built from them on the worker (None if
+    that failed), for the spec, filters, colour order and names it was asked
+    with: the GUI thread then only draws it."""
+
+    rows: ChartRows
+    chart: Chart | None
+    spec: ChartSpec
+    filters: FilterState
+    order: tuple[object, ...]
+    names: Names | None
+
+    def chart_for(
+        self,
+        rows: ChartRows | None,
+        spec: ChartSpec,
+        filters: FilterState,
+        order: Sequence[object],
+        names: Names | None,
+    ) -> Chart | None:
+        """The chart built, if it is the one these would build (else None)."""
+        same = rows is self.rows and names is self.names
+        asked = (spec, filters, tuple(order))
+        return (
+            self.chart
+            if same and asked == (self.spec, self.filters, self.order)
+            else None
+        )
 
 
 class Results(QObject):
@@ -35,6 +72,7 @@ class Results(QObject):
         self.page: fetch.Page | None = None
         self.counts: Counts = {}
         self.chart_rows: ChartRows | None = None
+        self.built: Built | None = None  # the last chart built on a worker
 
     def set_universe(self, u: fetch.Universe) -> None:
         self.universe, self.universe_failed = u, False
@@ -60,6 +98,11 @@ class Results(QObject):
     def set_chart_rows(self, rows: ChartRows) -> None:
         self.chart_rows = rows
         self.chartRowsChanged.emit(rows)
+
+    def set_built(self, built: Built) -> None:
+        """Chart rows with the chart a worker built from them."""
+        self.built = built
+        self.set_chart_rows(built.rows)
 
 
 def same_page(a: fetch.Page, b: fetch.Page) -> bool:

@@ -38,6 +38,30 @@ def test_window_chart_is_make_chart(make_session, kind, filters):
     assert (drawn.subtitle, drawn.footnote) == (made.subtitle, made.footnote)
 
 
+def test_a_chart_built_on_the_worker_is_the_one_drawn(make_session, qtbot):
+    """Queries on the worker, as the app runs: a filter change's chart is
+    built there with its rows (the GUI thread only draws it), and it is the
+    CLI's chart."""
+    from ipubench_gui.store.charts import make_chart
+
+    s = make_session(synchronous=False)
+    spec = ChartSpec(kind="scaling")
+    s.state.set_chart(spec)
+    qtbot.waitUntil(lambda: s.controller.universe is not None)
+    with qtbot.waitSignal(s.results.chartRowsChanged, timeout=10_000):
+        s.state.set_filters(FILTERS["PyTorch"])
+    qtbot.waitUntil(lambda: "chart" not in s.runner.pending())
+    built = s.results.built
+    assert built is not None and built.filters == FILTERS["PyTorch"]
+    assert s.controller.chart is built.chart
+    made = make_chart(s.db, FILTERS["PyTorch"], spec)
+    assert built.chart.plot == made.plot and built.chart.plot.rows == made.plot.rows
+    assert (built.chart.subtitle, built.chart.footnote) == (
+        made.subtitle,
+        made.footnote,
+    )
+
+
 def test_cli_chart_export_imports_no_window_module(tmp_path):
     code = (
         "import sys; from ipubench_gui import cli; "
