@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 from ipubench_gui.domain.format import format_number
@@ -130,7 +130,24 @@ class FacetModel(QAbstractListModel):
         """How ``value`` is listed: its label, else the value itself."""
         return self._labels.get(value) or value_text(value)
 
+    def look(self, row: int) -> tuple[str, bool, bool]:
+        """Row ``row`` as listed: its text, whether it is ticked, and whether
+        any row matches it (else it is greyed); what ``data`` answers."""
+        v = self._order[row]
+        n = self._counts.get(v, 0)
+        return self._display(v, n), v in self._checked, n > 0
+
+    @staticmethod
+    def grey() -> QColor:
+        """The text colour of a value no result matches."""
+        return QApplication.palette().color(
+            QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text
+        )
+
     # -- inside ----------------------------------------------------------------
+    def _display(self, v: object, n: int) -> str:
+        return f"{self.text(v)}  ({format_number(n)})"
+
     def _sorted(self, values) -> list[object]:
         vals = sorted(
             dict.fromkeys(values), key=lambda v: name_key(self._labels.get(v, v))
@@ -171,15 +188,13 @@ class FacetModel(QAbstractListModel):
         v = self._order[index.row()]
         n = self._counts.get(v, 0)
         if role == _DISPLAY:
-            return f"{self.text(v)}  ({format_number(n)})"
+            return self._display(v, n)
         if role == _NAME:
             return self.text(v)
         if role == _CHECK:
             return _CHECKED if v in self._checked else _UNCHECKED
         if role == _FOREGROUND and n == 0:
-            return QApplication.palette().color(
-                QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text
-            )
+            return self.grey()
         if role == _TOOLTIP:
             return f"{self._tips.get(v) or self.text(v)}: " + (
                 f"{format_number(n)} result(s) with the other filters applied"

@@ -23,8 +23,8 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.ranges import counted_unit
 from ipubench_gui.ui.models.facet_model import NAME_ROLE, SORTS, VALUE_ROLE, FacetModel
 from ipubench_gui.ui.state import AppState
+from ipubench_gui.ui.widgets.facet_cells import FacetCells
 from ipubench_gui.ui.widgets.range_filter import RangeFilter
-from ipubench_gui.ui.widgets.word_elide import WordElideDelegate
 
 SEARCH_THRESHOLD = 8  # facets with more values than this get a search field
 MAX_VISIBLE_ROWS = 8
@@ -82,7 +82,9 @@ class FacetBox(QWidget):
         self.list = _FacetList()
         self.list.setModel(self.proxy)
         # whole words, the count kept at the end (the tooltip names it whole)
-        self.delegate = WordElideDelegate(self.list, fit_width=True, tip_names_it=True)
+        self.delegate = FacetCells(
+            self.list, self.proxy, self.model, fit_width=True, tip_names_it=True
+        )
         self.list.setItemDelegate(self.delegate)
         self.list.setAccessibleName(f"{fld.label} values")
         self.list.toggled.connect(

@@ -19,6 +19,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPointF, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QStaticText, QTransform
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -38,17 +39,15 @@ _ACTIVE = _State.State_Active.value
 _OWN_LOOK = (_State.State_Selected | _State.State_HasFocus).value
 
 
-class TableCells(WordElideDelegate):
-    """Paints ``model``'s cells in ``view`` (see the module's docstring)."""
+class FastCells(WordElideDelegate):
+    """What painting an item's text without Qt's delegate needs, per view:
+    its text colours, Qt's text margin and each text shaped once."""
 
-    def __init__(self, view: QTableView, model: ResultsModel):
-        super().__init__(view)
+    def __init__(self, view: QAbstractItemView, **kw):
+        super().__init__(view, **kw)
         self._view = view
-        self._model = model
-        self._numeric = [f.numeric for f in model.fields]
         self._colours: dict[int, QColor] = {}  # enabled/active bits -> text colour
         self._margin: int | None = None  # text inset from each side of a cell
-        self._numbers: dict[tuple[str, int], str] = {}  # (text, width) -> shown
         self._glyphs: dict[str, QStaticText] = {}  # text shown -> laid out
         self._line = 0  # the font's line height
 
@@ -58,39 +57,29 @@ class TableCells(WordElideDelegate):
             QEvent.Type.StyleChange,
             QEvent.Type.PaletteChange,
         ):
-            self._colours.clear()
-            self._margin = None
-            self._numbers.clear()
-            self._glyphs.clear()
+            self._forget()
         return super().eventFilter(watched, event)
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index):
-        state = option.state.value
-        if state & _OWN_LOOK:
-            super().paint(painter, option, index)
-            return
-        c = index.column()
-        text = self._model.display(index.row(), c)
-        if not text:
-            return
-        colour = self._colours.get(state & (_ENABLED | _ACTIVE))
-        if colour is None:
-            colour = self._colour(option, state)
-        x, y, cell, height = option.rect.getRect()
-        m = self._margin
-        if m is None:
-            m = self._margin = self._text_margin()
-        width = cell - 2 * m
-        numeric = self._numeric[c]
-        w = self._widths.get(text)
-        if w is None or w > width:
-            text = self._fitted(text, width, numeric, option)
+    def _forget(self) -> None:
+        self._colours.clear()
+        self._margin = None
+        self._glyphs.clear()
+
+    def _draw(
+        self,
+        painter: QPainter,
+        text: str,
+        x: float,
+        y: int,
+        height: int,
+        colour: QColor,
+        option: QStyleOptionViewItem,
+    ) -> None:
+        """``text`` from ``x``, centred in the ``height`` from ``y``, as Qt's
+        text layout places it."""
         glyphs = self._glyphs.get(text)
         if glyphs is None:
             glyphs = self._glyphs[text] = self._laid_out(text, option)
-        x += m
-        if numeric:  # where Qt's text layout puts it: fractional pixels
-            x += width - glyphs.size().width()
         painter.setPen(colour)
         painter.drawStaticText(QPointF(x, y + (height - self._line) // 2), glyphs)
 
@@ -104,6 +93,68 @@ class TableCells(WordElideDelegate):
         st.setTextFormat(Qt.TextFormat.PlainText)
         st.prepare(QTransform(), option.font)
         return st
+
+    def _colour(self, option: QStyleOptionViewItem, state: int) -> QColor:
+        """The text colour Qt's style picks for an item in ``state``."""
+        colour = self._colours.get(state & (_ENABLED | _ACTIVE))
+        if colour is not None:
+            return colour
+        group = QPalette.ColorGroup
+        cg = group.Normal if state & _ENABLED else group.Disabled
+        if cg == group.Normal and not state & _ACTIVE:
+            cg = group.Inactive
+        colour = option.palette.color(cg, QPalette.ColorRole.Text)
+        self._colours[state & (_ENABLED | _ACTIVE)] = colour
+        return colour
+
+    def _text_margin(self) -> int:
+        """Qt's inset of an item's text: the focus frame's margin + 1."""
+        style = self._view.style()
+        return (
+            style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self._view)
+            + 1
+        )
+
+
+class TableCells(FastCells):
+    """Paints ``model``'s cells in ``view`` (see the module's docstring)."""
+
+    def __init__(self, view: QTableView, model: ResultsModel):
+        super().__init__(view)
+        self._model = model
+        self._numeric = [f.numeric for f in model.fields]
+        self._numbers: dict[tuple[str, int], str] = {}  # (text, width) -> shown
+
+    def _forget(self) -> None:
+        super()._forget()
+        self._numbers.clear()
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index):
+        state = option.state.value
+        if state & _OWN_LOOK:
+            super().paint(painter, option, index)
+            return
+        c = index.column()
+        text = self._model.display(index.row(), c)
+        if not text:
+            return
+        colour = self._colour(option, state)
+        x, y, cell, height = option.rect.getRect()
+        m = self._margin
+        if m is None:
+            m = self._margin = self._text_margin()
+        width = cell - 2 * m
+        numeric = self._numeric[c]
+        w = self._widths.get(text)
+        if w is None or w > width:
+            text = self._fitted(text, width, numeric, option)
+        x += m
+        if numeric:  # where Qt's text layout puts it: fractional pixels
+            glyphs = self._glyphs.get(text)
+            if glyphs is None:
+                glyphs = self._glyphs[text] = self._laid_out(text, option)
+            x += width - glyphs.size().width()
+        self._draw(painter, text, x, y, height, colour, option)
 
     def _fitted(self, text: str, width: int, numeric: bool, option) -> str:
         """``text`` as it fits ``width``: whole words (the word delegate's
@@ -145,20 +196,3 @@ class TableCells(WordElideDelegate):
             self._margin = self._text_margin()
         width = option.rect.width() - 2 * self._margin
         option.text = self._fitted(option.text, width, True, option)
-
-    def _colour(self, option: QStyleOptionViewItem, state: int) -> QColor:
-        group = QPalette.ColorGroup
-        cg = group.Normal if state & _ENABLED else group.Disabled
-        if cg == group.Normal and not state & _ACTIVE:
-            cg = group.Inactive
-        colour = option.palette.color(cg, QPalette.ColorRole.Text)
-        self._colours[state & (_ENABLED | _ACTIVE)] = colour
-        return colour
-
-    def _text_margin(self) -> int:
-        """Qt's inset of an item's text: the focus frame's margin + 1."""
-        style = self._view.style()
-        return (
-            style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self._view)
-            + 1
-        )

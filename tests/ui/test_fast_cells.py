@@ -1,13 +1,17 @@
-"""The table's cells painted from the model's strings (ui/widgets/table_cells,
-issue 20) look exactly as Qt's own delegates drew them: the word-cutting one
-for text, Qt's plain one for numbers."""
+"""The table's cells and the facet lists' rows painted from their models'
+strings (ui/widgets/table_cells, facet_cells; issue 20) look exactly as Qt's
+own delegates drew them: the word-cutting one for text, Qt's plain one for
+numbers."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel
+from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QStyledItemDelegate
 
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.ui.models.facet_model import VALUE_ROLE
+from ipubench_gui.ui.widgets.facet_cells import FacetCells
 from ipubench_gui.ui.widgets.table_cells import TableCells
 from ipubench_gui.ui.widgets.word_elide import WordElideDelegate
 from tests.ui.test_word_elide import PACKED
@@ -70,3 +74,38 @@ def _option(table, index):
     table.initViewItemOption(opt)
     opt.rect = table.visualRect(index)
     return opt
+
+
+def test_facet_rows_look_as_qt_draws_them(qtbot, session):
+    """Every facet list, in a narrow dock (cut names), with PyTorch on Bow
+    ticked (ticked rows, greyed rows of no match) and the focus on a row."""
+    w = session.window
+    w.resizeDocks([w.facet_dock], [1], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: w.facet_dock.width() < 300)
+    session.state.set_filters(
+        FilterState()
+        .with_values("framework", ["PyTorch"])
+        .with_values("generation", ["Bow"])
+    )
+    seen = {"ticked": 0, "greyed": 0, "cut": 0}
+    for name, box in w.facets.boxes.items():
+        view, ours = box.list, box.delegate
+        assert isinstance(ours, FacetCells)
+        if name == "framework":
+            view.setFocus()
+            view.setCurrentIndex(view.model().index(1, 0))
+            qtbot.waitUntil(view.hasFocus)
+        got = _grab(view)
+        theirs = WordElideDelegate(view, fit_width=True, tip_names_it=True)
+        theirs.set_where(ours._where)
+        view.setItemDelegate(theirs)
+        assert _grab(view) == got, name
+        view.setItemDelegate(ours)
+        for r in range(view.model().rowCount()):
+            ix = view.model().index(r, 0)
+            if view.visualRect(ix).intersects(view.viewport().rect()):
+                value, n = ix.data(VALUE_ROLE), box.model.count(ix.data(VALUE_ROLE))
+                seen["ticked"] += value in session.state.filters.values(name)
+                seen["greyed"] += n == 0
+                seen["cut"] += ours.shown_text(_option(view, ix), ix) != ix.data()
+    assert all(seen.values()), seen
