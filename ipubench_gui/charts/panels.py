@@ -22,6 +22,7 @@ from ipubench_gui.charts.theme import Theme
 from ipubench_gui.domain.plot_model import Plot
 from ipubench_gui.domain.text import elide_words
 
+QWIDGETSIZE_MAX = 16777215  # Qt's "no maximum"
 LEGEND_SPACING = 0.5  # between a legend's rows, less: of the text size
 
 
@@ -92,8 +93,13 @@ def draw_panels(
         if reuse and previous is not None:
             pi, legend, last = previous[i].pi, previous[i].legend, previous[i].drawn
             label = previous[i].label
-            if previous[i].title != title:
+            if previous[i].title != title:  # another panel in this cell
                 label.setText(_bold(shown))
+                # its legend filled anew and packed below as when drawn
+                # afresh, not relabelled in rows the layout spread
+                legend.clear()
+                legend.setMaximumHeight(QWIDGETSIZE_MAX)
+                last = replace(last, shape=())
         else:
             share = min(0.7, (legend_width or 0.4 * width / cols) * cols / width)
             share = share if legend_beside else 0.0
