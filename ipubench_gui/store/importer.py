@@ -74,6 +74,7 @@ from ipubench_gui.store.user_tables import (
     drop,
     land,
     name_key_sql,
+    named_sql,
     ord_sql,
 )
 
@@ -302,11 +303,14 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
         groups = "SELECT * FROM import_groups"
         names.refresh_user_names(con, names.user_catalogue(con), groups)
         keyed = f"SELECT * EXCLUDE ({name_cols}) FROM import_groups"
+        sets = names.resolved_sql(
+            f"SELECT * FROM u.user_name_sets WHERE source_id = {int(sid)}"
+        )
         con.execute(
             f"""
             INSERT INTO u.user_cube BY NAME
             SELECT {names.CUBE_COLUMNS}, sum(__rows) AS n, source_id
-            FROM ({derived_sql(keyed)}) GROUP BY ALL"""
+            FROM ({derived_sql(named_sql(keyed, sets))}) GROUP BY ALL"""
         )
         con.execute("COMMIT")
     except BaseException as exc:

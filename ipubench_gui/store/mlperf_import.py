@@ -148,6 +148,7 @@ def land(
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    names.define_combined_views(con)  # results_v takes them in; their counts
     return sid, len(rows)
 
 

@@ -103,6 +103,46 @@ UNIT_FAMILY_AND_OTHER_NAMES = f"""
     {SEARCH_TEXT} AS search_text"""
 
 
+def resolved_sql(rows: str) -> str:
+    """``rows`` (SQL giving the names as printed: model, variant, platform,
+    framework, dataset, unit, and any others) with their canonical names and
+    what those stand for: vendor, generation, accelerator, the platform's
+    chips (``platform_chips``), unit family, other names and search text."""
+    return f"""
+SELECT r.* {CANONICAL_NAMES},
+    es.vendor, ea.generation, es.accelerator, es.chips AS platform_chips,
+    {UNIT_FAMILY_AND_OTHER_NAMES}
+FROM ({rows}) r
+{name_joins("r.model", "r.framework", "r.dataset", "r.platform", "r.unit")}
+"""
+
+
+# Every import's name sets (u.user_name_sets: one row per distinct combination
+# of names as printed) with their names resolved, in the connection's own
+# in-memory catalog: made again whenever what they are resolved by may have
+# changed (opening, an import, an alias), so never stale, and nothing new in
+# the user's file. The view of imported figures joins it, not the ten joins
+# of ``resolved_sql``: planned and built for every query, those cost a filter
+# change over 1M imported figures ~30% (CPU; /work/helpers/shots-h18/s4/exp2.py).
+NAME_ROWS = "user_name_rows"
+
+
+def refresh_name_rows(con: duckdb.DuckDBPyConnection) -> None:
+    """(Re)make NAME_ROWS from u.user_name_sets (none in a read-only user
+    database from before them, which has no keyed imports either)."""
+    has_sets = one_row(
+        con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE database_name = 'u' "
+            "AND table_name = 'user_name_sets'"
+        )
+    )[0]
+    if not has_sets:
+        con.execute(f"DROP TABLE IF EXISTS {NAME_ROWS}")
+        return
+    rows = resolved_sql("SELECT * FROM u.user_name_sets")
+    con.execute(f"CREATE OR REPLACE TABLE {NAME_ROWS} AS {rows}")
+
+
 def catalogue_of(con: duckdb.DuckDBPyConnection, schema: str = "") -> Catalogue:
     """The catalogue a store was built with (its ``entity_files`` table): the
     store carries its own names, wherever it was built. ``schema``: "b." for
@@ -219,27 +259,43 @@ LEFT JOIN user_alias_names ad ON ad.kind = 'dataset' AND ad.canonical = r.datase
 """
 
 
+# The facet counts of bundled and imported rows in one table of the
+# connection's own in-memory catalog, made again with the views (after every
+# change to the user's cube or aliases): a few thousand rows, where the union
+# of two tables cost a filter change's facet counts twice the planning and
+# scanning of one (over 1M imported figures: 18.5 against 8.8 ms CPU).
+CUBE_TABLE = "facet_cube_all"
+
+
 def define_combined_views(con: duckdb.DuckDBPyConnection) -> None:
     """``results_v`` and ``facet_cube`` of a connection with a user database:
     the bundled rows, then the imported ones. The bundled rows' search text
     takes the user's aliases (a join) only while there are any: the join made
     a filter change with a search term 1.4x slower at 100,000 rows (make
-    bench, names). Defined again when the aliases change (rename_user_rows)."""
+    bench, names). Imported MLPerf results are in only while there are any:
+    their view cost every query over results_v ~4 ms of planning, more than
+    a whole query over the bundled rows. Defined again when the aliases, the
+    imports or their facet counts change."""
     aliases = one_row(con.execute("SELECT count(*) FROM u.user_aliases"))[0]
+    mlperf = one_row(con.execute("SELECT count(*) FROM u.user_mlperf"))[0]
 
     def bundled(table: str) -> str:
         return with_user_aliases(table) if aliases else f"SELECT * FROM {table}"
 
     con.execute(USER_ALIAS_NAMES)
+    imported = ["user_results_v", *(["user_mlperf_v"] if mlperf else [])]
     con.execute(
         f"CREATE OR REPLACE VIEW results_v AS {bundled('b.results_v')} "
-        "UNION ALL BY NAME SELECT * EXCLUDE (source_id) FROM user_results_v "
-        "UNION ALL BY NAME SELECT * EXCLUDE (source_id) FROM user_mlperf_v"
+        + "".join(
+            f"UNION ALL BY NAME SELECT * EXCLUDE (source_id) FROM {v} "
+            for v in imported
+        )
     )
     con.execute(
-        f"CREATE OR REPLACE VIEW facet_cube AS {bundled('b.facet_cube')} "
+        f"CREATE OR REPLACE TABLE {CUBE_TABLE} AS {bundled('b.facet_cube')} "
         "UNION ALL BY NAME SELECT * EXCLUDE (source_id) FROM u.user_cube"
     )
+    con.execute(f"CREATE OR REPLACE VIEW facet_cube AS SELECT * FROM {CUBE_TABLE}")
 
 
 def add_user_alias(
@@ -321,8 +377,8 @@ def refresh_user_names(
 
 def rename_user_rows(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> None:
     """Resolve every name of imported rows again (after a user alias changed):
-    ``u.user_names`` is rewritten, the rows are not touched, and the facet
-    counts of imports are recounted."""
+    ``u.user_names`` is rewritten, and NAME_ROWS made again from it; the rows
+    are not touched, and the facet counts of imports are recounted."""
     kinds: dict[str, set[str]] = defaultdict(set)
     for kind, spelling in con.execute(
         "SELECT kind, spelling FROM u.user_names"
@@ -330,8 +386,9 @@ def rename_user_rows(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> None:
         kinds[kind].add(spelling)
     con.execute("DELETE FROM u.user_names")
     insert(con, "u.user_names", name_rows(cat, kinds), 5)
-    define_combined_views(con)  # the bundled rows' search text follows too
+    refresh_name_rows(con)
     recount_user_cube(con)
+    define_combined_views(con)  # the bundled rows' search text follows too
 
 
 CUBE_COLUMNS = (

@@ -41,7 +41,9 @@ def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
         cat = names.user_catalogue(con)
         names.refresh_user_names(con, cat, all_rows(con))
         names.refresh_user_names(con, cat, names.USER_MLPERF)
+        names.refresh_name_rows(con)
         recount_user_cube(con)
+        names.define_combined_views(con)  # the facet counts' table
     return todo
 
 

@@ -16,11 +16,13 @@ what the floor (``read_csv`` into an on-disk table) costs too.
 The names as printed (NAME_COLUMNS) are not stored per figure either: each
 import's distinct combinations of them are rows of ``u.user_name_sets``, keyed
 by a hash of the combination (``name_key``), and a figure carries that key.
-The view resolves canonical names, vendor, unit family and search text on
-that small table (~15k combinations for 1M figures) and joins it on two
-integers, not on five text names per figure (a filter change over 1M imported
-rows cost 3.7-4.9x the same over 1M bundled rows with the per-figure joins).
-A user alias changes ``u.user_names`` only: no figure is rewritten.
+Canonical names, vendor, unit family and search text are resolved once per
+combination (~15k for 1M figures) into names.NAME_ROWS, a table of the
+connection's own in-memory catalog made again whenever names may have
+changed; each import's figures join their own combinations on the key (a
+filter change over 1M imported rows cost 3.7-4.9x the same over 1M bundled
+rows with per-figure joins on five text names). A user alias changes
+``u.user_names`` only: no figure is rewritten.
 
 ``u.user_results`` (every column, one table) holds figures of user databases
 written before this layout and is also the view's typed base; imports from
@@ -113,44 +115,57 @@ def ord_sql(source: str, n: str) -> str:
     return f"1000000000 + CAST({source} AS BIGINT) * 10000000000 + {n}"
 
 
-def resolved_sql(rows: str) -> str:
-    """``rows`` (SQL giving NAME_COLUMNS as printed, and any others) with
-    their canonical names and what those stand for: vendor, generation,
-    accelerator, the platform's chips (``platform_chips``), unit family,
-    other names and search text."""
-    return f"""
-SELECT r.* {names.CANONICAL_NAMES},
-    es.vendor, ea.generation, es.accelerator, es.chips AS platform_chips,
-    {names.UNIT_FAMILY_AND_OTHER_NAMES}
-FROM ({rows}) r
-{names.name_joins("r.model", "r.framework", "r.dataset", "r.platform", "r.unit")}
-"""
-
-
-def derived_sql(rows: str, keyed: bool = True) -> str:
-    """Imported figures with every column of results_v that applies to them,
-    from ``rows``: SQL giving the stored columns, with ``name_key``
-    (``keyed``: names from u.user_name_sets) or with the names as printed
-    (resolved per figure: older layouts, read-only)."""
-    named = resolved_sql(rows)
-    if keyed:
+def named_sql(rows: str, name_sets: str | None = None) -> str:
+    """``rows`` (SQL giving stored columns and source_id) with their canonical
+    names and their import's file_name, label and imported_at. Names by the
+    figures' ``name_key`` from ``name_sets`` (SQL giving resolved name sets,
+    as names.resolved_sql does), or with no ``name_sets`` resolved per figure
+    from its names as printed (older layouts, read-only)."""
+    if name_sets is None:
+        named = names.resolved_sql(rows)
+    else:
         named = f"""
 SELECT f.* EXCLUDE ({KEY}), s.* EXCLUDE (source_id, {KEY})
 FROM ({rows}) f
-JOIN ({resolved_sql("SELECT * FROM u.user_name_sets")}) s
-    ON s.source_id = f.source_id AND s.{KEY} = f.{KEY}
+JOIN ({name_sets}) s ON s.source_id = f.source_id AND s.{KEY} = f.{KEY}
 """
+    return (
+        f'SELECT r.*, i.file_name, i."label", i.imported_at FROM ({named}) r '
+        "JOIN u.imports i USING (source_id)"
+    )
+
+
+def keyed_sql(sid: int) -> str:
+    """Import ``sid``'s figures (keyed layout) as ``named_sql`` gives them,
+    named from names.NAME_ROWS: joined on one key to the import's own name
+    sets, its row of u.imports crossed in. Joining every import's figures on
+    (source_id, name_key) and then on u.imports cost a filter change over 1M
+    figures ~10% more (CPU, /work/helpers/shots-h18/s4/exp2.py)."""
+    i = int(sid)
+    return (
+        f"SELECT f.* EXCLUDE ({KEY}), s.* EXCLUDE (source_id, {KEY}), "
+        f'i.file_name, i."label", i.imported_at FROM ({_stored(i)}) f '
+        f"JOIN (SELECT * FROM {names.NAME_ROWS} WHERE source_id = {i}) s "
+        f"USING ({KEY}) CROSS JOIN (SELECT file_name, "
+        f'"label", imported_at FROM u.imports WHERE source_id = {i}) i'
+    )
+
+
+def derived_sql(named: str) -> str:
+    """Imported figures with every column of results_v that applies to them,
+    from ``named`` (SQL: ``named_sql`` or ``keyed_sql``)."""
     return f"""
 SELECT
     r.ord,
     {result_id_sql("r.source_id", "r.n")} AS result_id,
-    i.file_name AS source_file, i.label AS "table",
-    r.* EXCLUDE (ord, source_id, n, accelerators, platform_chips),
+    r.file_name AS source_file, r."label" AS "table",
+    r.* EXCLUDE (ord, source_id, n, accelerators, platform_chips, file_name,
+                 "label", imported_at),
     coalesce(r.accelerators, r.platform_chips) AS accelerators,
     r.metric NOT IN {_LOWER} AS higher_is_better,
-    CAST(i.imported_at AS DATE) AS source_date,
+    CAST(r.imported_at AS DATE) AS source_date,
     'imported' AS source_date_kind,
-    i.label AS source_title,
+    r."label" AS source_title,
     CASE WHEN r.metric = 'throughput' THEN r.value END AS throughput,
     CASE WHEN r.metric = 'throughput'
          THEN r.value / coalesce(r.accelerators, r.platform_chips) END
@@ -159,7 +174,6 @@ SELECT
     TRY_CAST(split_part(r.precision, '.', 2) AS INTEGER) AS weight_bits,
     r.source_id
 FROM ({named}) r
-JOIN u.imports i USING (source_id)
 """
 
 
@@ -202,12 +216,14 @@ def all_rows(con: duckdb.DuckDBPyConnection) -> str:
 
 
 def define_view(con: duckdb.DuckDBPyConnection) -> None:
-    """(Re)define ``user_results_v`` over every import's tables. Not inside a
+    """(Re)define ``user_results_v`` over every import's tables, and the
+    combined views over it (names.define_combined_views). Not inside a
     transaction that wrote the user database (DuckDB writes one database per
-    transaction; this view lives in the connection's own catalog)."""
+    transaction; these live in the connection's own catalog)."""
     tables = held(con)
-    keyed = [_stored(i) for i, cols in tables.items() if KEY in cols]
+    keyed = [i for i, cols in tables.items() if KEY in cols]
     older = [_stored(i) for i, cols in tables.items() if KEY not in cols]
+    names.refresh_name_rows(con)
     parts = []
     if (
         older
@@ -215,12 +231,12 @@ def define_view(con: duckdb.DuckDBPyConnection) -> None:
         or one_row(con.execute("SELECT count(*) > 0 FROM u.user_results"))[0]
     ):
         base = ["SELECT * FROM u.user_results", *older]
-        parts.append(derived_sql(" UNION ALL BY NAME ".join(base), keyed=False))
-    if keyed:
-        parts.append(derived_sql(" UNION ALL BY NAME ".join(keyed)))
+        parts.append(derived_sql(named_sql(" UNION ALL BY NAME ".join(base))))
+    parts += [derived_sql(keyed_sql(i)) for i in keyed]
     con.execute(
         f"CREATE OR REPLACE VIEW user_results_v AS {' UNION ALL BY NAME '.join(parts)}"
     )
+    names.define_combined_views(con)
 
 
 def add_name_sets(con: duckdb.DuckDBPyConnection, sid: int, select: str) -> None:

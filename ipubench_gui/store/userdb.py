@@ -343,9 +343,8 @@ def _define_views(con: duckdb.DuckDBPyConnection, with_user: bool) -> None:
     for name in SHARED:
         con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM b.{name}")
     if with_user:
-        define_view(con)
         con.execute(USER_MLPERF_V)
-        names.define_combined_views(con)  # the user's aliases find bundled rows
+        define_view(con)  # and the combined views: aliases find bundled rows
         con.execute(
             "CREATE OR REPLACE VIEW sources AS SELECT * FROM b.sources "
             "UNION ALL SELECT file_name, label, 'imported', "

@@ -401,3 +401,88 @@ def test_the_catalogue_is_kept_until_the_data_changes(combined):
         names.add_user_alias(cur, "model", "Our Net", "rn50")
     assert cache_of(db).catalogue is None
     assert names.of(db).canonical("model", "our net") == "ResNet-50 v1.5"
+
+
+def test_imported_names_counts_and_search_follow_the_file_across_a_rename(
+    combined, tmp_path
+):
+    """The names of imported figures are resolved per combination into a table
+    of the connection (names.NAME_ROWS), made again on an alias and on
+    opening: the figures' names, facet counts and search hits equal those of
+    the file read on its own (DuckDB's read_csv, with only the names the
+    bundled catalogue gives: data/entities), before and after a rename."""
+    import duckdb
+
+    combos = [
+        (m, s, fw)
+        for m in ("RN-50 (ours)", "ResNet50", "My Net")
+        for s in ("A100 80GB", "Bow-Pod16")
+        for fw in ("PyTorch", "TensorFlow2")
+    ]
+    lines = ["model,system,fw,v"] + [
+        f"{m},{s},{fw},{100 * i + k + 1}"
+        for i, (m, s, fw) in enumerate(combos)
+        for k in range(i % 3 + 1)
+    ]
+    _import(db := combined[0], tmp_path, "\n".join(lines) + "\n")
+    raw = duckdb.connect()
+    raw.execute(
+        "CREATE TABLE f AS SELECT * FROM read_csv($p, all_varchar = true)",
+        {"p": str(tmp_path / "gpu.csv")},
+    )
+    # The bundled catalogue's aliases (data/entities/aliases.csv) name models
+    # and frameworks; the user's alias then names "RN-50 (ours)" as well.
+    with open(DATA / "entities" / "aliases.csv", newline="", encoding="utf-8") as f:
+        known = {(r["kind"], r["alias"]): r["canonical"] for r in csv.DictReader(f)}
+    before = {m: known.get(("model", m), m) for m in ("ResNet50", "My Net")}
+    after = before | {"RN-50 (ours)": before["ResNet50"]}
+
+    def expected(canon: dict[str, str]):
+        rows = raw.execute("SELECT model, system, fw, v FROM f").fetchall()
+        named = sorted(
+            (canon.get(m, m), known.get(("framework", fw), fw), float(v))
+            for m, _s, fw, v in rows
+        )
+        models: dict[str, int] = {}
+        for m, _fw, _v in named:
+            models[m] = models.get(m, 0) + 1
+        return named, models
+
+    def seen(database):
+        got = sorted(
+            database.cursor()
+            .execute(
+                "SELECT model, framework, value FROM results_v "
+                "WHERE source_file = 'gpu.csv'"
+            )
+            .fetchall()
+        )
+        src = FilterState().with_values("source_file", ["gpu.csv"])
+        counts = {
+            v: n for _f, v, n in database.run(q.facet_counts(src, ["model"])).rows
+        }
+        hits = database.run(q.results(src.with_text("rn-50 (ours)"))).column("value")
+        return got, counts, sorted(hits)
+
+    def file_hits(canon: dict[str, str]) -> list[float]:
+        # "rn-50 (ours)" is found in the figures named by it: as printed before
+        # the alias, and all of ResNet-50 v1.5 (other names) after it.
+        target = canon.get("RN-50 (ours)", "RN-50 (ours)")
+        rows = raw.execute("SELECT model, v FROM f").fetchall()
+        return sorted(float(v) for m, v in rows if canon.get(m, m) == target)
+
+    named, models = expected(before)
+    assert seen(db) == (named, models, file_hits(before))
+    with db.writing() as cur:
+        names.add_user_alias(cur, "model", "RN-50 (ours)", "resnet50")
+        names.rename_user_rows(cur, names.user_catalogue(cur))
+    named2, models2 = expected(after)
+    assert models2 != models  # the rename moved figures between names
+    assert seen(db) == (named2, models2, file_hits(after))
+    _db, cache, user = combined
+    db.close()
+    again, _ = open_combined(DATA, cache, user)
+    try:
+        assert seen(again) == (named2, models2, file_hits(after))
+    finally:
+        again.close()
