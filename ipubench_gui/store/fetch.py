@@ -261,7 +261,7 @@ def chart_data(
         metric = chart_metric(spec, state.values("metric"))
         if page is not None and _bars_from_page(spec, page.result.truncated):
             return best_rows(
-                page.result.dicts(),
+                _page_dicts(db, page),
                 metric,
                 spec.max_bars,
                 spec.unit_family,
@@ -284,6 +284,14 @@ def chart_data(
         del r["mixed"]
     per = max((r["n"] for r in res), default=1)
     return ChartRows(chart.metric, tuple(res), n, n, n, per_point=per)
+
+
+def _page_dicts(db: Database, page: Page) -> list[dict[str, Any]]:
+    """``page``'s rows as dicts: those of the rows held in memory when the
+    page is theirs (made once), else made now."""
+    held = cache_of(db).snapshot
+    made = held.row_dicts(page.result) if isinstance(held, Snapshot) else None
+    return page.result.dicts() if made is None else made
 
 
 def _bars_from_page(spec: ChartSpec, truncated: bool) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import itemgetter
+from typing import Any
 
 import numpy as np
 
@@ -67,6 +68,8 @@ class Snapshot:
         self.numbers = {f.name: self.floats(f.name) for f in RANGES}
         self._orders: dict[tuple[str, bool], np.ndarray] = {}
         self._projections: dict[tuple[str, ...], list[Row]] = {}
+        # per set of columns: id of each projected row -> the row as a dict
+        self._dicts: dict[tuple[str, ...], dict[int, dict[str, Any]]] = {}
 
     def floats(self, column: str) -> np.ndarray:
         """``column`` as floats, NaN for blank (held for the range filters')."""
@@ -142,6 +145,22 @@ class Snapshot:
             pick = itemgetter(*picks) if len(picks) > 1 else lambda r: (r[picks[0]],)
             rows = self._projections[key] = list(map(pick, self.rows))
         return rows
+
+    def row_dicts(self, result: QueryResult) -> list[dict[str, Any]] | None:
+        """``result.rows`` as dicts, when they are rows this snapshot answered
+        (:meth:`page`), each made once: a chart picked from a page of every
+        row made ~1,000 dicts per filter change (2-4 ms). Read-only: they are
+        shared by every answer. None for other rows."""
+        made = self._dicts.get(result.columns)
+        if made is None:
+            if result.columns not in self._projections:
+                return None
+            made = self._dicts[result.columns] = {
+                id(r): dict(zip(result.columns, r))
+                for r in self._projections[result.columns]
+            }
+        out = [made.get(id(r)) for r in result.rows]
+        return None if None in out else out  # type: ignore[return-value]
 
     def _order(self, column: str, descending: bool) -> np.ndarray:
         """Row numbers in the table's order (``clauses.order_rows``), worked

@@ -225,3 +225,31 @@ def test_every_filter_kind_is_compiled_from_a_filter_state():
         "text",
         "text",
     ]
+
+
+@pytest.mark.parametrize(
+    "state",
+    [FilterState(), FilterState().with_values("framework", ["PyTorch"])],
+    ids=["all rows", "PyTorch"],
+)
+def test_a_charts_rows_from_the_held_page_are_those_of_its_own_query(db, state):
+    """The bar chart picked from a page of held rows (their dicts made once,
+    ``Snapshot.row_dicts``) is the chart the store's own Top-N query answers,
+    row for row and field for field."""
+    from ipubench_gui.domain.chartspec import ChartSpec
+
+    spec = ChartSpec(kind="throughput")
+    snap = fetch.snapshot(db)
+    assert snap is not None
+    page = fetch.page(db, state, (None, False), snap=snap)
+    shared = snap.row_dicts(page.result)
+    assert shared == page.result.dicts()
+    again = snap.row_dicts(fetch.page(db, state, (None, False), snap=snap).result)
+    assert again is not None and all(a is b for a, b in zip(shared, again))
+    mine = fetch.chart_data(db, state, spec, page=page)
+    with _sql_only(db):
+        sql = fetch.chart_data(db, state, spec)
+        # rows that are not the held ones are not answered from them
+        assert snap.row_dicts(fetch.page(db, state, (None, False)).result) is None
+    assert [dict(r) for r in mine.rows] == [dict(r) for r in sql.rows]
+    assert (mine.total, mine.mine, mine.plotted) == (sql.total, sql.mine, sql.plotted)

@@ -40,6 +40,7 @@ class ResultsModel(QAbstractTableModel):
         self._pos: dict[str, int] = {}
         self._ids: dict[str, int] = {}
         self._units: dict[str, str] = {}  # field name -> unit shown, if it varies
+        self._headers: dict[int, str] = {}  # column -> its title (header repaints)
         # Each row's display strings, made the first time the row is painted:
         # data(DisplayRole) is then two indexings (a paint asks every cell).
         self._text: list[tuple[str, ...] | None] = []
@@ -96,13 +97,18 @@ class ResultsModel(QAbstractTableModel):
         if self._units.get(name) == unit:
             return
         self._units[name] = unit
+        self._headers.clear()
         col = next(i for i, f in enumerate(self.fields) if f.name == name)
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, col, col)
 
     def header(self, column: int) -> str:
         """Column ``column``'s title with its unit: "Latency (ms)"."""
-        f = self.fields[column]
-        return replace(f, unit=self._units.get(f.name, f.unit)).header
+        title = self._headers.get(column)
+        if title is None:
+            f = self.fields[column]
+            title = replace(f, unit=self._units.get(f.name, f.unit)).header
+            self._headers[column] = title
+        return title
 
     def row_dict(self, row: int) -> dict:
         return dict(zip(self._result.columns, self._result.rows[row]))

@@ -11,7 +11,7 @@ where Qt draws it. Selected and focused rows are Qt's own.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QSortFilterProxyModel
+from PySide6.QtCore import QRect, QSize, QSortFilterProxyModel
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QListView, QStyle, QStyleOptionViewItem
 
@@ -49,12 +49,14 @@ class FacetCells(FastCells):
         # palette Qt's delegate gives it (a greyed row's check mark is grey)
         self._boxes: dict[tuple[int, bool], QStyleOptionViewItem] = {}
         self._grey: QColor | None = None  # text of a value no row matches
+        self._row_size: QSize | None = None  # every row's (uniform) size hint
 
     def _forget(self) -> None:
         super()._forget()
         self._places.clear()
         self._boxes.clear()
         self._grey = None
+        self._row_size = None
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index):
         state = option.state.value
@@ -85,6 +87,16 @@ class FacetCells(FastCells):
             text = cut if cut is not None else self._shown(option, index)
         x += room.x() + m
         self._draw(painter, text, x, y + room.y(), room.height(), colour, option)
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:  # noqa: N802
+        """Rows as wide as the list and one line tall, whatever their text
+        (the list asks on every relayout of the filter panel; its items are
+        of uniform size anyway): Qt's answer for the first asked, kept."""
+        if not self._fit_width:
+            return super().sizeHint(option, index)
+        if self._row_size is None:
+            self._row_size = super().sizeHint(option, index)
+        return QSize(self._row_size)
 
     def _shown(self, option: QStyleOptionViewItem, index: _Index) -> str:
         """The row's text as the word delegate cuts it (Qt's own option: once
