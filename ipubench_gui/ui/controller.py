@@ -14,6 +14,7 @@ from ipubench_gui.domain.chartrows import ChartRows, family
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number
+from ipubench_gui.domain.kinds import kind
 from ipubench_gui.domain.plots import Chart, Plot, chart_of
 from ipubench_gui.domain.ranges import counted_unit, per_chip_unit
 from ipubench_gui.store import fetch
@@ -341,17 +342,25 @@ def submit_refresh(
     (see ``fetch.inline_snapshot``), so they change together in one paint,
     where a worker's answers would arrive after a first paint of the chips.
     So does a bar chart picked from the page's rows; a chart that needs its
-    own queries (other kinds, or more rows than a page) still runs on a worker.
+    own queries (other kinds, or more rows than a page) still runs on a worker,
+    and over a store on disk on a worker of its own: the page and the counts
+    share the other (over 1M rows the page then no longer delays the chart).
     """
     f = state.filters
     db = runner.opened
     # The rows held in memory are handed to the inline jobs themselves: asked
     # again inside them, a write in between could have dropped them.
     snap = fetch.inline_snapshot(db) if inline and db is not None else None
-    if snap is not None and not fetch.chart_from_page(snap, f, state.chart):
+    if snap is not None:
+        apart = not fetch.chart_from_page(snap, f, state.chart)
+    else:  # only a chart of the best rows can be picked from the page
+        apart = kind(state.chart.kind).rows != "best"
+    if apart:
+        # Its own queries, the longest job: first, on a worker of its own,
+        # while the other one answers the page and the counts.
+        submit_chart(runner, state, results)
         page = partial(fetch.page, state=f, sort=state.sort, snap=snap)
-        runner.submit("page", page, inline=True, on_done=results.set_page)
-        submit_chart(runner, state, results)  # its own queries: on a worker
+        runner.submit("page", page, inline=snap is not None, on_done=results.set_page)
     else:
         both = partial(
             fetch.page_and_chart, state=f, sort=state.sort, spec=state.chart, snap=snap
