@@ -109,7 +109,7 @@ def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> 
     session.window.show()
     trace.mark("window shown")
     # What to do once the first window is painted with its data, in order.
-    when_ready = [_resume_gc, session.runner.yield_to_window]
+    when_ready = [_resume_gc]
     if trace.ON:
         session.runner.finished.connect(lambda slot, *_: trace.mark(f"got {slot}"))
         when_ready.append(lambda: trace.mark("ready (data painted)"))
@@ -125,10 +125,8 @@ def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> 
     elif os.environ.get("IPUBENCH_GUI_EXIT_WHEN_READY"):  # start-up benchmark
         when_ready.append(_print_ready_and_quit)
     _when_ready(session, *when_ready)
-    # Collection resumes (and workers yield) even if some start-up query
-    # never answers.
+    # Collection resumes even if some start-up query never answers.
     QTimer.singleShot(10_000, _resume_gc)
-    QTimer.singleShot(10_000, session.runner.yield_to_window)
     # After the above are connected: this dialog's own event loop delivers the
     # start-up results.
     status = db.user_status

@@ -16,16 +16,6 @@ failed job's exception goes to the ``on_error`` it was submitted with, else to
 the ``failed`` signal (the window's status bar), never to both; ``finished``
 carries every delivered answer, errors too, for waiting on.
 
-Once the first window is painted (``yield_to_window``), each worker thread
-runs after the window's thread when both want a core (Linux: the worker's own
-nice value, +10). A 1M-row import keeps a worker and DuckDB's threads busy for
-seconds, and the window's thread, woken by an event, waited its turn behind
-them (issue 18): its longest pause was a median 36 ms longer than a bare
-sleeping thread's in another process at the same time, and 3 ms longer with
-the workers lowered (32 imports each, load 3-8). Not before the window is
-painted: the start-up queries are then what the window waits for. A thread
-cannot raise its priority again (that needs privileges), so it stays lowered.
-
 Cancelling (``cancel``, or a newer request) interrupts the job's cursor and
 sets the request's own flag: DuckDB drops an interrupt that comes between two
 statements, so the job's next statement checks the flag and stops
@@ -35,8 +25,6 @@ statements, so the job's next statement checks the flag and stops
 from __future__ import annotations
 
 import itertools
-import os
-import sys
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -51,7 +39,6 @@ Job = Callable[[Database], Any]
 ErrorHandler = Callable[[str, Exception], None]
 Receiver = Callable[[Any], None]
 OnDone = Receiver | Mapping[str, Receiver]
-NICE = 10  # added to a worker's nice value once the window is painted (max 19)
 
 
 class QueryRunner(QObject):
@@ -84,7 +71,6 @@ class QueryRunner(QObject):
         # request id -> (its slots, the cursor running it, its cancelled flag)
         self._running: dict[int, tuple[tuple[str, ...], Any, threading.Event]] = {}
         self._lock = threading.Lock()
-        self._yielding = threading.Event()  # see yield_to_window
         self._pool = (
             None
             if synchronous
@@ -165,11 +151,6 @@ class QueryRunner(QObject):
         statement, else before its next one (its error is still delivered)."""
         self._interrupt(lambda _rid, slots: slot in slots)
 
-    def yield_to_window(self) -> None:
-        """From now on each worker thread runs after the window's thread when
-        both want a core (from its next job; Linux only)."""
-        self._yielding.set()
-
     def shutdown(self) -> None:
         with self._lock:
             for slot in self._latest:
@@ -192,8 +173,6 @@ class QueryRunner(QObject):
     def _work(self, slot: str | tuple[str, ...], rid: int, job: Job) -> None:
         if self._stale(slot, rid):
             return
-        if self._yielding.is_set():
-            _lower_this_thread()
         result = self._call(slot, rid, job)
         trace.mark(f"worker finished {slot}")
         # One queued event per answer, as for a single-slot job.
@@ -239,24 +218,6 @@ class QueryRunner(QObject):
         self.finished.emit(slot, rid, result)
         if not self.pending():
             self.idle.emit()
-
-
-_worker = threading.local()
-
-
-def _lower_this_thread() -> None:
-    """Lower the calling worker thread's priority, once (Linux: a thread has a
-    nice value of its own; elsewhere it is the process's, left alone)."""
-    if getattr(_worker, "lowered", False) or not sys.platform.startswith("linux"):
-        return
-    _worker.lowered = True
-    tid = threading.get_native_id()
-    try:
-        os.setpriority(
-            os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + NICE)
-        )
-    except OSError:  # not ours to change: the work runs as it is
-        pass
 
 
 def slots_of(slot: str | tuple[str, ...]) -> tuple[str, ...]:

@@ -181,9 +181,7 @@ def _window_import(csv, cache, user, spec_args) -> tuple[tuple, tuple, float, fl
 
     until({"page", "facets", "chart"})
     app.processEvents()  # painted
-    # As the app does once its first window is painted (app.run_gui).
-    gc.freeze()
-    s.runner.yield_to_window()
+    gc.freeze()  # as the app does once its first window is painted
     done.clear()
     with _Sleeper() as sleeper, _WaitMeter(interval=5) as meter:
         t0 = time.perf_counter()
