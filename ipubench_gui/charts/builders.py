@@ -307,6 +307,7 @@ def _lines(run: _Pass, alike: list[Series]) -> None:
         width=(1.5 if s.dashed else 2.2) * run.line_scale,
         style=QtCore.Qt.PenStyle.DashLine if s.dashed else QtCore.Qt.PenStyle.SolidLine,
     )
+    long = len(xs) > LONG_LINE
     opts = dict(
         pen=None if s.style == "scatter" else pen,
         symbol=None if s.dashed or s.style == "step" else s.symbol,
@@ -314,6 +315,10 @@ def _lines(run: _Pass, alike: list[Series]) -> None:
         symbolBrush=colour,
         symbolPen=pg.mkPen(run.theme.ground, width=0.8 * run.line_scale),
         connect=connect,
+        # Set with the data, not after (setDynamicRangeLimit): an item made
+        # with pyqtgraph's default limit redid its display data on each range
+        # change while being added, and once more when the limit was lifted.
+        dynamicRangeLimit=DYNAMIC_RANGE_LIMIT if long else None,
     )
 
     item = run.place(
@@ -326,10 +331,8 @@ def _lines(run: _Pass, alike: list[Series]) -> None:
     # these makes the item redo its data on every range change (3 a draw), which
     # for the 130 short lines of the latency chart over 1M rows was 70% of a
     # redraw (262 -> 78 ms without them, tests/bench breakdown).
-    long = len(xs) > LONG_LINE
     item.setClipToView(long)
     item.setDownsampling(auto=long, method="peak")
-    item.setDynamicRangeLimit(DYNAMIC_RANGE_LIMIT if long else None)
     for line in alike:
         if line.in_legend:
             run.legend.append((item, line.name))
