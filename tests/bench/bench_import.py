@@ -13,7 +13,14 @@ from pathlib import Path
 
 import duckdb
 
-from tests.bench.harness import REPO_DATA, Row, StallMeter, case, median_ms
+from tests.bench.harness import (
+    REPO_DATA,
+    Row,
+    StallMeter,
+    case,
+    median_ms,
+    run_until,
+)
 
 
 def _make_csv(path: Path, n: int) -> None:
@@ -157,7 +164,6 @@ def _window_import(csv, cache, user, spec_args) -> tuple[tuple, tuple, float, fl
     asleep between events (QEventLoop.exec). The longest gap while importing and
     until the imported rows are shown (wall, CPU, wait), a bare sleeper's
     longest meanwhile, and the import's wall time (ms)."""
-    from PySide6.QtCore import QEventLoop, QTimer
 
     from ipubench_gui.app import Session, ensure_app
     from ipubench_gui.store import importer
@@ -174,27 +180,7 @@ def _window_import(csv, cache, user, spec_args) -> tuple[tuple, tuple, float, fl
     s.runner.finished.connect(lambda slot, *_: done.append(slot))
 
     def until(slots: set[str], since: int = 0) -> None:
-        """The event loop as the app runs it (QEventLoop.exec) until ``slots``
-        have answered since ``since``. Not a loop of processEvents: the same
-        import on a worker then took 1.65x as long (import_file 4.0 s, vs
-        2.5 s under exec and 2.4 s on the main thread:
-        /work/helpers/shots-h18i/thread_import.py; presumably the worker
-        waiting for the GIL between DuckDB's steps)."""
-        if slots <= set(done[since:]):
-            return
-        loop = QEventLoop()
-
-        def check(*_) -> None:
-            if slots <= set(done[since:]):
-                loop.quit()
-
-        limit = QTimer(singleShot=True, interval=300_000)
-        limit.timeout.connect(loop.quit)
-        s.runner.finished.connect(check)
-        limit.start()
-        loop.exec()
-        limit.stop()
-        s.runner.finished.disconnect(check)
+        run_until(s.runner, done, slots, since)
 
     until({"page", "facets", "chart"})
     app.processEvents()  # painted

@@ -11,7 +11,14 @@ import time
 from functools import partial
 from pathlib import Path
 
-from tests.bench.harness import REPO_DATA, Row, StallMeter, case, median_ms
+from tests.bench.harness import (
+    REPO_DATA,
+    Row,
+    StallMeter,
+    case,
+    median_ms,
+    run_until,
+)
 from tests.bench.synthetic import make_data
 
 REPO = Path(__file__).resolve().parents[2]
@@ -121,7 +128,7 @@ def threaded_changes(db, runs: int, kind: str | None = None):
     closes: ``runs`` filter changes, each until table, facets and chart are
     painted. Returns each change's wall time (ms) and the StallMeter that
     watched the GUI thread throughout."""
-    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtCore import QTimer
 
     from ipubench_gui.app import Session, ensure_app
 
@@ -135,8 +142,7 @@ def threaded_changes(db, runs: int, kind: str | None = None):
     s.runner.finished.connect(lambda slot, *_: done.append(slot))
     if kind is not None:
         s.state.set_chart(s.state.chart.with_(kind=kind))
-    while not {"page", "chart"} <= set(done):
-        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
+    run_until(s.runner, done, {"page", "chart"})
     # As the app does once its first window is painted (app._resume_gc): what
     # exists by now, in the app its start-up and here the benchmark's own
     # objects too, is left out of later full collections.
@@ -150,12 +156,7 @@ def threaded_changes(db, runs: int, kind: str | None = None):
             # Posted, as a click is: the update and the paint it causes are
             # then separate events, as in the app, not one stall.
             QTimer.singleShot(0, partial(s.state.set_filters, states[k % len(states)]))
-            t_end = t0 + 10
-            while (
-                not {"page", "facets", "chart"} <= set(done)
-                and time.perf_counter() < t_end
-            ):
-                app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
+            run_until(s.runner, done, {"page", "facets", "chart"}, limit_s=10)
             app.processEvents()  # and painted
             latencies.append((time.perf_counter() - t0) * 1000)
     gc.unfreeze()

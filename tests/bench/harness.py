@@ -145,3 +145,31 @@ class StallMeter:
             max(self.cpu_gaps[max(a, 1) : b], default=0.0)
             for a, b in zip(self._marks, ends)
         ]
+
+
+def run_until(runner, done: list[str], slots: set[str], since: int = 0, limit_s=300):
+    """The event loop as the app runs it (``QEventLoop.exec``, asleep between
+    events) until ``slots`` are among the answers ``done[since:]`` (``done``:
+    the slot of each ``runner.finished``, appended by the caller).
+
+    Not a loop of ``processEvents(WaitForMoreEvents, 5)``: that flag has no
+    effect with a time limit, so the GUI thread spun, taking the GIL from the
+    workers every switch interval; an import on a worker then took 1.65x as
+    long (h18i, /work/helpers/shots-h18i/thread_import.py)."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    if slots <= set(done[since:]):
+        return
+    loop = QEventLoop()
+
+    def check(*_) -> None:
+        if slots <= set(done[since:]):
+            loop.quit()
+
+    limit = QTimer(singleShot=True, interval=int(limit_s * 1000))
+    limit.timeout.connect(loop.quit)
+    runner.finished.connect(check)
+    limit.start()
+    loop.exec()
+    limit.stop()
+    runner.finished.disconnect(check)
