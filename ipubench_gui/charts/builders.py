@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore
+from PySide6 import QtCore, QtGui
 
 from ipubench_gui.charts.axes import (
     NumberAxis,
@@ -312,8 +313,8 @@ def _lines(run: _Pass, alike: list[Series]) -> None:
         pen=None if s.style == "scatter" else pen,
         symbol=None if s.dashed or s.style == "step" else s.symbol,
         symbolSize=7 * s.symbol_scale * run.line_scale,
-        symbolBrush=colour,
-        symbolPen=pg.mkPen(run.theme.ground, width=0.8 * run.line_scale),
+        symbolBrush=_symbol_brush(colour),
+        symbolPen=_symbol_pen(run.theme.ground, 0.8 * run.line_scale),
         connect=connect,
         # Set with the data, not after (setDynamicRangeLimit): an item made
         # with pyqtgraph's default limit redid its display data on each range
@@ -338,6 +339,20 @@ def _lines(run: _Pass, alike: list[Series]) -> None:
             run.legend.append((item, line.name))
     run.xs += x[np.isfinite(x)].tolist()
     run.ys += y[np.isfinite(y)].tolist()
+
+
+# A symbol's pen and brush: the same objects from one draw to the next.
+# pyqtgraph keeps each scatter item's rendered symbols by the pen's and the
+# brush's identity, so new ones on every filter change rendered each look's
+# symbol again and grew the item's atlas until it was rebuilt.
+@cache
+def _symbol_brush(colour: str) -> QtGui.QBrush:
+    return pg.mkBrush(colour)
+
+
+@cache
+def _symbol_pen(colour: str, width: float) -> QtGui.QPen:
+    return pg.mkPen(colour, width=width)
 
 
 def _marks(run: _Pass, s: Series, xs: list[float], ys: list[float]) -> None:
