@@ -57,10 +57,11 @@ def draw_panels(
     previous: list[Panel] | None = None,
     width: float = 1920.0,
 ) -> list[Panel]:
-    """Draw each panel of ``plot`` into ``grid`` (cleared first unless there
-    are as many panels as in ``previous``, which are then retitled and redrawn
-    in place: building 9 panels anew cost 0.5-0.7 s of the GUI thread, the
-    scaling chart over 1M rows filtered to PyTorch on Bow, cProfile).
+    """Draw each panel of ``plot`` into ``grid``: into the cells of
+    ``previous`` (retitled and redrawn in place) when the grid keeps its
+    columns, else into a cleared grid (building 9 panels anew cost 0.5-0.7 s
+    of the GUI thread, the scaling chart over 1M rows filtered to PyTorch on
+    Bow, cProfile).
 
     A legend is beside its panel (``legend_beside``, exports: never over the
     data) or inside it, in the corner the kind leaves empty (the window, where
@@ -69,18 +70,20 @@ def draw_panels(
     by whole words to its share of ``width`` pixels."""
     titles = plot.panels
     cols = columns(len(titles))
-    reuse = previous is not None and len(previous) == len(titles)
-    if not reuse:
-        grid.clear()
-        _y_title(grid, plot.y_title, theme, font_px, rows_of(len(titles)))
-    elif previous is not None:
+    kept = _kept_cells(grid, previous or [], len(titles))
+    rows = rows_of(len(titles))
+    if kept and rows_of(len(previous or [])) == rows:
         grid.getItem(0, 0).setText(html.escape(plot.y_title))
-        # Unlinked while each is redrawn (``_share_axes`` links them again):
-        # else each panel's range change is passed on to every other, 3,935
-        # setRange calls and 1.2 s for 31 panels (scaling, 1M rows, cProfile).
-        for p in previous:
-            p.pi.setXLink(None)
-            p.pi.setYLink(None)
+    else:  # the y title spans every row
+        if kept:
+            grid.removeItem(grid.getItem(0, 0))
+        _y_title(grid, plot.y_title, theme, font_px, rows)
+    # Unlinked while each is redrawn (``_share_axes`` links them again):
+    # else each panel's range change is passed on to every other, 3,935
+    # setRange calls and 1.2 s for 31 panels (scaling, 1M rows, cProfile).
+    for p in kept:
+        p.pi.setXLink(None)
+        p.pi.setYLink(None)
     out: list[Panel] = []
     for i, title in enumerate(titles):
         r, c = divmod(i, cols)
@@ -90,10 +93,10 @@ def draw_panels(
             plot.panel(title), y_title="", x_title=plot.x_title if lowest else ""
         )
         shown = _fitted(title, width / cols - font_px, font_px)
-        if reuse and previous is not None:
-            pi, legend, last = previous[i].pi, previous[i].legend, previous[i].drawn
-            label = previous[i].label
-            if previous[i].title != title:  # another panel in this cell
+        if i < len(kept):
+            pi, legend, last = kept[i].pi, kept[i].legend, kept[i].drawn
+            label = kept[i].label
+            if kept[i].title != title:  # another panel in this cell
                 label.setText(_bold(shown))
                 # its legend filled anew and packed below as when drawn
                 # afresh, not relabelled in rows the layout spread
@@ -122,6 +125,21 @@ def draw_panels(
         out.append(Panel(title, pi, legend, drawn, label))
     _share_axes([p.pi for p in out])
     return out
+
+
+def _kept_cells(grid: pg.GraphicsLayout, previous: list[Panel], n: int) -> list[Panel]:
+    """The panels of ``previous`` whose cells ``n`` panels take again, in
+    order (the rest leave the grid): all of them if the grid has as many
+    columns, else none (the grid cleared). Building a panel's cell (plot item,
+    title, legend) was a quarter of drawing 9 panels anew (~8 ms a panel)."""
+    if not previous or columns(len(previous)) != columns(n):
+        grid.clear()
+        return []
+    for p in previous[n:]:
+        for it in (p.label, p.pi, p.legend):
+            if it in grid.items:  # a legend inside its plot is not a cell
+                grid.removeItem(it)
+    return previous[:n]
 
 
 def _cell(

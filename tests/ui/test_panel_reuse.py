@@ -39,3 +39,46 @@ def test_a_legend_redrawn_in_place_is_packed_as_drawn_afresh(make_session):
     # and when the cells were TensorFlow 1's before
     again, _ = _legend_heights(make_session, [tf, torch, tf])
     assert again == fresh
+
+
+
+def _grid_look(canvas):
+    """What the grid of panels shows: its cells (each item's rows and
+    columns), each panel's title, legend height and rows."""
+    QApplication.processEvents()  # laid out: legends spread over their cells
+    QApplication.processEvents()
+    grid = canvas.panels_view.ci
+    cells = sorted((tuple(at), type(it).__name__) for it, at in grid.items.items())
+    panels = [
+        (p.label.text, p.legend.maximumHeight(), p.legend.layout.rowCount())
+        for p in canvas.panels
+    ]
+    return cells, panels
+
+
+def test_panels_of_another_count_take_the_cells_kept(make_session):
+    """All results' 4 scaling panels after PyTorch's 2, and PyTorch's after
+    all results' (both grids of two columns): the cells kept are the same
+    plot items, and the grid looks as when drawn afresh in a cleared grid
+    (a change of theme redraws it so): as many cells, the y title over every
+    row, each panel's title and packed legend alike."""
+    torch, every = FW("framework", ["PyTorch"]), FilterState()
+    for first, then in ((torch, every), (every, torch)):
+        s = make_session()
+        s.window.resize(1600, 1000)
+        s.window.show()
+        s.state.set_chart(ChartSpec(kind="scaling"))
+        canvas = s.window.canvas
+        items = []
+        for f in (first, then):
+            s.state.set_filters(f)
+            QApplication.processEvents()
+            items.append([p.pi for p in canvas.panels])
+        kept = _grid_look(canvas)
+        canvas.apply_theme()  # the same chart drawn again in a cleared grid
+        afresh = _grid_look(canvas)
+        assert {len(items[0]), len(items[1])} == {2, 4}
+        n = min(len(items[0]), len(items[1]))
+        assert items[1][:n] == items[0][:n]
+        assert [p.pi for p in canvas.panels][0] not in items[1]  # was afresh
+        assert kept == afresh
