@@ -119,6 +119,7 @@ class _Pass:
     ys: list[float] = field(default_factory=list)
     legend: list[tuple[pg.GraphicsObject, str]] = field(default_factory=list)
     label_every_point: bool = True
+    labels_item: PointLabels | None = None  # the last call's, to refill
 
     def place(
         self,
@@ -182,9 +183,13 @@ def draw(
     )
     same_style = previous is not None and previous.style_key == out.style_key
     reuse = same_style and previous is not None and previous.shape == out.shape
+    kept_labels = None  # the last call's value/point labels, given new ones
     if same_style and previous is not None:
         for it in previous.extras:
-            pi.removeItem(it)
+            if kept_labels is None and type(it) is PointLabels:
+                kept_labels = it
+            else:
+                pi.removeItem(it)
     else:
         pi.clear()
     pi.getViewBox().invertY(plot.horizontal_bars)
@@ -195,6 +200,7 @@ def draw(
         line_scale,
         out,
         iter(previous.series_items) if reuse and previous is not None else None,
+        labels_item=kept_labels,
     )
     if same_style and not reuse and previous is not None:
         run.pool = list(previous.series_items)
@@ -398,17 +404,18 @@ def _star(run: _Pass, x: float, y: float) -> None:
 
 
 def _point_labels(run: _Pass, plot: Plot) -> None:
+    labels = run.labels_item
     if not run.labels:
+        if labels is not None:
+            run.pi.removeItem(labels)
         return
     dy = 0 if plot.horizontal_bars else -0.9 * run.font_px
-    labels = PointLabels(
-        run.labels,
-        run.theme.foreground,
-        run.font_px * 0.92,
-        dy=dy,
-        halo=run.theme.background,
-    )
-    run.pi.addItem(labels)
+    how = (run.theme.foreground, run.font_px * 0.92, 4, dy, run.theme.background)
+    if labels is None:
+        labels = PointLabels(run.labels, *how)
+        run.pi.addItem(labels)
+    else:
+        labels.set_points(run.labels, *how)
     run.out.extras.append(labels)
 
 

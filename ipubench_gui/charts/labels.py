@@ -18,7 +18,13 @@ class PointLabels(pg.GraphicsObject):
     skipped.
     """
 
-    def __init__(
+    def __init__(self, *how, **named):
+        """``how``: as for ``set_points``."""
+        super().__init__()
+        self._font: QtGui.QFont | None = None
+        self.set_points(*how, **named)
+
+    def set_points(
         self,
         points: Sequence[
             tuple[float, float, str] | tuple[float, float, str, str | None]
@@ -28,8 +34,11 @@ class PointLabels(pg.GraphicsObject):
         dx: float = 4,
         dy: float = 0,
         halo: str | None = None,
-    ):
-        super().__init__()
+    ) -> None:
+        """Other labels in this same item (a redraw after a filter change:
+        removing the item from its plot and adding a new one cost more than
+        painting its labels)."""
+        self.prepareGeometryChange()
         self._halo = None if halo is None else pg.mkColor(halo)
         self._color = pg.mkColor(color)
         # each label in its own colour if it has one (its line's), else ``color``
@@ -38,14 +47,18 @@ class PointLabels(pg.GraphicsObject):
             for x, y, t, *c in points
             if t and math.isfinite(x) and math.isfinite(y)
         ]
-        self._font = QtGui.QFont()
-        self._font.setPixelSize(max(1, round(font_px)))
+        px = max(1, round(font_px))
+        if self._font is None or self._font.pixelSize() != px:
+            self._font = QtGui.QFont()
+            self._font.setPixelSize(px)
+            self._texts: dict[str, QtGui.QStaticText] = {}
         self._dx, self._dy = dx, dy
         xs = [p[0] for p in self._points] or [0.0]
         ys = [p[1] for p in self._points] or [0.0]
         self._rect = QtCore.QRectF(
             min(xs), min(ys) - 0.5, max(xs) - min(xs) or 1, max(ys) - min(ys) + 1
         )
+        self.update()
 
     def boundingRect(self) -> QtCore.QRectF:  # noqa: N802 (Qt API)
         return self._rect
@@ -69,8 +82,9 @@ class PointLabels(pg.GraphicsObject):
                 continue
             pt = tr.map(QtCore.QPointF(x, y))
             base = QtCore.QPointF(pt.x() + self._dx, pt.y() + half + self._dy)
+            shown = self._static(text)
             box = QtCore.QRectF(
-                base.x(), base.y() - fm.ascent(), fm.horizontalAdvance(text), row_h
+                base.x(), base.y() - fm.ascent(), shown.size().width(), row_h
             )
             # A label that would overprint one already drawn is left out; its
             # point still has its tooltip.
@@ -79,10 +93,25 @@ class PointLabels(pg.GraphicsObject):
             if any(box.intersects(r) for r in near):
                 continue
             taken.setdefault(row, []).append(box)
+            top = box.topLeft()
             if self._halo is not None:
                 p.setPen(self._halo)
                 for ox, oy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                    p.drawText(base + QtCore.QPointF(ox, oy), text)
+                    p.drawStaticText(top + QtCore.QPointF(ox, oy), shown)
             p.setPen(ink)
-            p.drawText(base, text)
+            p.drawStaticText(top, shown)
         p.restore()
+
+    def _static(self, text: str) -> QtGui.QStaticText:
+        """``text`` laid out once for this item's font: the value labels of a
+        bar chart repeat from one paint and one filter to the next, and each
+        was laid out five times a paint (four for its halo)."""
+        shown = self._texts.get(text)
+        if shown is None:
+            if len(self._texts) > 20000:
+                self._texts.clear()
+            shown = QtGui.QStaticText(text)
+            shown.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+            shown.prepare(font=self._font)
+            self._texts[text] = shown
+        return shown

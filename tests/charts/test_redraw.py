@@ -101,3 +101,32 @@ def test_a_legend_of_as_many_rows_is_relabelled_in_place(qapp, db, kind):
     assert _legend_rows(legend) == _legend_rows(fresh)
     named = {s.name for s in after.series if s.in_legend}
     assert {t for t, _c in _legend_rows(legend)[:-1]} <= named
+
+
+def _labels_items(pi: pg.PlotItem) -> list:
+    return [it for it in pi.items if type(it).__name__ == "PointLabels"]
+
+
+@pytest.mark.parametrize("kind", ["throughput", "latency-throughput"])
+def test_a_redraw_refills_the_last_drawings_labels_with_the_new_plots(qapp, db, kind):
+    before = _plot(db, kind, "PopART")
+    after = _plot(db, kind, "TensorFlow 1")
+    pi = _plot_item()
+    first = draw(pi, before, LIGHT, legend=pg.LegendItem())
+    (old,) = _labels_items(pi)
+    again = draw(pi, after, LIGHT, legend=pg.LegendItem(), previous=first)
+    fresh_pi = _plot_item()
+    draw(fresh_pi, after, LIGHT, legend=pg.LegendItem())
+    # One label item, the same as before, saying what a fresh drawing says.
+    assert _labels_items(pi) == [old]
+    assert old in again.extras
+    (fresh,) = _labels_items(fresh_pi)
+    assert old._points == fresh._points
+    assert old.boundingRect() == fresh.boundingRect()
+    # ... the new plot's own labels, not the old plot's.
+    def labels_of(plot) -> list:
+        return sorted(p.label for s in plot.series for p in s.points if p.label)
+
+    assert labels_of(before) != labels_of(after)
+    texts = {t for _x, _y, t, _c in old._points}
+    assert texts <= set(labels_of(after))
