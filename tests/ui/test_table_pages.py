@@ -5,6 +5,7 @@ order, every filtered row once: checked against independent SQL."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QApplication
 
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.store import fetch
@@ -139,3 +140,18 @@ def test_more_rows_that_fail_are_said_and_asked_for_again_on_a_new_filter(
     s.window.table.scrollToTop()  # from where a new filter's rows start
     _scroll_to_the_end(qtbot, s)
     assert table_ids(s) == sql_ids(s.runner.opened, "lower(framework) = 'pytorch'")
+
+
+def test_new_rows_show_from_the_top_without_fetching_a_page_unasked(qtbot, sql_session):
+    """Scrolled to the end of every row, a new filter shows its first page
+    from its first row; the old offset no longer fetches its second page."""
+    s, view = sql_session, sql_session.window.table
+    _scroll_to_the_end(qtbot, s)
+    f = FilterState().with_values("framework", ["PyTorch"])
+    want = sql_ids(s.runner.opened, "lower(framework) = 'pytorch'")
+    s.state.set_filters(f)
+    qtbot.waitUntil(lambda: s.window.model.rowCount() == 40)
+    QApplication.processEvents()
+    QApplication.processEvents()
+    assert s.window.model.rowCount() == 40 < len(want)  # the first page alone
+    assert view.verticalScrollBar().value() == 0 and view.rowAt(0) == 0

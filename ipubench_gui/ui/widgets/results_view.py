@@ -58,6 +58,16 @@ class ResultsView(QTableView):
         self.selectionModel().selectionChanged.connect(self._on_selection_changed)
         state.selectionChanged.connect(self._on_state_selection_changed)
 
+    def reset(self) -> None:
+        """New rows (the model reset): shown from the top, and laid out now
+        rather than by Qt's delayed-layout timer, which fired after the paint
+        the reset caused, so the table and its header were painted twice a
+        filter change (issue 20). From the top: the old rows' scroll offset,
+        clamped to the new rows, fetched a second page no one scrolled to."""
+        super().reset()
+        self.scrollToTop()
+        self.executeDelayedItemsLayout()
+
     @property
     def results(self) -> ResultsModel:
         return self.model()  # type: ignore[return-value]
