@@ -56,6 +56,7 @@ def draw_panels(
     interactive: bool = True,
     previous: list[Panel] | None = None,
     width: float = 1920.0,
+    afresh: bool = False,
 ) -> list[Panel]:
     """Draw each panel of ``plot`` into ``grid``: into the cells of
     ``previous`` (retitled and redrawn in place) when the grid keeps its
@@ -67,7 +68,9 @@ def draw_panels(
     data) or inside it, in the corner the kind leaves empty (the window, where
     it can be dragged). Only the lowest panel of a column writes the x axis'
     title; the y axis' title is written once, left of the grid. A panel's title is cut
-    by whole words to its share of ``width`` pixels."""
+    by whole words to its share of ``width`` pixels; ``afresh``: the cells of
+    ``previous`` are retitled and their legends filled anew even for the same
+    panels (laid out again for another width)."""
     titles = plot.panels
     cols = columns(len(titles))
     kept = _kept_cells(grid, previous or [], len(titles))
@@ -96,7 +99,7 @@ def draw_panels(
         if i < len(kept):
             pi, legend, last = kept[i].pi, kept[i].legend, kept[i].drawn
             label = kept[i].label
-            if kept[i].title != title:  # another panel in this cell
+            if afresh or kept[i].title != title:  # another panel in this cell
                 label.setText(_bold(shown))
                 # its legend filled anew and packed below as when drawn
                 # afresh, not relabelled in rows the layout spread

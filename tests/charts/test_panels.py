@@ -8,7 +8,7 @@ import html
 from collections import Counter
 
 import pytest
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from ipubench_gui.charts.builders import TEXT_CONTRAST
 from ipubench_gui.charts.labels import PointLabels
@@ -215,6 +215,7 @@ def _window(qtbot, db, kind: str):
     canvas.show()
     canvas.render(plot)
     qtbot.waitUntil(lambda: canvas.panels_view.isVisible())
+    QtWidgets.QApplication.processEvents()  # the grid laid out (posted requests)
     return plot, canvas
 
 

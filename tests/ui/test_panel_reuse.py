@@ -16,6 +16,7 @@ def _legend_heights(make_session, filters: list[FilterState]):
     s = make_session()
     s.window.resize(1600, 1000)
     s.window.show()
+    QApplication.processEvents()  # the window laid out: the chart's width final
     s.state.set_chart(ChartSpec(kind="scaling"))
     items = []
     for f in filters:
@@ -39,7 +40,6 @@ def test_a_legend_redrawn_in_place_is_packed_as_drawn_afresh(make_session):
     # and when the cells were TensorFlow 1's before
     again, _ = _legend_heights(make_session, [tf, torch, tf])
     assert again == fresh
-
 
 
 def _grid_look(canvas):
@@ -82,3 +82,45 @@ def test_panels_of_another_count_take_the_cells_kept(make_session):
         assert items[1][:n] == items[0][:n]
         assert [p.pi for p in canvas.panels][0] not in items[1]  # was afresh
         assert kept == afresh
+
+
+def _columns_taken(canvas) -> list[tuple[float, float, float]]:
+    """Each panel's plot and legend widths, and its column's width (plot +
+    legend: the grid's cell less nothing else)."""
+    QApplication.processEvents()  # laid out
+    QApplication.processEvents()
+    out = []
+    for p in canvas.panels:
+        plot_w, legend_w = p.pi.width(), p.legend.geometry().width()
+        out.append((plot_w, legend_w, plot_w + legend_w))
+    return out
+
+
+def test_panel_legends_keep_to_their_share_and_follow_a_resize(qtbot, make_session):
+    """A panel's legend takes at most 45% of its column (46%: the grid's
+    spacing is estimated), names cut and wrapped to fit, and the plot the
+    rest: the grid gave a legend its names' width and the plot what was left,
+    and the scaling chart's x ticks 64 and 128 ran into each other. The
+    canvas lays its panels out again once resized."""
+    s = make_session()
+    s.window.resize(1400, 900)
+    s.window.show()
+    s.state.set_chart(ChartSpec(kind="scaling"))
+    canvas = s.window.canvas
+    qtbot.waitUntil(lambda: len(canvas.panels) == 4)  # the bundled store's
+    before = _columns_taken(canvas)
+    for plot_w, legend_w, col in before:
+        assert legend_w <= 0.46 * col
+        assert plot_w >= 0.54 * col
+    s.window.resize(1900, 1000)
+    # laid out again for the new width, names cut and wrapped to it: the
+    # legends wider, still in their share
+    qtbot.waitUntil(
+        lambda: all(
+            legend_w <= 0.46 * col
+            and plot_w >= 0.54 * col
+            and legend_w > before[i][1] + 40
+            for i, (plot_w, legend_w, col) in enumerate(_columns_taken(canvas))
+        ),
+        timeout=5000,
+    )

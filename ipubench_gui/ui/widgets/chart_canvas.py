@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QFrame,
@@ -33,6 +33,13 @@ from ipubench_gui.ui.widgets.note_label import NoteLabel
 
 HIT_RADIUS_PX = 12
 PANEL_MIN_HEIGHT_EM = 28  # a panel's least height, in chart text heights
+# A panel legend's width besides its names: pyqtgraph's legend margins (2 x 9
+# px), swatch (20 px) and gap after it (5 px), and the label's text margins
+# (2 x 4 px).
+LEGEND_SWATCH_PX = 51
+# Panels are laid out again this long after the canvas was last resized (not
+# at every step of a drag: a redraw of 9 panels over 1M rows is ~60 ms).
+RELAYOUT_MS = 120
 EMPTY_CHART = (
     "<h3>Nothing to draw for this chart kind</h3><p>The filtered results "
     "hold no figures this kind plots (for example, no inference latencies "
@@ -60,6 +67,8 @@ class ChartCanvas(QWidget):
         # would transform data this canvas has already mapped, and their export
         # duplicates ours. The window offers the chart's actions instead
         # (contextMenuRequested); skipping those menus also saves start-up time.
+        self._relayout = QTimer(self, singleShot=True, interval=RELAYOUT_MS)
+        self._relayout.timeout.connect(self._relayout_panels)
         self.plot = pg.PlotWidget(
             enableMenu=False,
             axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")},
@@ -155,7 +164,11 @@ class ChartCanvas(QWidget):
             self.apply_theme()
         super().changeEvent(e)
 
-    def render(self, plot: Plot, selection: tuple[str, ...] = ()) -> None:
+    def render(
+        self, plot: Plot, selection: tuple[str, ...] = (), afresh: bool = False
+    ) -> None:
+        """Draw ``plot``, reusing what the last drawing made; ``afresh``:
+        panels laid out again for a new width (see ``draw_panels``)."""
         self.current = plot
         # The caption first: its lines decide the room left for bars.
         self.caption.setText("; ".join(plot.notes))
@@ -171,7 +184,7 @@ class ChartCanvas(QWidget):
         self._highlights = []
         font_px = self.fontMetrics().height() * 0.8
         if plot.panels:
-            self._render_panels(plot, font_px)
+            self._render_panels(plot, font_px, afresh)
             self.set_selection(selection)
             return
         self.panels_scroll.hide()
@@ -202,7 +215,7 @@ class ChartCanvas(QWidget):
         self.plot.setVisible(not plot.empty)
         self.set_selection(selection)
 
-    def _render_panels(self, plot: Plot, font_px: float) -> None:
+    def _render_panels(self, plot: Plot, font_px: float, afresh: bool) -> None:
         """``plot`` as small multiples; ``drawn`` then holds every panel's hits."""
         self.plot.hide()
         self.rows_bar.hide()
@@ -210,13 +223,31 @@ class ChartCanvas(QWidget):
         # a panel's plot: its share of the view (or its least height), less
         # its title; its legend beside it (never over a point or its label),
         # as tall as the plot, in 0.45 of the panel's width
+        # Measured shown and laid out: hidden (before the first panels), its
+        # viewport kept a stale size, so the first panels' legends were cut
+        # to another width than every later drawing of the same chart.
         rows = rows_of(len(plot.panels))
+        # before measuring: a scroll bar it brings narrows the viewport
+        self.panels_view.setMinimumHeight(rows * PANEL_MIN_HEIGHT_EM * font_px)
+        self.panels_scroll.show()
+        if self.layout() is not None:
+            self.layout().activate()
         cell = max(
             self.panels_scroll.viewport().height() / rows,
             PANEL_MIN_HEIGHT_EM * font_px,
         )
         legend_rows = max(2, int((cell - 3 * font_px) / self._legend_row_px()))
-        width = self.panels_scroll.viewport().width()
+        view = self.panels_scroll.viewport()
+        width = view.width()
+        bar = self.panels_scroll.verticalScrollBar()
+        if not bar.isVisible() and self.panels_view.minimumHeight() > view.height():
+            width -= bar.sizeHint().width()  # the bar these panels will bring
+        # A legend in at most its share of the panel, its names in that less
+        # the swatch: else the grid gave it its names' width and the plot
+        # what was left (x ticks 64 and 128 ran into each other).
+        # (a panel: its columns' share of the grid less the y title's
+        # column and the spacing between cells, ~4 text heights)
+        share = (width - 4 * font_px) / columns(len(plot.panels)) * 0.45
         self.panels = draw_panels(
             self.panels_view.ci,
             plot,
@@ -224,11 +255,13 @@ class ChartCanvas(QWidget):
             font_px,
             legend_beside=True,
             legend_rows=legend_rows,
-            legend_width=width / columns(len(plot.panels)) * 0.45,
+            legend_width=max(4 * font_px, share - LEGEND_SWATCH_PX),
             previous=self.panels or self._spare_panels,
             width=width,
+            afresh=afresh,
         )
         for p in self.panels:
+            p.legend.setMaximumWidth(share)
             p.legend.setVisible(self.legend.isVisible())
             self._budget_movable(p.drawn)
         first = self.panels[0].drawn
@@ -238,8 +271,6 @@ class ChartCanvas(QWidget):
             x_mode=first.x_mode,
             y_mode=first.y_mode,
         )
-        self.panels_view.setMinimumHeight(rows * PANEL_MIN_HEIGHT_EM * font_px)
-        self.panels_scroll.show()
 
     def _budget_movable(self, drawn: Drawn) -> None:
         """The latency budget's line is dragged to set the budget."""
@@ -317,11 +348,17 @@ class ChartCanvas(QWidget):
 
     def resizeEvent(self, e) -> None:
         super().resizeEvent(e)
+        if self.panels and e.oldSize().width() != e.size().width():
+            self._relayout.start()  # names wrapped and cut to the new width
         if self.current is not None and self.current.horizontal_bars:
             self._layout_categories()
             lo = self.item.getViewBox().targetRange()[1][0]
             self._show_rows(round(lo + 0.6))
             clear_of_legend(self.item, self.legend, self.drawn.label_end)
+
+    def _relayout_panels(self) -> None:
+        if self.panels and self.current is not None and self.current.panels:
+            self.render(self.current, tuple(self._selection), afresh=True)
 
     # -- rows of a bar chart -------------------------------------------------------
     def _show_rows(self, first: int) -> None:
