@@ -214,6 +214,10 @@ class ChartCanvas(QWidget):
         self.empty_label.setVisible(plot.empty)
         self.plot.setVisible(not plot.empty)
         self.set_selection(selection)
+        # The view's new range applied now (pyqtgraph does it at the start of
+        # the paint): applied there, it marked every item in view dirty again,
+        # so the value labels were painted in a second pass (issue 20).
+        self.plot.scene().prepareForPaint()
 
     def _render_panels(self, plot: Plot, font_px: float, afresh: bool) -> None:
         """``plot`` as small multiples; ``drawn`` then holds every panel's hits."""
