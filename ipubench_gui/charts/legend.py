@@ -118,8 +118,15 @@ def fill_legend(
     more = []
     if len(listed) < len(entries):
         n = len(entries) - len(listed)
-        hint = " — hover a point for its name" if interactive else " not listed"
-        more = [(pg.PlotDataItem(pen=None), f"+ {n} more{hint}")]
+        # In the window, one row in the legend's width: a legend beside its
+        # panel is capped at its share, and a longer row ran into the next.
+        said = (
+            [f"+ {n} more — hover a point for its name", f"+ {n} more — hover"]
+            if interactive
+            else [f"+ {n} more not listed"]
+        )
+        fits = next((t for t in said if lines_of(t) == [t]), f"+ {n} more")
+        more = [(pg.PlotDataItem(pen=None), fits if interactive else said[0])]
     if same_look and len(legend.items) == len(listed) + len(more):
         for (sample, label), (item, text) in zip(legend.items, listed + more):
             sample.item = item
