@@ -190,9 +190,7 @@ class ImportController(QObject):
 
     def _on_other_failed(self, _slot: str, exc: Exception) -> None:
         """A source change or a table export failed."""
-        text = str(exc)
-        self._warn("Could not complete that", text)
-        self.window.statusBar().showMessage(text.splitlines()[0], 8000)
+        self.warn("Could not complete that", str(exc))
 
     # -- answers -------------------------------------------------------------------
     def _on_previewed(self, result) -> None:
@@ -271,8 +269,6 @@ class ImportController(QObject):
                     f"Read as {enc}", QMessageBox.ButtonRole.AcceptRole
                 )
                 button.clicked.connect(partial(self.open_file, path, enc))
-
-    _warn = warn
 
 
 # Store jobs: run on the worker thread with its own cursor.

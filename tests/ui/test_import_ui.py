@@ -304,3 +304,25 @@ def test_skip_rows_already_stored_in_the_dialog(qtbot, combined_session, tmp_pat
     assert "Imported 1 rows" in text and "1 already stored left out" in text
     values = db.cursor().execute("SELECT value FROM user_results_v ORDER BY value")
     assert [v for (v,) in values.fetchall()] == [900.0, 2500.0]
+
+
+def test_a_table_export_that_cannot_be_written_says_why(
+    qtbot, combined_session, tmp_path
+):
+    """The window's table export to a path that cannot be written (its folder
+    is a file) names the path in the status bar and the message, and writes
+    nothing; the app goes on (a later export to a good path works)."""
+    make, db = combined_session
+    s = make()
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    bad = blocker / "results.csv"
+    s.imports.export(bad)
+    assert str(bad) in s.imports.last_error
+    assert s.window.statusBar().currentMessage() == s.imports.last_error.splitlines()[0]
+    assert blocker.read_text() == "x"
+    good = tmp_path / "ok.csv"
+    s.imports.export(good)
+    lines = good.read_text().splitlines()
+    assert len(lines) == STORE_ROWS + 1  # header + every row (no filter)
+    assert f"Wrote {STORE_ROWS} results" in s.window.statusBar().currentMessage()
