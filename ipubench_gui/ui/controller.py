@@ -119,6 +119,7 @@ class Controller(QObject):
     def refresh(self) -> None:
         submit_refresh(self.runner, self.state, self.results)
         self._chart_key = self.state.chart.data_key()
+        self.window.paint_update()  # what answered inline, in one paint
 
     def _submit_chart(self) -> None:
         submit_chart(self.runner, self.state, self.results)

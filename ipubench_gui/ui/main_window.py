@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -366,6 +366,20 @@ class MainWindow(QMainWindow):
         ss.save_filters(self.state.filters)
         ss.save_chart(self.state.chart)
         ss.save_text(ss.CHART_LEGEND, "1" if self.legend_action.isChecked() else "0")
+
+    def paint_update(self) -> None:
+        """Lay out and paint what an update changed now, in one pass.
+
+        The chart's scene processes its changed items in a queued call, which
+        paints the window at once (QGraphicsScene dispatches the view's
+        pending update request); queued after the window's own update, it
+        painted the chart in a second pass, with what the layouts that ran
+        in between moved (chips, count, scroll bars) painted twice (issue 20).
+        So the layouts run first, then the scenes' changes, whose paint is
+        then the window's only one."""
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        for view in (self.canvas.plot, self.canvas.panels_view):
+            QCoreApplication.sendPostedEvents(view.scene(), QEvent.Type.MetaCall)
 
     def loaded(self) -> None:
         """The store has answered: "Loading results…" goes (other news stays)."""

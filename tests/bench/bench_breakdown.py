@@ -31,6 +31,8 @@ PHASES: dict[str, tuple[tuple[str, str], ...]] = {
     "table model update": (("window.model", "set_result"),),
     "facet lists update": (("window.facets", "set_counts"),),
     "chart build + draw": (("results", "_draw_chart"), ("controller", "_render_chart")),
+    # the window laid out and painted at the end of the update, in one pass
+    "layout + paint in the update": (("window", "paint_update"),),
 }
 
 

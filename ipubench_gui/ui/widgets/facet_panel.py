@@ -122,6 +122,9 @@ class FacetBox(QWidget):
 
     def set_counts(self, counts: dict[object, int], checked: frozenset) -> None:
         self.model.set_counts(counts, checked)
+        # Laid out now, as the counts change: Qt's delayed layout (a timer
+        # per list) ran after the change's paint and painted the list again.
+        self.list.executeDelayedItemsLayout()
         self.clear_button.setEnabled(bool(checked))
 
 

@@ -1,0 +1,64 @@
+"""A filter change over the held (bundled) store is painted in one pass: the
+chart with the table and the facet lists (issue 20). The chart's scene
+processes its changed items in a queued call that paints the window at once;
+queued after the window's own update request, it painted the chart in a second
+pass, after a first one of the table and the lists; and the lists' delayed
+layout (a timer each) painted them again after that."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication
+
+from ipubench_gui.domain.filters import FilterState
+
+
+class _Passes(QObject):
+    """Numbers the window's paint passes (its update requests) and notes in
+    which pass each watched widget was painted."""
+
+    def __init__(self, window, watched: dict):
+        super().__init__()
+        self.window, self.watched = window, watched
+        self.passes = 0
+        self.painted: dict[str, list[int]] = {name: [] for name in watched}
+        window.installEventFilter(self)
+        for w in watched.values():
+            w.installEventFilter(self)
+
+    def eventFilter(self, obj, e) -> bool:  # noqa: N802 (Qt API)
+        if obj is self.window and e.type() == QEvent.Type.UpdateRequest:
+            self.passes += 1
+        elif e.type() == QEvent.Type.Paint:
+            for name, w in self.watched.items():
+                if obj is w:
+                    self.painted[name].append(self.passes)
+        return False
+
+
+def test_a_filter_change_paints_the_chart_with_the_table(session, qtbot):
+    w = session.window
+    session.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
+    QApplication.processEvents()  # painted
+    passes = _Passes(
+        w,
+        {
+            "chart": w.canvas.plot.viewport(),
+            "table": w.table.viewport(),
+            **{n: b.list.viewport() for n, b in w.facets.boxes.items()},
+        },
+    )
+    shown = w.model.rowCount()
+    # every result: table, counts, bars; posted, as a click is
+    QTimer.singleShot(0, partial(session.state.set_filters, FilterState()))
+    qtbot.waitUntil(lambda: w.model.rowCount() > shown)
+    QApplication.processEvents()  # and painted
+    p = passes.painted
+    assert len(p["chart"]) == 1, p  # the chart painted once...
+    assert p["table"] == p["chart"], p  # ...in the table's pass
+    lists = [n for n in w.facets.boxes if p[n]]
+    assert lists  # some lists show new counts
+    for n in lists:  # each painted in that pass only
+        assert p[n] == p["chart"], (n, p[n])
