@@ -806,3 +806,26 @@ def test_ctrl_0_puts_the_chart_back_after_zooming(qtbot, session):
     after = vb.viewRange()
     for (a0, a1), (b0, b1) in zip(after, before):
         assert abs(a0 - b0) < 1e-6 and abs(a1 - b1) < 1e-6
+
+
+def test_chips_show_in_the_update_that_adds_them(session):
+    """A new filter's chip is on the bar in the update that added it, so in
+    that change's paint: a new button in a shown bar was shown by Qt's queued
+    call after that paint, which relaid the window out up to its docks and
+    painted the bar and the centre again (issue 20). A chip that comes back
+    takes a button made before, rather than a new one."""
+    from PySide6.QtWidgets import QToolButton
+
+    w = session.window
+    two = FilterState().with_values("framework", ["PyTorch"]).with_values(
+        "task", ["training"]
+    )
+    session.state.set_filters(two)  # no events processed after this
+    made = list(w.chips.chips)
+    assert len(made) == 2 and all(b.isVisible() for b in made)
+    session.state.set_filters(FilterState())
+    assert [b for b in w.chips.findChildren(QToolButton) if b.isVisible()] == []
+    assert w.chips.chips == [] and w.chips.hint.isVisible()
+    session.state.set_filters(two)
+    assert w.chips.chips == made and all(b.isVisible() for b in made)
+    assert not w.chips.hint.isVisible()

@@ -20,7 +20,12 @@ class ChipBar(QWidget):
         self.clear_all = QPushButton("Clear all")
         self.clear_all.setToolTip("Clear every filter (Ctrl+Shift+Backspace)")
         self.clear_all.clicked.connect(lambda: state.set_filters(FilterState()))
-        self.chips: list[QToolButton] = []
+        self.chips: list[QToolButton] = []  # those shown, in order
+        # Buttons once made are kept, hidden when not needed, rather than
+        # deleted: a deleted chip stayed on screen until its deferred delete,
+        # which repainted the bar and relaid the window out after the
+        # change's paint; and a new one was made and polished (issue 20).
+        self._buttons: list[QToolButton] = []
         # As tall with chips as without (a chip's "✕" may come from a taller
         # fallback font), so applying a filter never shifts the chart and table
         # below, which would also repaint the whole centre of the window.
@@ -50,25 +55,24 @@ class ChipBar(QWidget):
             (dim, _text(label)) for dim, label in wanted
         ]:
             return
-        while len(self.chips) > len(wanted):
-            chip = self.chips.pop()
-            self._lay.removeWidget(chip)
-            chip.deleteLater()
-        for i, (dim, label) in enumerate(wanted):
-            if i == len(self.chips):
-                chip = QToolButton()
-                chip.clicked.connect(
-                    lambda _=False, c=chip: self._state.set_filters(
-                        self._state.filters.cleared(c.property("dim"))
-                    )
+        while len(self._buttons) < len(wanted):
+            chip = QToolButton()
+            chip.clicked.connect(
+                lambda _=False, c=chip: self._state.set_filters(
+                    self._state.filters.cleared(c.property("dim"))
                 )
-                self._lay.insertWidget(i, chip)
-                self.chips.append(chip)
-            chip = self.chips[i]
+            )
+            self._lay.insertWidget(len(self._buttons), chip)
+            self._buttons.append(chip)
+        for chip, (dim, label) in zip(self._buttons, wanted):
             chip.setText(_text(label))
             chip.setToolTip(f"Remove this filter ({label})")
             chip.setAccessibleName(f"Remove filter {label}")
             chip.setProperty("dim", dim)
+            chip.show()
+        for chip in self._buttons[len(wanted) :]:
+            chip.hide()
+        self.chips = self._buttons[: len(wanted)]
         self.hint.setVisible(not self.chips)
         self.clear_all.setEnabled(bool(self.chips))
 
