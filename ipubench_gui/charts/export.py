@@ -19,11 +19,12 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from ipubench_gui.charts.axes import add_plot
 from ipubench_gui.charts.builders import Drawn, clear_of_legend, draw
 from ipubench_gui.charts.panels import (
+    LEGEND_SHARE,
     LEGEND_SPACING,
     Panel,
-    columns,
     draw_panels,
-    legend_width,
+    legend_share,
+    panel_width,
     rows_of,
 )
 from ipubench_gui.charts.svg import portable
@@ -243,18 +244,24 @@ def _compose_panels(
     fp = opts.font_px * 0.85
     grid = w.ci.addLayout(row=2, col=0, colspan=2)
     n = len(plot.panels)
-    cols, rows = columns(n), rows_of(n)
+    rows = rows_of(n)
     # a panel's share of the grid, less its title: a legend taller than its
     # panel would push the footnote off the slide (tests/charts/test_panels)
     cell_h = opts.height * 0.8 / rows - fp * 1.6
-    cell_w = (opts.width - 4 * opts.font_px) / cols
+    width = opts.width - 2.2 * opts.font_px  # the layout's margins (_compose)
     # a legend row: its line of text, and the label's margins (8 px) less
     # the legend's negative spacing
     line_px = round(fp * 0.92) * 1.2 + 8 - fp * LEGEND_SPACING
     legend_rows = max(2, int(cell_h / line_px) - cut)
     # the plot as wide as the legends leave it: wider legends only where
-    # names would wrap past the rows that fit (latency: 0.6, scaling: 0.42)
-    beside = legend_width(plot, legend_rows, cell_w, fp * 0.92, (0.42, 0.5, 0.6))
+    # names would wrap past the rows that fit
+    share = legend_share(
+        plot,
+        legend_rows,
+        panel_width(width, n, fp),
+        fp * 0.92,
+        (0.36, 0.4, LEGEND_SHARE),
+    )
     return draw_panels(
         grid,
         plot,
@@ -263,9 +270,9 @@ def _compose_panels(
         opts.line_scale,
         legend_beside=True,
         legend_rows=legend_rows,
-        legend_width=beside,
+        legend_share=share,
         interactive=False,
-        width=opts.width - 4 * opts.font_px,
+        width=width,
     )
 
 

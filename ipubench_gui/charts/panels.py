@@ -17,13 +17,18 @@ from PySide6 import QtCore, QtGui
 
 from ipubench_gui.charts.axes import add_plot, px_font
 from ipubench_gui.charts.builders import Drawn, draw
-from ipubench_gui.charts.legend import wrap_words
+from ipubench_gui.charts.legend import SWATCH_PX, wrap_words
 from ipubench_gui.charts.theme import Theme
 from ipubench_gui.domain.plot_model import Plot
 from ipubench_gui.domain.text import elide_words
 
 QWIDGETSIZE_MAX = 16777215  # Qt's "no maximum"
 LEGEND_SPACING = 0.5  # between a legend's rows, less: of the text size
+# A legend beside its panel takes at most this share of the panel's width, the
+# plot the rest: given its names' width, the scaling panels' plots were 138 px
+# of a 450 px column in the window (x ticks 64 and 128 overprinted) and ~45%
+# of their cell in exports.
+LEGEND_SHARE = 0.45
 
 
 @dataclass
@@ -52,7 +57,7 @@ def draw_panels(
     line_scale: float = 1.0,
     legend_beside: bool = True,
     legend_rows: int = 8,
-    legend_width: float | None = None,
+    legend_share: float = LEGEND_SHARE,
     interactive: bool = True,
     previous: list[Panel] | None = None,
     width: float = 1920.0,
@@ -64,15 +69,20 @@ def draw_panels(
     of the GUI thread, the scaling chart over 1M rows filtered to PyTorch on
     Bow, cProfile).
 
-    A legend is beside its panel (``legend_beside``, exports: never over the
-    data) or inside it, in the corner the kind leaves empty (the window, where
-    it can be dragged). Only the lowest panel of a column writes the x axis'
-    title; the y axis' title is written once, left of the grid. A panel's title is cut
-    by whole words to its share of ``width`` pixels; ``afresh``: the cells of
-    ``previous`` are retitled and their legends filled anew even for the same
-    panels (laid out again for another width)."""
+    A legend is beside its panel (``legend_beside``: never over the data) in
+    at most ``legend_share`` of the panel's width (``width``: the grid's), its
+    names wrapped at words to that less the swatch, the window and exports
+    alike; or inside it, in the corner the kind leaves empty. Only the lowest
+    panel of a column writes the x axis' title; the y axis' title is written
+    once, left of the grid. A panel's title is cut by whole words to its share
+    of ``width`` pixels; ``afresh``: the cells of ``previous`` are retitled
+    and their legends filled anew even for the same panels (laid out again
+    for another width)."""
     titles = plot.panels
     cols = columns(len(titles))
+    share = legend_share if legend_beside else 0.0
+    cap = panel_width(width, len(titles), font_px) * share
+    names_px = max(4 * font_px, cap - SWATCH_PX) if legend_beside else None
     kept = _kept_cells(grid, previous or [], len(titles))
     rows = rows_of(len(titles))
     if kept and rows_of(len(previous or [])) == rows:
@@ -95,7 +105,7 @@ def draw_panels(
         sub = replace(
             plot.panel(title), y_title="", x_title=plot.x_title if lowest else ""
         )
-        shown = _fitted(title, width / cols - font_px, font_px)
+        shown = _fitted(title, panel_width(width, len(titles), font_px), font_px)
         if i < len(kept):
             pi, legend, last = kept[i].pi, kept[i].legend, kept[i].drawn
             label = kept[i].label
@@ -107,8 +117,6 @@ def draw_panels(
                 legend.setMaximumHeight(QWIDGETSIZE_MAX)
                 last = replace(last, shape=())
         else:
-            share = min(0.7, (legend_width or 0.4 * width / cols) * cols / width)
-            share = share if legend_beside else 0.0
             pi, legend, label = _cell(grid, (r, c), shown, theme, font_px, share)
             last = None
         drawn = draw(
@@ -120,12 +128,20 @@ def draw_panels(
             legend=legend,
             previous=last,
             legend_rows=legend_rows,
-            legend_width=legend_width,
+            legend_width=names_px,
             interactive=interactive,
         )
         if legend_beside:  # packed: a layout cell spreads entries over its height
             legend.setMaximumHeight(legend.boundingRect().height())
+            legend.setMaximumWidth(cap)
         out.append(Panel(title, pi, legend, drawn, label))
+    if legend_beside:
+        # Every plot the rest of its panel: a column's long title would
+        # otherwise widen its plots and narrow the other column's (the grid
+        # spreads a spanning item's least width over its columns).
+        plot_w = panel_width(width, len(titles), font_px) - cap - font_px / 2
+        for c in range(cols):
+            grid.layout.setColumnMinimumWidth(1 + 2 * c, plot_w)
     _share_axes([p.pi for p in out])
     return out
 
@@ -174,7 +190,7 @@ def _cell(
         legend = pg.LegendItem(offset=None, verSpacing=-font_px * LEGEND_SPACING)
         grid.addItem(legend, row=2 * r + 1, col=col + 1)
         grid.layout.setColumnStretchFactor(col, round(100 * (1 - legend_share)))
-        grid.layout.setColumnStretchFactor(col + 1, round(100 * legend_share))
+        grid.layout.setColumnStretchFactor(col + 1, 0)
         grid.layout.setColumnAlignment(col + 1, QtCore.Qt.AlignmentFlag.AlignTop)
     else:
         legend = pi.addLegend(offset=(-10, -10))
@@ -237,30 +253,36 @@ def _share_axes(items: list[pg.PlotItem]) -> None:
             link(it, first)
 
 
-def legend_width(
+def panel_width(width: float, n: int, font_px: float) -> float:
+    """A panel's width (its plot and the legend beside it) in a grid ``width``
+    pixels wide of ``n`` panels: its column's share less the y title's column
+    and the spacing between cells (~4 text heights)."""
+    return (width - 4 * font_px) / columns(n)
+
+
+def legend_share(
     plot: Plot, rows: int, cell_w: float, text_px: float, shares: tuple[float, ...]
 ) -> float:
     """The narrowest of ``shares`` of a panel's width ``cell_w`` in which every
-    panel's legend names all its lines in ``rows`` rows of ``text_px`` text
-    (names wrapped at words), leaving its plot the rest; the widest if none."""
+    panel's legend names all its lines whole in ``rows`` rows of ``text_px``
+    text (names wrapped at words beside their swatch), leaving its plot the
+    rest; the widest if none."""
     fm = QtGui.QFontMetricsF(px_font(round(text_px)))
+    names = [
+        [s.name for s in plot.panel(title).series if s.in_legend and s.points]
+        for title in plot.panels
+    ]
     for share in shares:
-        room = cell_w * share
+        room = cell_w * share - SWATCH_PX
 
         def fits(t: str, room: float = room) -> bool:
             return fm.horizontalAdvance(t) <= room
 
-        needed = max(
-            sum(
-                len(wrap_words(s.name, fits))
-                for s in plot.panel(title).series
-                if s.in_legend and s.points
-            )
-            for title in plot.panels
-        )
-        if needed <= rows:
+        wrapped = [[wrap_words(n, fits) for n in panel] for panel in names]
+        whole = all(not w[-1].endswith(" …") for panel in wrapped for w in panel)
+        if whole and max(sum(map(len, panel)) for panel in wrapped) <= rows:
             break
-    return cell_w * share
+    return share
 
 
 def rows_of(n: int) -> int:

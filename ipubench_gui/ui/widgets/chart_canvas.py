@@ -25,7 +25,7 @@ from ipubench_gui.charts.builders import (
     from_view,
     highlight_items,
 )
-from ipubench_gui.charts.panels import Panel, columns, draw_panels, rows_of
+from ipubench_gui.charts.panels import Panel, draw_panels, rows_of
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.plots import Plot
 from ipubench_gui.domain.text import elide_words
@@ -33,10 +33,6 @@ from ipubench_gui.ui.widgets.note_label import NoteLabel
 
 HIT_RADIUS_PX = 12
 PANEL_MIN_HEIGHT_EM = 28  # a panel's least height, in chart text heights
-# A panel legend's width besides its names: pyqtgraph's legend margins (2 x 9
-# px), swatch (20 px) and gap after it (5 px), and the label's text margins
-# (2 x 4 px).
-LEGEND_SWATCH_PX = 51
 # Panels are laid out again this long after the canvas was last resized (not
 # at every step of a drag: a redraw of 9 panels over 1M rows is ~60 ms).
 RELAYOUT_MS = 120
@@ -246,12 +242,6 @@ class ChartCanvas(QWidget):
         bar = self.panels_scroll.verticalScrollBar()
         if not bar.isVisible() and self.panels_view.minimumHeight() > view.height():
             width -= bar.sizeHint().width()  # the bar these panels will bring
-        # A legend in at most its share of the panel, its names in that less
-        # the swatch: else the grid gave it its names' width and the plot
-        # what was left (x ticks 64 and 128 ran into each other).
-        # (a panel: its columns' share of the grid less the y title's
-        # column and the spacing between cells, ~4 text heights)
-        share = (width - 4 * font_px) / columns(len(plot.panels)) * 0.45
         self.panels = draw_panels(
             self.panels_view.ci,
             plot,
@@ -259,13 +249,11 @@ class ChartCanvas(QWidget):
             font_px,
             legend_beside=True,
             legend_rows=legend_rows,
-            legend_width=max(4 * font_px, share - LEGEND_SWATCH_PX),
             previous=self.panels or self._spare_panels,
             width=width,
             afresh=afresh,
         )
         for p in self.panels:
-            p.legend.setMaximumWidth(share)
             p.legend.setVisible(self.legend.isVisible())
             self._budget_movable(p.drawn)
         first = self.panels[0].drawn
