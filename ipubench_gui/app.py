@@ -187,6 +187,8 @@ def _when_ready(session: Session, *thens: Callable[[], object]) -> None:
         seen.add(slot)
         if STARTUP_SLOTS <= seen:
             session.runner.finished.disconnect(done)
+            # A big chart is drawn over several turns: all of it now.
+            session.window.canvas.finish()
             # Layout is deferred (posted LayoutRequest and resize events): run
             # it, then paint, so "ready" means the window as the user sees it.
             QApplication.processEvents()
@@ -234,6 +236,7 @@ def _when_idle(session: Session, then: Callable[[], object]) -> None:
             return  # an answer asked for more: its idle comes later
         done = True
         runner.idle.disconnect(posted)
+        session.window.canvas.finish()  # a big chart: all of it now
         QApplication.processEvents()
         session.window.repaint()
         then()

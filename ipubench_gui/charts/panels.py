@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Generator
 from dataclasses import dataclass, replace
 
 import pyqtgraph as pg
@@ -49,7 +50,21 @@ def columns(n: int) -> int:
     return 1 if n <= 1 else 2 if n <= 8 else 3
 
 
-def draw_panels(
+def draw_panels(*args, **kwargs) -> list[Panel]:
+    """Every step of ``panel_steps`` at once (same arguments): the panels drawn."""
+    return run_steps(panel_steps(*args, **kwargs))
+
+
+def run_steps(steps: Generator[object, None, list[Panel]]) -> list[Panel]:
+    """What a generator of steps returns, every step run now."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return end.value
+
+
+def panel_steps(
     grid: pg.GraphicsLayout,
     plot: Plot,
     theme: Theme,
@@ -62,8 +77,8 @@ def draw_panels(
     previous: list[Panel] | None = None,
     width: float = 1920.0,
     afresh: bool = False,
-) -> list[Panel]:
-    """Draw each panel of ``plot`` into ``grid``: into the cells of
+) -> Generator[list[Panel], None, list[Panel]]:
+    """Draw each panel of ``plot`` into ``grid``, in steps: into the cells of
     ``previous`` (retitled and redrawn in place) when the grid keeps its
     columns, else into a cleared grid (building 9 panels anew cost 0.5-0.7 s
     of the GUI thread, the scaling chart over 1M rows filtered to PyTorch on
@@ -77,7 +92,14 @@ def draw_panels(
     once, left of the grid. A panel's title is cut by whole words to its share
     of ``width`` pixels; ``afresh``: the cells of ``previous`` are retitled
     and their legends filled anew even for the same panels (laid out again
-    for another width)."""
+    for another width).
+
+    A generator, so that a window can spread a big drawing over several turns
+    of its event loop (9 panels drawn anew over 1M rows held the GUI thread
+    270 ms): each step (the grid's cells kept or cleared, a new cell, a
+    panel's drawing) yields the panels the grid now holds, in order, each with
+    what was last drawn in it; drawing stopped after any step, those are the
+    right ``previous`` for the next. Returns the panels, axes shared."""
     titles = plot.panels
     cols = columns(len(titles))
     share = legend_share if legend_beside else 0.0
@@ -97,7 +119,8 @@ def draw_panels(
     for p in kept:
         p.pi.setXLink(None)
         p.pi.setYLink(None)
-    out: list[Panel] = []
+    out: list[Panel] = list(kept)  # the grid's panels as they now are
+    yield out
     for i, title in enumerate(titles):
         r, c = divmod(i, cols)
         # the x title under the lowest panel of each column only
@@ -119,6 +142,8 @@ def draw_panels(
         else:
             pi, legend, label = _cell(grid, (r, c), shown, theme, font_px, share)
             last = None
+            out.append(Panel(title, pi, legend, Drawn(), label))  # nothing drawn
+            yield out
         drawn = draw(
             pi,
             sub,
@@ -134,7 +159,8 @@ def draw_panels(
         if legend_beside:  # packed: a layout cell spreads entries over its height
             legend.setMaximumHeight(legend.boundingRect().height())
             legend.setMaximumWidth(cap)
-        out.append(Panel(title, pi, legend, drawn, label))
+        out[i] = Panel(title, pi, legend, drawn, label)
+        yield out
     if legend_beside:
         # Every plot the rest of its panel: a column's long title would
         # otherwise widen its plots and narrow the other column's (the grid

@@ -801,7 +801,10 @@ def test_ctrl_0_puts_the_chart_back_after_zooming(qtbot, session):
     vb.scaleBy((0.25, 0.25))  # what a wheel zoom does
     QGuiApplication.processEvents()
     assert vb.viewRange() != before
-    qtbot.keyClick(session.window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    with qtbot.waitSignal(session.window.canvas.rendered):  # over several turns
+        qtbot.keyClick(
+            session.window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier
+        )
     QGuiApplication.processEvents()
     after = vb.viewRange()
     for (a0, a1), (b0, b1) in zip(after, before):

@@ -45,6 +45,7 @@ def test_a_legend_redrawn_in_place_is_packed_as_drawn_afresh(make_session):
 def _grid_look(canvas):
     """What the grid of panels shows: its cells (each item's rows and
     columns), each panel's title, legend height and rows."""
+    canvas.finish()  # all of a chart drawn over several turns of the loop
     QApplication.processEvents()  # laid out: legends spread over their cells
     QApplication.processEvents()
     grid = canvas.panels_view.ci

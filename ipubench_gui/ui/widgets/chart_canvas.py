@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
@@ -25,17 +27,22 @@ from ipubench_gui.charts.builders import (
     from_view,
     highlight_items,
 )
-from ipubench_gui.charts.panels import Panel, draw_panels, rows_of
+from ipubench_gui.charts.panels import Panel, panel_steps, rows_of
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.plots import Plot
 from ipubench_gui.domain.text import elide_words
 from ipubench_gui.ui.widgets.note_label import NoteLabel
+from ipubench_gui.ui.widgets.turns import TurnSteps
 
 HIT_RADIUS_PX = 12
 PANEL_MIN_HEIGHT_EM = 28  # a panel's least height, in chart text heights
 # Panels are laid out again this long after the canvas was last resized (not
 # at every step of a drag: a redraw of 9 panels over 1M rows is ~60 ms).
 RELAYOUT_MS = 120
+# A chart that takes longer to draw is drawn over several turns of the event
+# loop, this long each (plus the step under way): 9 panels drawn anew over 1M
+# rows held the GUI thread 270 ms in one go (issue 20).
+STEP_BUDGET_MS = 10.0
 EMPTY_CHART = (
     "<h3>Nothing to draw for this chart kind</h3><p>The filtered results "
     "hold no figures this kind plots (for example, no inference latencies "
@@ -56,6 +63,9 @@ class ChartCanvas(QWidget):
     itemClicked = Signal(str)
     budgetChanged = Signal(float)
     contextMenuRequested = Signal(QPoint)  # global position
+    # The chart of the last ``render`` is drawn whole (once a render; never
+    # for a render a newer one replaced before it was whole).
+    rendered = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -65,6 +75,9 @@ class ChartCanvas(QWidget):
         # (contextMenuRequested); skipping those menus also saves start-up time.
         self._relayout = QTimer(self, singleShot=True, interval=RELAYOUT_MS)
         self._relayout.timeout.connect(self._relayout_panels)
+        # Panels drawn in steps over turns of the event loop, the canvas not
+        # repainted until they are whole.
+        self.steps = TurnSteps(self, STEP_BUDGET_MS)
         self.plot = pg.PlotWidget(
             enableMenu=False,
             axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")},
@@ -101,7 +114,10 @@ class ChartCanvas(QWidget):
         # drawn here instead, one plot item a panel, axes linked.
         self.panels_view = pg.GraphicsLayoutWidget()
         self.panels_view.setAccessibleName("Chart panels")
-        self.panels: list[Panel] = []
+        # The panels of the last whole drawing (``panels``), and those the
+        # grid holds now (the same, or some redrawn while a drawing runs).
+        self._panels: list[Panel] = []
+        self._cells: list[Panel] = []
         # Kept for the next chart while it is drawn elsewhere: the panels
         # while one plot shows, and that plot's own items while panels show
         # (redrawn in place rather than built anew).
@@ -132,7 +148,7 @@ class ChartCanvas(QWidget):
         lay.addWidget(self.caption)
         self.theme = LIGHT
         self.current: Plot | None = None
-        self.drawn = Drawn()
+        self._drawn = Drawn()
         self._measures: dict[object, object] = {}
         self._measured_font = ""
         self._selection: set[str] = set()
@@ -146,7 +162,9 @@ class ChartCanvas(QWidget):
         self.theme = palette_theme(self)
         self.plot.setBackground(self.theme.background)
         self.panels_view.setBackground(self.theme.background)
-        self.panels = self._spare_panels = []  # drawn again in the new colours
+        self.steps.cancel()
+        # drawn again in the new colours
+        self._panels = self._cells = self._spare_panels = []
         for name in ("bottom", "left"):
             axis = self.item.getAxis(name)
             axis.opaque_on = QColor(self.theme.background)
@@ -164,8 +182,16 @@ class ChartCanvas(QWidget):
         self, plot: Plot, selection: tuple[str, ...] = (), afresh: bool = False
     ) -> None:
         """Draw ``plot``, reusing what the last drawing made; ``afresh``:
-        panels laid out again for a new width (see ``draw_panels``)."""
+        panels laid out again for a new width (see ``panel_steps``).
+
+        Panels that take longer than ``step_budget_ms`` are drawn over several
+        turns of the event loop, the canvas not repainted until they are
+        whole (the last chart stays on screen meanwhile); a newer render drops
+        what remains. ``rendered`` says when the chart is whole; ``panels``,
+        ``drawn``, ``item_ids`` and ``hit_at`` draw what remains first."""
+        self.steps.cancel()
         self.current = plot
+        self._selection = set(selection)
         # The caption first: its lines decide the room left for bars.
         self.caption.setText("; ".join(plot.notes))
         self.caption.setVisible(bool(plot.notes))
@@ -180,13 +206,16 @@ class ChartCanvas(QWidget):
         self._highlights = []
         font_px = self.fontMetrics().height() * 0.8
         if plot.panels:
-            self._render_panels(plot, font_px, afresh)
-            self.set_selection(selection)
+            self.steps.start(
+                self._panel_steps(plot, font_px, afresh),
+                self._on_steps_step,
+                lambda: self._whole(self.panels_view),
+            )
             return
         self.panels_scroll.hide()
-        self._spare_panels = self.panels or self._spare_panels
-        self.panels = []
-        self.drawn = self._plot_drawn = draw(
+        self._spare_panels = self._cells or self._spare_panels
+        self._panels = self._cells = []
+        self._drawn = self._plot_drawn = draw(
             self.item,
             plot,
             self.theme,
@@ -195,7 +224,7 @@ class ChartCanvas(QWidget):
             previous=self._plot_drawn,
             legend_rows=self.legend_rows_that_fit(),
         )
-        self._budget_movable(self.drawn)
+        self._budget_movable(self._drawn)
         if not plot.horizontal_bars:
             self.item.getAxis("left").setWidth(None)  # back to automatic
         vb = self.item.getViewBox()
@@ -203,20 +232,39 @@ class ChartCanvas(QWidget):
         if plot.horizontal_bars:
             self._layout_categories()
             self._show_rows(0)
-            clear_of_legend(self.item, self.legend, self.drawn.label_end)
+            clear_of_legend(self.item, self.legend, self._drawn.label_end)
         else:
             vb.setLimits(minYRange=None, maxYRange=None)
             self.rows_bar.hide()
         self.empty_label.setVisible(plot.empty)
         self.plot.setVisible(not plot.empty)
-        self.set_selection(selection)
+        self._whole(self.plot)
+
+    def _whole(self, view: pg.GraphicsView) -> None:
+        """The chart is drawn: selection shown, said."""
+        self.set_selection(tuple(self._selection))
         # The view's new range applied now (pyqtgraph does it at the start of
         # the paint): applied there, it marked every item in view dirty again,
         # so the value labels were painted in a second pass (issue 20).
-        self.plot.scene().prepareForPaint()
+        view.scene().prepareForPaint()
+        self.rendered.emit()
 
-    def _render_panels(self, plot: Plot, font_px: float, afresh: bool) -> None:
-        """``plot`` as small multiples; ``drawn`` then holds every panel's hits."""
+    def drawing(self) -> bool:
+        """Whether the chart of the last ``render`` is not yet whole."""
+        return self.steps.running()
+
+    def finish(self) -> None:
+        """Draw what remains of the chart now."""
+        self.steps.finish()
+
+    def _on_steps_step(self, cells: list[Panel]) -> None:
+        self._cells = cells  # what the grid holds, for the next drawing
+
+    def _panel_steps(
+        self, plot: Plot, font_px: float, afresh: bool
+    ) -> Generator[list[Panel], None, None]:
+        """``plot`` as small multiples, in steps (``panel_steps``); ``drawn``
+        then holds every panel's hits."""
         self.plot.hide()
         self.rows_bar.hide()
         self.empty_label.hide()
@@ -242,27 +290,40 @@ class ChartCanvas(QWidget):
         bar = self.panels_scroll.verticalScrollBar()
         if not bar.isVisible() and self.panels_view.minimumHeight() > view.height():
             width -= bar.sizeHint().width()  # the bar these panels will bring
-        self.panels = draw_panels(
+        panels = yield from panel_steps(
             self.panels_view.ci,
             plot,
             self.theme,
             font_px,
             legend_beside=True,
             legend_rows=legend_rows,
-            previous=self.panels or self._spare_panels,
+            previous=self._cells or self._spare_panels,
             width=width,
             afresh=afresh,
         )
-        for p in self.panels:
+        for p in panels:
             p.legend.setVisible(self.legend.isVisible())
             self._budget_movable(p.drawn)
-        first = self.panels[0].drawn
-        self.drawn = Drawn(
-            hits=[h for p in self.panels for h in p.drawn.hits],
-            series_items=[it for p in self.panels for it in p.drawn.series_items],
+        first = panels[0].drawn
+        self._panels = self._cells = panels
+        self._drawn = Drawn(
+            hits=[h for p in panels for h in p.drawn.hits],
+            series_items=[it for p in panels for it in p.drawn.series_items],
             x_mode=first.x_mode,
             y_mode=first.y_mode,
         )
+
+    @property
+    def panels(self) -> list[Panel]:
+        """The panels drawn (none: one plot), the chart drawn whole first."""
+        self.finish()
+        return self._panels
+
+    @property
+    def drawn(self) -> Drawn:
+        """What was drawn, with every hit; the chart drawn whole first."""
+        self.finish()
+        return self._drawn
 
     def _budget_movable(self, drawn: Drawn) -> None:
         """The latency budget's line is dragged to set the budget."""
@@ -298,7 +359,7 @@ class ChartCanvas(QWidget):
 
     def set_legend_visible(self, visible: bool) -> None:
         self.legend.setVisible(visible)
-        for p in self.panels:
+        for p in self._cells:  # a drawing under way shows its own likewise
             p.legend.setVisible(visible)
 
     def _layout_categories(self) -> None:
@@ -306,7 +367,7 @@ class ChartCanvas(QWidget):
         the middle beyond that (pyqtgraph silently drops tick text that does not
         fit)."""
         left = self.item.getAxis("left")
-        cats = self.drawn.categories
+        cats = self._drawn.categories
         font = self.font().key()
         if font != self._measured_font or len(self._measures) > 20000:
             self._measures.clear()
@@ -340,16 +401,16 @@ class ChartCanvas(QWidget):
 
     def resizeEvent(self, e) -> None:
         super().resizeEvent(e)
-        if self.panels and e.oldSize().width() != e.size().width():
+        if self._cells and e.oldSize().width() != e.size().width():
             self._relayout.start()  # names wrapped and cut to the new width
         if self.current is not None and self.current.horizontal_bars:
             self._layout_categories()
             lo = self.item.getViewBox().targetRange()[1][0]
             self._show_rows(round(lo + 0.6))
-            clear_of_legend(self.item, self.legend, self.drawn.label_end)
+            clear_of_legend(self.item, self.legend, self._drawn.label_end)
 
     def _relayout_panels(self) -> None:
-        if self.panels and self.current is not None and self.current.panels:
+        if self._cells and self.current is not None and self.current.panels:
             self.render(self.current, tuple(self._selection), afresh=True)
 
     # -- rows of a bar chart -------------------------------------------------------
@@ -395,12 +456,14 @@ class ChartCanvas(QWidget):
 
     def _views(self) -> list[tuple[pg.PlotItem, Drawn]]:
         """Each plot item shown with what was drawn in it."""
-        if self.panels:
-            return [(p.pi, p.drawn) for p in self.panels]
-        return [(self.item, self.drawn)]
+        if self._panels:
+            return [(p.pi, p.drawn) for p in self._panels]
+        return [(self.item, self._drawn)]
 
     def set_selection(self, ids: tuple[str, ...]) -> None:
         self._selection = set(ids)
+        if self.drawing():
+            return  # shown once the chart is whole
         for pi, it in self._highlights:
             pi.removeItem(it)
         self._highlights = [
@@ -412,7 +475,7 @@ class ChartCanvas(QWidget):
             pi.addItem(it)
         bars = [
             h.y
-            for h in self.drawn.hits
+            for h in self._drawn.hits
             if h.result_id in self._selection and h.bar_end is not None
         ]
         if bars:
@@ -424,6 +487,7 @@ class ChartCanvas(QWidget):
 
     # -- mouse -------------------------------------------------------------------
     def hit_at(self, scene_pos: QPointF) -> Hit | None:
+        self.finish()
         for pi, drawn in self._views():
             vb = pi.getViewBox()
             if vb.sceneBoundingRect().contains(scene_pos):
@@ -452,13 +516,14 @@ class ChartCanvas(QWidget):
             self.itemClicked.emit(h.result_id)
 
     def _on_scene_moved(self, pos: QPointF) -> None:
-        h = self.hit_at(pos)
+        # nothing to point at while a chart is drawn (not drawn at once)
+        h = None if self.drawing() else self.hit_at(pos)
         if h is None or not h.tooltip:
             QToolTip.hideText()
             return
-        view = self.panels_view if self.panels else self.plot
+        view = self.panels_view if self._panels else self.plot
         QToolTip.showText(view.mapToGlobal(view.mapFromScene(pos)), h.tooltip, view)
 
     def _on_budget_dragged(self, line: pg.InfiniteLine) -> None:
-        v = from_view(line.value(), self.drawn.x_mode)
+        v = from_view(line.value(), self._drawn.x_mode)
         self.budgetChanged.emit(float(f"{v:.3g}"))

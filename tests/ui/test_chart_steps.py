@@ -1,0 +1,181 @@
+"""A chart that takes long to draw is drawn over several turns of the event
+loop (issue 20: 9 panels drawn anew over 1M rows held the GUI thread 270 ms):
+the same chart as drawn at once, never shown half drawn, said once whole."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtCore
+
+from ipubench_gui.charts.panels import draw_panels
+from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.plots import build_plot
+from ipubench_gui.store import fetch
+
+TORCH = FilterState().with_values("framework", ["PyTorch"])
+TF = FilterState().with_values("framework", ["TensorFlow 1"])
+
+
+def _plot(db, state: FilterState):
+    spec = ChartSpec(kind="scaling")
+    return build_plot(spec, fetch.chart_data(db, state, spec))
+
+
+def _canvas(qtbot, budget_ms: float):
+    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+
+    canvas = ChartCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(1400, 900)
+    canvas.show()
+    canvas.steps.budget_ms = budget_ms
+    return canvas
+
+
+def _data(item) -> tuple:
+    x, y = item.getData()
+    return type(item).__name__, tuple(x), tuple(y)
+
+
+def _seen(panels) -> list:
+    """What each panel shows: its title, its legend's names, its items' data,
+    its hits and its ranges."""
+    return [
+        (
+            p.title,
+            p.label.text,
+            [label.text for _sample, label in p.legend.items],
+            [_data(it) for it in p.drawn.series_items],
+            [(h.result_id, h.x, h.y, h.tooltip) for h in p.drawn.hits],
+            p.pi.getViewBox().targetRange(),
+        )
+        for p in panels
+    ]
+
+
+class PaintsWhileDrawing(QtCore.QObject):
+    """Counts paints of a canvas's panels while its chart is not whole."""
+
+    def __init__(self, canvas):
+        super().__init__()
+        self.canvas = canvas
+        self.count = 0
+        canvas.panels_view.viewport().installEventFilter(self)
+
+    def eventFilter(self, obj, e) -> bool:  # noqa: N802 (Qt API)
+        if e.type() == QtCore.QEvent.Type.Paint and self.canvas.drawing():
+            self.count += 1
+        return False
+
+
+def test_panels_drawn_over_several_turns_are_those_drawn_at_once(qtbot, db):
+    """Each step in a turn of its own: the canvas shows the very panels a
+    canvas drawing them at once shows, and ``draw_panels`` (exports) draws."""
+    plot = _plot(db, TORCH)
+    assert len(plot.panels) > 1
+    stepped, at_once = _canvas(qtbot, 0.0), _canvas(qtbot, float("inf"))
+    with qtbot.waitSignal(at_once.rendered, timeout=0):  # within render
+        at_once.render(plot)
+    turns = []
+    stepped.steps.timer.timeout.connect(lambda: turns.append(stepped.drawing()))
+    paints = PaintsWhileDrawing(stepped)
+    with qtbot.waitSignal(stepped.rendered, timeout=10_000):
+        stepped.render(plot)
+        assert stepped.drawing()  # not drawn within render
+    # a turn a new cell and a turn a panel's drawing, at least
+    assert len(turns) >= 2 * len(plot.panels)
+    assert paints.count == 0
+    assert stepped.updatesEnabled()
+    assert [p.title for p in stepped.panels] == list(plot.panels)
+    assert _seen(stepped.panels) == _seen(at_once.panels)
+    want = {q.result_id for s in plot.series for q in s.points if q.result_id}
+    assert {h.result_id for h in stepped.drawn.hits if h.result_id} == want
+    import pyqtgraph as pg
+
+    from ipubench_gui.charts.theme import LIGHT
+
+    grid = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(grid)
+    exported = draw_panels(grid.ci, plot, LIGHT, 12.0)
+    hits = [(h.result_id, h.x, h.y) for p in exported for h in p.drawn.hits]
+    assert [(h.result_id, h.x, h.y) for h in stepped.drawn.hits] == hits
+
+
+def test_a_render_replaced_part_way_leaves_no_step_of_the_old_chart(qtbot, db):
+    """A new filter's chart while the last one is half drawn: what remains of
+    the old drawing is dropped, the new chart is drawn whole in the same
+    cells, said once, and no paint shows a mix of the two."""
+    torch, tf = _plot(db, TORCH), _plot(db, TF)
+    assert len(torch.panels) == len(tf.panels) > 1
+    assert not set(torch.panels) & set(tf.panels)
+    canvas, at_once = _canvas(qtbot, 0.0), _canvas(qtbot, float("inf"))
+    at_once.render(torch)
+    at_once.render(tf)  # the same cells, redrawn in place
+    with qtbot.waitSignal(canvas.rendered, timeout=10_000):
+        canvas.render(tf)
+    paints = PaintsWhileDrawing(canvas)
+    said = []
+    canvas.rendered.connect(lambda: said.append(canvas.current))
+    canvas.render(torch)
+    # some of torch's panels drawn into tf's cells, then tf again
+    qtbot.waitUntil(lambda: canvas._cells[0].title == torch.panels[0])
+    assert canvas.drawing()
+    with qtbot.waitSignal(canvas.rendered, timeout=10_000):
+        canvas.render(tf)
+    assert said == [tf]
+    assert paints.count == 0
+    assert _seen(canvas.panels) == _seen(at_once.panels)
+    QtCore.QCoreApplication.processEvents()
+    assert said == [tf]  # nothing of torch's drawing is left to run
+
+
+def test_one_plot_replacing_panels_part_way_is_drawn_at_once(qtbot, db):
+    """Panels half drawn, then a chart of one plot: drawn within its render,
+    said once, and the panels' remaining steps never run."""
+    torch = _plot(db, TORCH)
+    one = _plot(db, FilterState().with_values("model", ["GPT-2"]))
+    assert torch.panels and not one.panels
+    canvas = _canvas(qtbot, 0.0)
+    said = []
+    canvas.rendered.connect(lambda: said.append(canvas.current))
+    canvas.render(torch)
+    qtbot.waitUntil(lambda: len(canvas._cells) > 1)
+    assert canvas.drawing()
+    canvas.render(one)
+    assert said == [one] and not canvas.drawing()
+    steps = []
+    canvas.steps.timer.timeout.connect(lambda: steps.append(1))
+    for _ in range(3 * len(torch.panels)):
+        QtCore.QCoreApplication.processEvents()
+    assert said == [one] and steps == []
+    assert canvas.panels == [] and canvas.plot.isVisible()
+    assert not canvas.panels_scroll.isVisible() and canvas.updatesEnabled()
+
+
+@pytest.mark.parametrize("budget_ms", [0.0, float("inf")])
+def test_rendered_once_a_render_and_the_selection_shown_once_whole(
+    qtbot, db, budget_ms
+):
+    """One ``rendered`` for each render, whether drawn at once or not; a
+    selection set while drawing is ringed once the chart is whole."""
+    plot = _plot(db, TORCH)
+    canvas = _canvas(qtbot, budget_ms)
+    said = []
+    canvas.rendered.connect(lambda: said.append(canvas.current))
+    with qtbot.waitSignal(canvas.rendered, timeout=10_000):
+        canvas.render(plot)
+    target = next(q.result_id for s in plot.series for q in s.points if q.result_id)
+    with qtbot.waitSignal(canvas.rendered, timeout=10_000):
+        canvas.render(plot, afresh=True)
+        canvas.set_selection((target,))
+        # rings drawn over a half-drawn chart would be of the old one
+        assert canvas._highlights == [] or not canvas.drawing()
+    assert said == [plot, plot]
+    holder = next(
+        p for p in canvas.panels if any(h.result_id == target for h in p.drawn.hits)
+    )
+    hit = next(h for h in holder.drawn.hits if h.result_id == target)
+    [(pi, ring)] = canvas._highlights
+    assert pi is holder.pi and ring in pi.items
+    assert [tuple(a) for a in ring.getData()] == [(hit.x,), (hit.y,)]
