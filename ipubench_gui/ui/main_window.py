@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, Qt, QTimer
+from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -21,6 +21,7 @@ from ipubench_gui.ui import appearance
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.keyboard import AppShortcuts, FocusRing, PanelFocus
 from ipubench_gui.ui.models.results_model import ResultsModel
+from ipubench_gui.ui.one_paint import paint_now
 from ipubench_gui.ui.state import AppState
 from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
 from ipubench_gui.ui.widgets.chart_options import ChartOptions
@@ -368,18 +369,9 @@ class MainWindow(QMainWindow):
         ss.save_text(ss.CHART_LEGEND, "1" if self.legend_action.isChecked() else "0")
 
     def paint_update(self) -> None:
-        """Lay out and paint what an update changed now, in one pass.
-
-        The chart's scene processes its changed items in a queued call, which
-        paints the window at once (QGraphicsScene dispatches the view's
-        pending update request); queued after the window's own update, it
-        painted the chart in a second pass, with what the layouts that ran
-        in between moved (chips, count, scroll bars) painted twice (issue 20).
-        So the layouts run first, then the scenes' changes, whose paint is
-        then the window's only one."""
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        for view in (self.canvas.plot, self.canvas.panels_view):
-            QCoreApplication.sendPostedEvents(view.scene(), QEvent.Type.MetaCall)
+        """Lay out and paint what an update changed now, in one pass with
+        the chart (see ``one_paint.paint_now``)."""
+        paint_now(self.table, (self.canvas.plot, self.canvas.panels_view))
 
     def loaded(self) -> None:
         """The store has answered: "Loading results…" goes (other news stays)."""

@@ -47,6 +47,8 @@ def test_a_filter_change_paints_the_chart_with_the_table(session, qtbot):
         {
             "chart": w.canvas.plot.viewport(),
             "table": w.table.viewport(),
+            "table's scroll bar": w.table.verticalScrollBar(),
+            "chart title": w.chart_title,
             **{n: b.list.viewport() for n, b in w.facets.boxes.items()},
         },
     )
@@ -58,6 +60,9 @@ def test_a_filter_change_paints_the_chart_with_the_table(session, qtbot):
     p = passes.painted
     assert len(p["chart"]) == 1, p  # the chart painted once...
     assert p["table"] == p["chart"], p  # ...in the table's pass
+    # with what the change laid out anew, not again in a later pass
+    assert p["table's scroll bar"] == p["chart"], p
+    assert p["chart title"] == p["chart"], p
     lists = [n for n in w.facets.boxes if p[n]]
     assert lists  # some lists show new counts
     for n in lists:  # each painted in that pass only
