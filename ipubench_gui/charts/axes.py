@@ -204,8 +204,11 @@ def style_axes(
     # log10 axes without fixed ticks: NumberAxis.tickValues, for the view.
     pi.showGrid(x=True, y=not plot.horizontal_bars, alpha=theme.grid_alpha)
     # The axes draw the grid, above the view box by default, so it striped
-    # opaque bars; below it, the grid shows only between them.
-    z = pi.vb.zValue() - 1 if plot.horizontal_bars else 0.5  # 0.5: pyqtgraph's
+    # opaque bars; below it, the grid shows only between them. An opaque grid
+    # (NumberAxis.opaque_on, on screen) goes below lines too: above, each
+    # grid line cut a 1 px gap through every line and point it crossed.
+    below = plot.horizontal_bars or getattr(pi.getAxis("left"), "opaque_on", None)
+    z = pi.vb.zValue() - 1 if below else 0.5  # 0.5: pyqtgraph's
     for side in ("bottom", "left"):
         pi.getAxis(side).setZValue(z)
     vb = pi.getViewBox()
@@ -220,13 +223,16 @@ def style_axes(
         end = hi + (hi - min(lo, 0.0)) * pad
         pi.setXRange(min(lo, 0.0), end, padding=0)
         return end
+    elif xs and ys:
+        # These ranges turn pyqtgraph's auto-range off. Turning it on first (as
+        # this did) made it measure every item's bounds once more before it
+        # went off: 2.9 ms a plot, 9.9 ms for 9 panels (1M rows, scaling).
+        pad_x = (max(xs) - min(xs)) * 0.08 or 0.5
+        pad_y = (max(ys) - min(ys)) * 0.12 or 0.5
+        pi.setXRange(min(xs) - pad_x, max(xs) + pad_x, padding=0)
+        pi.setYRange(min(ys) - pad_y, max(ys) + pad_y, padding=0)
     else:
         pi.enableAutoRange()
-        if xs and ys:
-            pad_x = (max(xs) - min(xs)) * 0.08 or 0.5
-            pad_y = (max(ys) - min(ys)) * 0.12 or 0.5
-            pi.setXRange(min(xs) - pad_x, max(xs) + pad_x, padding=0)
-            pi.setYRange(min(ys) - pad_y, max(ys) + pad_y, padding=0)
     return None
 
 

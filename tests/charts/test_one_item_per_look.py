@@ -18,7 +18,9 @@ from ipubench_gui.domain.plots import build_plot
 from ipubench_gui.store import fetch
 
 
-def _runs(item: pg.PlotDataItem) -> list[tuple[tuple[float, float], ...]]:
+def _runs(
+    item: pg.PlotDataItem | pg.PlotCurveItem,
+) -> list[tuple[tuple[float, float], ...]]:
     """The item's points cut where its ``connect`` array leaves a gap."""
     x, y = item.getData()
     joins = item.opts["connect"]
@@ -45,9 +47,19 @@ def test_items_carry_exactly_the_series_points(qapp, db, kind):
     drawn = draw(pi, plot, LIGHT, legend=legend, legend_rows=1000)
     xm, ym = drawn.x_mode, drawn.y_mode
 
-    items = [it for it in pi.items if isinstance(it, pg.PlotDataItem)]
+    items = [
+        it for it in pi.items if isinstance(it, (pg.PlotDataItem, pg.PlotCurveItem))
+    ]
     looks = {(s.style, s.color, s.dashed, s.symbol) for s in lines}
     assert len(lines) > len(items) == len(looks) == len(drawn.series_items)
+    # A look with symbols is a PlotDataItem; dashed and step lines, which
+    # have none, are bare curves (a PlotDataItem costs more per item).
+    marked = {
+        (s.color, s.dashed, s.style)
+        for s in lines
+        if s.symbol and not s.dashed and s.style != "step"
+    }
+    assert sum(isinstance(it, pg.PlotDataItem) for it in items) == len(marked)
 
     drawn_runs = sorted(r for it in items for r in _runs(it))
     want = []
@@ -66,9 +78,14 @@ def test_items_carry_exactly_the_series_points(qapp, db, kind):
     named = {label.text: sample.item for sample, label in legend.items}
     assert set(named) == {s.name for s in lines if s.in_legend}
     for name, item in named.items():
-        assert pg.mkBrush(item.opts["symbolBrush"]).color().name().upper() == (
-            LIGHT.series(colour[name]).upper()
-        )
+        if item.opts["pen"] is not None:  # scatter series have no line
+            assert pg.mkPen(item.opts["pen"]).color().name().upper() == (
+                LIGHT.series(colour[name]).upper()
+            )
+        if isinstance(item, pg.PlotDataItem):
+            assert pg.mkBrush(item.opts["symbolBrush"]).color().name().upper() == (
+                LIGHT.series(colour[name]).upper()
+            )
 
 
 def test_latency_points_are_the_stored_rows(qapp, db):

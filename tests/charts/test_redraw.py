@@ -33,16 +33,17 @@ def _drawn(pi: pg.PlotItem) -> list[tuple]:
     """What each series item in ``pi`` shows, in a comparable form."""
     out = []
     for it in pi.items:
-        if isinstance(it, pg.PlotDataItem):
+        if isinstance(it, (pg.PlotDataItem, pg.PlotCurveItem)):
             x, y = it.getData()
+            symbol = it.opts.get("symbol")  # a bare curve has none
             out.append(
                 (
                     "line",
                     tuple(np.round(x, 9)),
                     tuple(np.round(y, 9)),
                     str(it.opts["pen"] and pg.mkPen(it.opts["pen"]).color().name()),
-                    it.opts["symbol"],
-                    pg.mkBrush(it.opts["symbolBrush"]).color().name(),
+                    symbol,
+                    symbol and pg.mkBrush(it.opts["symbolBrush"]).color().name(),
                 )
             )
         elif isinstance(it, pg.BarGraphItem):
@@ -123,6 +124,7 @@ def test_a_redraw_refills_the_last_drawings_labels_with_the_new_plots(qapp, db, 
     (fresh,) = _labels_items(fresh_pi)
     assert old._points == fresh._points
     assert old.boundingRect() == fresh.boundingRect()
+
     # ... the new plot's own labels, not the old plot's.
     def labels_of(plot) -> list:
         return sorted(p.label for s in plot.series for p in s.points if p.label)
