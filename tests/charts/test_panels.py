@@ -213,7 +213,8 @@ def _window(qtbot, db, kind: str):
     qtbot.addWidget(canvas)
     canvas.resize(1400, 900)
     canvas.show()
-    with qtbot.waitSignal(canvas.rendered):  # drawn over several turns, maybe
+    # drawn over several turns, maybe (a loaded machine: seconds)
+    with qtbot.waitSignal(canvas.rendered, timeout=20_000):
         canvas.render(plot)
     qtbot.waitUntil(lambda: canvas.panels_view.isVisible())
     QtWidgets.QApplication.processEvents()  # the grid laid out (posted requests)

@@ -80,7 +80,7 @@ def test_panels_drawn_over_several_turns_are_those_drawn_at_once(qtbot, db):
     turns = []
     stepped.steps.timer.timeout.connect(lambda: turns.append(stepped.drawing()))
     paints = PaintsWhileDrawing(stepped)
-    with qtbot.waitSignal(stepped.rendered, timeout=10_000):
+    with qtbot.waitSignal(stepped.rendered, timeout=20_000):
         stepped.render(plot)
         assert stepped.drawing()  # not drawn within render
     # a turn a new cell and a turn a panel's drawing, at least
@@ -112,7 +112,7 @@ def test_a_render_replaced_part_way_leaves_no_step_of_the_old_chart(qtbot, db):
     canvas, at_once = _canvas(qtbot, 0.0), _canvas(qtbot, float("inf"))
     at_once.render(torch)
     at_once.render(tf)  # the same cells, redrawn in place
-    with qtbot.waitSignal(canvas.rendered, timeout=10_000):
+    with qtbot.waitSignal(canvas.rendered, timeout=20_000):
         canvas.render(tf)
     paints = PaintsWhileDrawing(canvas)
     said = []
@@ -121,7 +121,7 @@ def test_a_render_replaced_part_way_leaves_no_step_of_the_old_chart(qtbot, db):
     # some of torch's panels drawn into tf's cells, then tf again
     qtbot.waitUntil(lambda: canvas._cells[0].title == torch.panels[0])
     assert canvas.drawing()
-    with qtbot.waitSignal(canvas.rendered, timeout=10_000):
+    with qtbot.waitSignal(canvas.rendered, timeout=20_000):
         canvas.render(tf)
     assert said == [tf]
     assert paints.count == 0
@@ -163,10 +163,10 @@ def test_rendered_once_a_render_and_the_selection_shown_once_whole(
     canvas = _canvas(qtbot, budget_ms)
     said = []
     canvas.rendered.connect(lambda: said.append(canvas.current))
-    with qtbot.waitSignal(canvas.rendered, timeout=10_000):
+    with qtbot.waitSignal(canvas.rendered, timeout=20_000):
         canvas.render(plot)
     target = next(q.result_id for s in plot.series for q in s.points if q.result_id)
-    with qtbot.waitSignal(canvas.rendered, timeout=10_000):
+    with qtbot.waitSignal(canvas.rendered, timeout=20_000):
         canvas.render(plot, afresh=True)
         canvas.set_selection((target,))
         # rings drawn over a half-drawn chart would be of the old one

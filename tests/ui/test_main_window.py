@@ -801,7 +801,7 @@ def test_ctrl_0_puts_the_chart_back_after_zooming(qtbot, session):
     vb.scaleBy((0.25, 0.25))  # what a wheel zoom does
     QGuiApplication.processEvents()
     assert vb.viewRange() != before
-    with qtbot.waitSignal(session.window.canvas.rendered):  # over several turns
+    with qtbot.waitSignal(session.window.canvas.rendered, timeout=20_000):
         qtbot.keyClick(
             session.window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier
         )

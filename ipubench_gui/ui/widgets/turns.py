@@ -14,10 +14,15 @@ class TurnSteps(QObject):
     loop (plus the step under way), the rest on the next turn (a 0 ms timer),
     so that the GUI thread answers input and timers in between.
 
-    While steps remain, ``widget`` is not repainted (its updates are held):
-    the user sees what it showed before, not half of the new content over
-    the old; it is repainted once, as a whole, after the last step. Work that
-    fits the budget is done within ``start``, updates never held."""
+    From ``start`` to the last step ``widget`` is not repainted (its updates
+    are held): the user sees what it showed before, not half of the new
+    content over the old; it is repainted once, as a whole, after the last
+    step. Work that fits the budget is done within ``start``.
+
+    Held from the start, not from the end of the first turn: a child shown or
+    hidden in the first step (the chart's panels for its one plot) left a
+    strip of the window's background where a scroll bar was to come, until
+    the last step (Xvfb, 1920x1080)."""
 
     def __init__(self, widget: QWidget, budget_ms: float):
         super().__init__(widget)
@@ -40,6 +45,8 @@ class TurnSteps(QObject):
         updates resumed."""
         self.cancel()
         self._steps, self._on_step, self._on_done = steps, on_step, on_done
+        if self.widget.updatesEnabled():
+            self.widget.setUpdatesEnabled(False)
         self._run()
 
     def running(self) -> bool:
@@ -76,8 +83,6 @@ class TurnSteps(QObject):
         for value in steps:
             self._on_step(value)
             if (time.perf_counter() - t0) * 1000 >= budget:
-                if self.widget.updatesEnabled():
-                    self.widget.setUpdatesEnabled(False)
                 self.timer.start()
                 return
         self._steps = None
