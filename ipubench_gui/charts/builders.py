@@ -368,7 +368,8 @@ def _bare_line(
 ) -> pg.GraphicsObject:
     """Lines without symbols (dashed, step) as a bare curve, their points all
     finite: a PlotDataItem adds a scatter item, signals and its own data
-    handling to each, ~0.3 ms a redraw apiece (tests/bench breakdown)."""
+    handling to each. A dashed 30-point look, GUI CPU: made and added 1.36
+    -> 0.19 ms (half a cold scaling panel's items), setData 0.048 -> 0.014 ms."""
     opts = dict(pen=pen, connect=connect, skipFiniteCheck=True)
     return run.place(
         lambda: pg.PlotCurveItem(x, y, **opts),
