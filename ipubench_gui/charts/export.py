@@ -18,11 +18,13 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ipubench_gui.charts.axes import add_plot
 from ipubench_gui.charts.builders import Drawn, clear_of_legend, draw
+from ipubench_gui.charts.legend import line_px
 from ipubench_gui.charts.panels import (
     LEGEND_SHARE,
-    LEGEND_SPACING,
+    LEGEND_TEXT,
     Panel,
     draw_panels,
+    keep_labels_in,
     legend_share,
     panel_width,
     rows_of,
@@ -98,9 +100,23 @@ def compose(
 
 
 def _fits(w: pg.GraphicsLayoutWidget, opts: ExportOptions) -> bool:
-    """Whether the footnote (the layout's last row) ends inside the picture."""
+    """Whether the footnote (the layout's last row) ends inside the picture,
+    and no panel's legend runs into an x axis' title (centred under its plot,
+    a title wider than the plot reaches under the legend beside it)."""
     footer = w.ci.getItem(3, 0)
-    return footer is None or footer.sceneBoundingRect().bottom() <= opts.height
+    if footer is not None and footer.sceneBoundingRect().bottom() > opts.height:
+        return False
+    titles = [
+        ax.label.sceneBoundingRect()
+        for ax in (p.pi.getAxis("bottom") for p in w.chart_panels)
+        if ax.label.isVisible()
+    ]
+    return not any(
+        label.sceneBoundingRect().intersects(t)
+        for p in w.chart_panels
+        for _, label in p.legend.items
+        for t in titles
+    )
 
 
 def _compose(
@@ -123,8 +139,10 @@ def _compose(
         panels = _compose_panels(w, plot, opts, legend_cut)
         drawn = panels[0].drawn
         w.chart_panels = panels
+        views = [(p.pi, p.drawn) for p in panels]
     else:
         drawn, subtitle = _compose_one(w, plot, opts, subtitle)
+        views = [(w.ci.getItem(2, 0), drawn)]
     ink = theme.muted if not subtitle else theme.caption
     _line(w, 1, html.escape(subtitle), fp * 0.95, ink)
     footer = _line(w, 3, "", fp * 0.7, theme.caption)
@@ -144,9 +162,15 @@ def _compose(
     QtWidgets.QApplication.processEvents()
     if not painted:
         _fit_axes(w)
-    if plot.horizontal_bars:  # laid out: values kept clear of the legend
+    # Laid out: bars' values kept clear of the legend, points' labels in
+    # their plots (each needs the plots' pixel sizes).
+    if plot.horizontal_bars:
         clear_of_legend(*w.chart_bars, drawn.label_end)
         QtWidgets.QApplication.processEvents()
+    elif keep_labels_in(views):
+        QtWidgets.QApplication.processEvents()
+        if not painted:
+            _fit_axes(w)
     return w
 
 
@@ -232,7 +256,7 @@ def _compose_one(
         _label_bars(pi, list(plot.categories), opts)
         w.chart_bars = (pi, legend)  # values kept clear of it once laid out
     else:  # packed: the layout cell would spread a few entries over its height
-        legend.setMaximumHeight(legend.boundingRect().height())
+        legend.setMaximumHeight(legend.layout.preferredHeight())
     return drawn, subtitle
 
 
@@ -249,17 +273,16 @@ def _compose_panels(
     # panel would push the footnote off the slide (tests/charts/test_panels)
     cell_h = opts.height * 0.8 / rows - fp * 1.6
     width = opts.width - 2.2 * opts.font_px  # the layout's margins (_compose)
-    # a legend row: its line of text, and the label's margins (8 px) less
-    # the legend's negative spacing
-    line_px = round(fp * 0.92) * 1.2 + 8 - fp * LEGEND_SPACING
-    legend_rows = max(2, int(cell_h / line_px) - cut)
+    text_px = round(fp * LEGEND_TEXT)
+    # the lines a legend holds in that, less its margins (2 x 9 px)
+    legend_rows = max(2, int((cell_h - 18) / line_px(text_px)) - cut)
     # the plot as wide as the legends leave it: wider legends only where
     # names would wrap past the rows that fit
     share = legend_share(
         plot,
         legend_rows,
         panel_width(width, n, fp),
-        fp * 0.92,
+        text_px,
         (0.36, 0.4, LEGEND_SHARE),
     )
     return draw_panels(

@@ -74,18 +74,15 @@ class PointLabels(pg.GraphicsObject):
         p.setFont(self._font)
         p.setPen(self._color)
         fm = QtGui.QFontMetricsF(self._font)
-        half = (fm.ascent() - fm.descent()) / 2
+        corner = self._corner(fm)
         row_h = fm.height()
         taken: dict[int, list[QtCore.QRectF]] = {}  # drawn boxes by text row
         for x, y, text, ink in self._points:
             if not min(y0, y1) - 1 <= y <= max(y0, y1) + 1:
                 continue
             pt = tr.map(QtCore.QPointF(x, y))
-            base = QtCore.QPointF(pt.x() + self._dx, pt.y() + half + self._dy)
             shown = self._static(text)
-            box = QtCore.QRectF(
-                base.x(), base.y() - fm.ascent(), shown.size().width(), row_h
-            )
+            box = QtCore.QRectF(pt + corner, QtCore.QSizeF(shown.size().width(), row_h))
             # A label that would overprint one already drawn is left out; its
             # point still has its tooltip.
             row = math.floor(box.top() / row_h)
@@ -101,6 +98,29 @@ class PointLabels(pg.GraphicsObject):
             p.setPen(ink)
             p.drawStaticText(top, shown)
         p.restore()
+
+    def _corner(self, fm: QtGui.QFontMetricsF) -> QtCore.QPointF:
+        """A label's top left from its point, in device pixels: ``dx`` right,
+        its text's middle ``dy`` below the point."""
+        half = (fm.ascent() - fm.descent()) / 2
+        return QtCore.QPointF(self._dx, half + self._dy - fm.ascent())
+
+    def boxes(self) -> list[tuple[float, float, QtCore.QRectF]]:
+        """Each label's point (view coordinates) and the box its text takes
+        around that point (device pixels), as ``paint`` draws it (a label
+        left out for overprinting another included)."""
+        fm = QtGui.QFontMetricsF(self._font)
+        corner = self._corner(fm)
+        return [
+            (
+                x,
+                y,
+                QtCore.QRectF(
+                    corner, QtCore.QSizeF(self._static(t).size().width(), fm.height())
+                ),
+            )
+            for x, y, t, _ in self._points
+        ]
 
     def _static(self, text: str) -> QtGui.QStaticText:
         """``text`` laid out once for this item's font: the value labels of a

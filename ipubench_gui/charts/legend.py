@@ -4,6 +4,7 @@ wrapped at word boundaries (never cut inside a word)."""
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Callable, Sequence
 
 import pyqtgraph as pg
@@ -18,6 +19,29 @@ MAX_LINES = 2  # of one legend entry
 # A legend's width besides its names: pyqtgraph's legend margins (2 x 9 px),
 # swatch (20 px) and gap after it (5 px), and the label's text margins (2 x 4 px).
 SWATCH_PX = 51
+# A label's rich-text document keeps 4 px above and below its lines.
+LABEL_MARGINS_PX = 8
+ENTRY_GAP = 0.2  # between a legend's entries, of its text size
+
+
+def entry_spacing(text_px: float) -> float:
+    """A legend's vertical spacing for entries ``ENTRY_GAP`` apart: less than
+    zero, their labels' margins overlapping. Wrapped names made the gap
+    between entries count: at -0.5 of the text size a two-line name's second
+    line touched the next name (once the legend was packed, not spread)."""
+    return ENTRY_GAP * text_px - LABEL_MARGINS_PX
+
+
+def line_px(text_px: float) -> float:
+    """A legend's height per line of its names at ``text_px``: a label's line
+    as pyqtgraph's rich text lays it out (its font's line spacing rounded up:
+    17 px at 14 px, 21 at 18, 24 at 20) and half the gap between entries
+    (panels' names mostly wrap to two lines that share one gap). A legend of
+    one-line names is taller, by half a gap a line: exports lay out again
+    with fewer rows if that pushes the footnote off or into an x axis'
+    title (export._fits)."""
+    fm = QtGui.QFontMetricsF(px_font(text_px))
+    return math.ceil(fm.lineSpacing()) + ENTRY_GAP * text_px / 2
 
 
 def _tokens(text: str) -> list[str]:

@@ -18,13 +18,14 @@ from PySide6 import QtCore, QtGui
 
 from ipubench_gui.charts.axes import add_plot, px_font
 from ipubench_gui.charts.builders import Drawn, draw
-from ipubench_gui.charts.legend import SWATCH_PX, wrap_words
+from ipubench_gui.charts.labels import PointLabels
+from ipubench_gui.charts.legend import SWATCH_PX, entry_spacing, wrap_words
 from ipubench_gui.charts.theme import Theme
 from ipubench_gui.domain.plot_model import Plot
 from ipubench_gui.domain.text import elide_words
 
 QWIDGETSIZE_MAX = 16777215  # Qt's "no maximum"
-LEGEND_SPACING = 0.5  # between a legend's rows, less: of the text size
+LEGEND_TEXT = 0.92  # a legend's text size, of the chart's (as ``draw`` sets it)
 # A legend beside its panel takes at most this share of the panel's width, the
 # plot the rest: given its names' width, the scaling panels' plots were 138 px
 # of a 450 px column in the window (x ticks 64 and 128 overprinted) and ~45%
@@ -157,7 +158,7 @@ def panel_steps(
             interactive=interactive,
         )
         if legend_beside:  # packed: a layout cell spreads entries over its height
-            legend.setMaximumHeight(legend.boundingRect().height())
+            legend.setMaximumHeight(legend.layout.preferredHeight())
             legend.setMaximumWidth(cap)
         out[i] = Panel(title, pi, legend, drawn, label)
         yield out
@@ -170,6 +171,40 @@ def panel_steps(
             grid.layout.setColumnMinimumWidth(1 + 2 * c, plot_w)
     _share_axes([p.pi for p in out])
     return out
+
+
+def keep_labels_in(views: list[tuple[pg.PlotItem, Drawn]]) -> bool:
+    """Widen laid-out plots' ranges (right, top) until each point label ends
+    inside its plot: the view box clips them, and a narrow panel's last
+    label lost its number ("bs" of "bs 256", latency-throughput export at
+    1600x900), the fixed margin ``_share_axes`` leaves being a share of the
+    range, not room for a label's pixels. Panels' axes are linked: one range
+    for all. Returns whether a range was widened."""
+    if not views:
+        return False
+    (x0, x1), (y0, y1) = views[0][0].vb.viewRange()
+    right, top = x1, y1
+    for pi, drawn in views:
+        w, h = pi.vb.width(), pi.vb.height()
+        for it in drawn.extras:
+            if type(it) is not PointLabels or not it.isVisible():
+                continue
+            for x, y, box in it.boxes():
+                if not (x0 <= x <= x1 and y0 <= y <= y1):
+                    continue  # out of view: not drawn
+                # the label's right end (top) at the plot's edge, the view's
+                # left (bottom) end kept
+                room_x, room_y = w - box.right() - 1, h + box.top() - 1
+                if room_x > w * 0.2:
+                    right = max(right, x0 + (x - x0) * w / room_x)
+                if room_y > h * 0.2:
+                    top = max(top, y0 + (y - y0) * h / room_y)
+    first = views[0][0]
+    if right > x1:
+        first.setXRange(x0, right, padding=0)
+    if top > y1:
+        first.setYRange(y0, top, padding=0)
+    return right > x1 or top > y1
 
 
 def _kept_cells(grid: pg.GraphicsLayout, previous: list[Panel], n: int) -> list[Panel]:
@@ -213,7 +248,8 @@ def _cell(
     )
     pi = add_plot(grid, 2 * r + 1, col)
     if legend_beside:
-        legend = pg.LegendItem(offset=None, verSpacing=-font_px * LEGEND_SPACING)
+        spacing = entry_spacing(round(font_px * LEGEND_TEXT))
+        legend = pg.LegendItem(offset=None, verSpacing=spacing)
         grid.addItem(legend, row=2 * r + 1, col=col + 1)
         grid.layout.setColumnStretchFactor(col, round(100 * (1 - legend_share)))
         grid.layout.setColumnStretchFactor(col + 1, 0)

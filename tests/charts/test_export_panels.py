@@ -4,6 +4,8 @@ another thing or off its plot."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ipubench_gui.domain.chartspec import ChartSpec
@@ -15,11 +17,13 @@ KINDS = ("scaling", "latency-throughput")
 SIZES = ((1920, 1080), (1600, 900), (1280, 720))
 
 
-def _composed(db, kind: str, size: tuple[int, int]):
+def _composed(db, kind: str, size: tuple[int, int], x_title: str = ""):
     from ipubench_gui.charts.export import ExportOptions, compose
 
     spec = ChartSpec(kind=kind)
     plot = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+    if x_title:
+        plot = replace(plot, x_title=x_title)
     w = compose(plot, ExportOptions(*size))
     assert len(w.chart_panels) == len(plot.panels) > 1
     return w
@@ -44,3 +48,62 @@ def test_export_panel_legends_keep_to_their_share(qapp, db, kind, size):
                 p.legend.sceneBoundingRect().right() + 0.5
             ), label.text
     w.close()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_export_legends_end_above_the_x_titles(qapp, db, kind):
+    """No legend row meets an x axis' title: centred under its plot, a title
+    wider than the plot reaches under the legend beside it, and the
+    latency-throughput export's last row ("+ 2 more not listed") was written
+    over "Latency (ms) — lower is better" (1600x900; 4 rows at 1920x1080).
+    A title far wider than its plot too: the legends then take fewer rows."""
+    long = "Latency (ms) — lower is better; each point one batch size, one system"
+    for size, x_title in [(s, "") for s in SIZES] + [((1600, 900), long)]:
+        w = _composed(db, kind, size, x_title)
+        titles = [p.pi.getAxis("bottom").label for p in w.chart_panels]
+        shown = [t.sceneBoundingRect() for t in titles if t.isVisible()]
+        assert len(shown) == 2  # under the lowest panel of each column
+        assert all(t.bottom() <= size[1] for t in shown)
+        for p in w.chart_panels:
+            for _, label in p.legend.items:
+                box = label.sceneBoundingRect()
+                assert not any(box.intersects(t) for t in shown), (size, label.text)
+        w.close()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_export_point_labels_end_inside_their_plots(qapp, db, kind):
+    """Every point label in view ends inside its plot, whose view box clips
+    it: the latency-throughput export's "bs 256" lost its number at the
+    plot's right edge (1600x900: 29 px past it), and labels above the
+    highest points were cut at the top. Each label's box is found from its
+    text's width in the labels' font, beside its point in the scene."""
+    from PySide6 import QtCore, QtGui
+
+    from ipubench_gui.charts.labels import PointLabels
+
+    for size in SIZES + ((1024, 768),):
+        w = _composed(db, kind, size)
+        checked = 0
+        for p in w.chart_panels:
+            vb = p.pi.vb
+            (x0, x1), (y0, y1) = vb.viewRange()
+            edge = vb.sceneBoundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
+            labels = next(i for i in p.pi.items if isinstance(i, PointLabels))
+            fm = QtGui.QFontMetricsF(labels._font)
+            for x, y, text, _ in labels._points:
+                if not (x0 <= x <= x1 and y0 <= y <= y1):
+                    continue
+                at = vb.mapViewToScene(QtCore.QPointF(x, y))
+                # beside its point, its text's middle dy below it (labels.paint)
+                mid = at.y() + labels._dy
+                box = QtCore.QRectF(
+                    at.x() + labels._dx,
+                    mid - fm.height() / 2,
+                    fm.horizontalAdvance(text),
+                    fm.height() * 0.9,
+                )
+                assert edge.contains(box), (size, p.title, text, box, edge)
+                checked += 1
+        assert checked > 20
+        w.close()
