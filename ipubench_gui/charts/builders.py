@@ -24,7 +24,7 @@ from ipubench_gui.charts.axes import (
     to_view,
 )
 from ipubench_gui.charts.labels import PointLabels
-from ipubench_gui.charts.legend import fill_legend
+from ipubench_gui.charts.legend import LEGEND_TEXT, fill_legend
 from ipubench_gui.charts.theme import Theme, readable
 from ipubench_gui.domain.plot_model import Plot, Series
 
@@ -234,7 +234,7 @@ def draw(
             sorted(run.legend, key=lambda e: rank[e[1]]),
             theme,
             corner=plot.legend_corner,
-            text_px=round(font_px * 0.92),
+            text_px=round(font_px * LEGEND_TEXT),
             rows=legend_rows,
             width=legend_width,
             interactive=interactive,

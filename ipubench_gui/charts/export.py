@@ -18,10 +18,9 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ipubench_gui.charts.axes import add_plot
 from ipubench_gui.charts.builders import Drawn, clear_of_legend, draw
-from ipubench_gui.charts.legend import line_px
+from ipubench_gui.charts.legend import LEGEND_TEXT, line_px
 from ipubench_gui.charts.panels import (
     LEGEND_SHARE,
-    LEGEND_TEXT,
     Panel,
     draw_panels,
     keep_labels_in,

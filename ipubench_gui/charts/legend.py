@@ -16,6 +16,7 @@ from ipubench_gui.domain.series_rule import SEP
 
 SEPARATOR = SEP  # between the attributes of a series name
 MAX_LINES = 2  # of one legend entry
+LEGEND_TEXT = 0.92  # a legend's text size, of the chart's
 # A legend's width besides its names: pyqtgraph's legend margins (2 x 9 px),
 # swatch (20 px) and gap after it (5 px), and the label's text margins (2 x 4 px).
 SWATCH_PX = 51

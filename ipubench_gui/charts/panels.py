@@ -19,13 +19,17 @@ from PySide6 import QtCore, QtGui
 from ipubench_gui.charts.axes import add_plot, px_font
 from ipubench_gui.charts.builders import Drawn, draw
 from ipubench_gui.charts.labels import PointLabels
-from ipubench_gui.charts.legend import SWATCH_PX, entry_spacing, wrap_words
+from ipubench_gui.charts.legend import (
+    LEGEND_TEXT,
+    SWATCH_PX,
+    entry_spacing,
+    wrap_words,
+)
 from ipubench_gui.charts.theme import Theme
 from ipubench_gui.domain.plot_model import Plot
 from ipubench_gui.domain.text import elide_words
 
 QWIDGETSIZE_MAX = 16777215  # Qt's "no maximum"
-LEGEND_TEXT = 0.92  # a legend's text size, of the chart's (as ``draw`` sets it)
 # A legend beside its panel takes at most this share of the panel's width, the
 # plot the rest: given its names' width, the scaling panels' plots were 138 px
 # of a 450 px column in the window (x ticks 64 and 128 overprinted) and ~45%
