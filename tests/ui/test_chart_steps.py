@@ -130,9 +130,10 @@ def test_a_render_replaced_part_way_leaves_no_step_of_the_old_chart(qtbot, db):
     assert said == [tf]  # nothing of torch's drawing is left to run
 
 
-def test_one_plot_replacing_panels_part_way_is_drawn_at_once(qtbot, db):
-    """Panels half drawn, then a chart of one plot: drawn within its render,
-    said once, and the panels' remaining steps never run."""
+def test_one_plot_replacing_panels_part_way_drops_their_steps(qtbot, db):
+    """Panels half drawn, then a chart of one plot (itself drawn in steps,
+    then made ready to paint): said once, when whole, and the panels'
+    remaining steps never run."""
     torch = _plot(db, TORCH)
     one = _plot(db, FilterState().with_values("model", ["GPT-2"]))
     assert torch.panels and not one.panels
@@ -142,7 +143,9 @@ def test_one_plot_replacing_panels_part_way_is_drawn_at_once(qtbot, db):
     canvas.render(torch)
     qtbot.waitUntil(lambda: len(canvas._cells) > 1)
     assert canvas.drawing()
-    canvas.render(one)
+    with qtbot.waitSignal(canvas.rendered, timeout=20_000):
+        canvas.render(one)
+        assert canvas.drawing()  # a step a turn at a budget of 0 ms
     assert said == [one] and not canvas.drawing()
     steps = []
     canvas.steps.timer.timeout.connect(lambda: steps.append(1))
@@ -179,3 +182,26 @@ def test_rendered_once_a_render_and_the_selection_shown_once_whole(
     [(pi, ring)] = canvas._highlights
     assert pi is holder.pi and ring in pi.items
     assert [tuple(a) for a in ring.getData()] == [(hit.x,), (hit.y,)]
+
+
+def test_a_chart_drawn_over_turns_is_ready_to_paint_as_its_paint_would_make_it(
+    qtbot, db
+):
+    """Drawn over turns, a chart's axes' draw specs are worked out in a step
+    before its paint (which then only draws), and are those its paint works
+    out itself."""
+    canvas = _canvas(qtbot, 0.0)
+    for plot in (
+        _plot(db, TORCH),
+        _plot(db, FilterState().with_values("model", ["GPT-2"])),
+    ):
+        with qtbot.waitSignal(canvas.rendered, timeout=20_000):
+            canvas.render(plot)
+        items = [p.pi for p in canvas.panels] or [canvas.item]
+        axes = [pi.getAxis(n) for pi in items for n in ("left", "bottom")]
+        ahead = [a.picture for a in axes]
+        assert all(ahead), "axes left to the paint"
+        for a in axes:
+            a.picture = None
+        canvas.grab()  # painted: each axis works its specs out itself
+        assert [a.picture for a in axes] == ahead

@@ -43,13 +43,18 @@ class TurnSteps(QObject):
         steps: Iterator[object],
         on_step: Callable[[object], object],
         on_done: Callable[[], object],
+        hold: bool = True,
     ) -> None:
         """Run ``steps`` (those of the last start dropped), each step's value
         given to ``on_step``; ``on_done`` once the last is run, the widget's
-        updates resumed."""
+        updates resumed. Not ``hold``: the widget's updates held only once
+        the steps go past this turn (each step leaves it whole: a chart of one
+        plot is drawn in its first step, then made ready to paint), so work
+        done within ``start`` is painted as any change, not by a repaint of
+        the whole widget (which painted a filter change's chart twice)."""
         self.cancel()
         self._steps, self._on_step, self._on_done = steps, on_step, on_done
-        if self.widget.updatesEnabled():
+        if hold and self.widget.updatesEnabled():
             self.widget.setUpdatesEnabled(False)
         self._run()
 
@@ -88,6 +93,8 @@ class TurnSteps(QObject):
             self._on_step(value)
             now = time.perf_counter()
             if (now - t0 + now - last) * 1000 >= budget:
+                if self.widget.updatesEnabled():
+                    self.widget.setUpdatesEnabled(False)
                 self.timer.start()
                 return
             last = now
