@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtGui
 
@@ -19,6 +20,17 @@ def to_view(v: float, mode: str) -> float:
     if v <= 0:
         return float("nan")
     return math.log2(v) if mode == "log2" else math.log10(v)
+
+
+def to_view_all(values: list[float], mode: str) -> np.ndarray:
+    """``to_view`` of each of ``values``: NaN where a log axis has no place."""
+    v = np.array(values, dtype=float)
+    if mode == "linear":
+        return v
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.log2(v) if mode == "log2" else np.log10(v)
+    out[~(v > 0)] = np.nan
+    return out
 
 
 def from_view(v: float, mode: str) -> float:

@@ -22,6 +22,7 @@ from ipubench_gui.charts.axes import (
     px_font,
     style_axes,
     to_view,
+    to_view_all,
 )
 from ipubench_gui.charts.labels import PointLabels
 from ipubench_gui.charts.legend import LEGEND_TEXT, fill_legend
@@ -315,7 +316,7 @@ def _lines(run: _Pass, alike: list[Series]) -> None:
     if symbol is None and not long:
         item = _bare_line(run, x[finite], y[finite], pen, connect[finite])
     else:
-        item = _marked_line(run, s, x, y, pen, symbol, connect, colour)
+        item = _marked_line(run, s, x, y, pen, symbol, connect, colour, long)
     for line in alike:
         if line.in_legend:
             run.legend.append((item, line.name))
@@ -332,8 +333,8 @@ def _look_points(
     view transform once for all the look's points: per point, it was a
     tenth of redrawing the latency chart over 1M rows (~260 lines)."""
     xm, ym = run.out.x_mode, run.out.y_mode
-    vx = _to_view_all([p.x for line in alike for p in line.points], xm)
-    vy = _to_view_all([p.y for line in alike for p in line.points], ym)
+    vx = to_view_all([p.x for line in alike for p in line.points], xm)
+    vy = to_view_all([p.y for line in alike for p in line.points], ym)
     ink = readable(run.theme.series(alike[0].color), run.theme.ground, TEXT_CONTRAST)
     xs: list[float] = []
     ys: list[float] = []
@@ -350,17 +351,6 @@ def _look_points(
         ys += ly
         joins += [True] * (len(lx) - 1) + [False]
     return np.array(xs, dtype=float), np.array(ys, dtype=float), np.array(joins)
-
-
-def _to_view_all(values: list[float], mode: str) -> np.ndarray:
-    """``to_view`` of each of ``values``: NaN where a log axis has no place."""
-    v = np.array(values, dtype=float)
-    if mode == "linear":
-        return v
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log2(v) if mode == "log2" else np.log10(v)
-    out[~(v > 0)] = np.nan
-    return out
 
 
 def _bare_line(
@@ -387,10 +377,10 @@ def _marked_line(
     symbol: str | None,
     connect: np.ndarray,
     colour: str,
+    long: bool,
 ) -> pg.GraphicsObject:
-    """Lines with symbols at their points, or long ones (clipped to the view
-    and downsampled), as one PlotDataItem."""
-    long = len(x) > LONG_LINE
+    """Lines with symbols at their points, or ``long`` ones (clipped to the
+    view and downsampled), as one PlotDataItem."""
     opts = dict(
         pen=None if s.style == "scatter" else pen,
         symbol=symbol,

@@ -148,13 +148,13 @@ def fill_legend(
         n = len(entries) - len(listed)
         # In the window, one row in the legend's width: a legend beside its
         # panel is capped at its share, and a longer row ran into the next.
-        said = (
-            [f"+ {n} more — hover a point for its name", f"+ {n} more — hover"]
+        hints = (f"+ {n} more — hover a point for its name", f"+ {n} more — hover")
+        text = (
+            next((t for t in hints if lines_of(t) == [t]), f"+ {n} more")
             if interactive
-            else [f"+ {n} more not listed"]
+            else f"+ {n} more not listed"
         )
-        fits = next((t for t in said if lines_of(t) == [t]), f"+ {n} more")
-        more = [(pg.PlotDataItem(pen=None), fits if interactive else said[0])]
+        more = [(pg.PlotDataItem(pen=None), text)]
     if same_look and len(legend.items) == len(listed) + len(more):
         for (sample, label), (item, text) in zip(legend.items, listed + more):
             sample.item = item

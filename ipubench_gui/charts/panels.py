@@ -108,7 +108,8 @@ def panel_steps(
     titles = plot.panels
     cols = columns(len(titles))
     share = legend_share if legend_beside else 0.0
-    cap = panel_width(width, len(titles), font_px) * share
+    cell_w = panel_width(width, len(titles), font_px)
+    cap = cell_w * share
     names_px = max(4 * font_px, cap - SWATCH_PX) if legend_beside else None
     kept = _kept_cells(grid, previous or [], len(titles))
     rows = rows_of(len(titles))
@@ -133,7 +134,7 @@ def panel_steps(
         sub = replace(
             plot.panel(title), y_title="", x_title=plot.x_title if lowest else ""
         )
-        shown = _fitted(title, panel_width(width, len(titles), font_px), font_px)
+        shown = _fitted(title, cell_w, font_px)
         if i < len(kept):
             pi, legend, last = kept[i].pi, kept[i].legend, kept[i].drawn
             label = kept[i].label
@@ -170,7 +171,7 @@ def panel_steps(
         # Every plot the rest of its panel: a column's long title would
         # otherwise widen its plots and narrow the other column's (the grid
         # spreads a spanning item's least width over its columns).
-        plot_w = panel_width(width, len(titles), font_px) - cap - font_px / 2
+        plot_w = cell_w - cap - font_px / 2
         for c in range(cols):
             grid.layout.setColumnMinimumWidth(1 + 2 * c, plot_w)
     _share_axes([p.pi for p in out])

@@ -202,11 +202,12 @@ class ChartCanvas(QWidget):
         """Draw ``plot``, reusing what the last drawing made; ``afresh``:
         panels laid out again for a new width (see ``panel_steps``).
 
-        Panels that take longer than ``step_budget_ms`` are drawn over several
-        turns of the event loop, the canvas not repainted until they are
-        whole (the last chart stays on screen meanwhile); a newer render drops
-        what remains. ``rendered`` says when the chart is whole; ``panels``,
-        ``drawn``, ``item_ids`` and ``hit_at`` draw what remains first."""
+        A chart that takes longer than ``STEP_BUDGET_MS`` is drawn over
+        several turns of the event loop, then made ready to paint; the canvas
+        is not repainted until it is whole (the last chart stays on screen
+        meanwhile); a newer render drops what remains. ``rendered`` says when
+        the chart is whole; ``panels``, ``drawn``, ``item_ids`` and ``hit_at``
+        draw what remains first."""
         self.steps.cancel()
         self.current = plot
         self._selection = set(selection)

@@ -18,15 +18,16 @@ class TurnSteps(QObject):
     dear ones (the panel's drawing, ~20 ms), and a turn that ran both held
     the thread for both.
 
-    From ``start`` to the last step ``widget`` is not repainted (its updates
-    are held): the user sees what it showed before, not half of the new
-    content over the old; it is repainted once, as a whole, after the last
-    step. Work that fits the budget is done within ``start``.
+    Until the last step ``widget`` is not repainted (its updates are held):
+    the user sees what it showed before, not half of the new content over
+    the old; it is repainted once, as a whole, after the last step. Work that
+    fits the budget is done within ``start``.
 
-    Held from the start, not from the end of the first turn: a child shown or
-    hidden in the first step (the chart's panels for its one plot) left a
-    strip of the window's background where a scroll bar was to come, until
-    the last step (Xvfb, 1920x1080)."""
+    Held from ``start`` by default, not from the end of the first turn: a
+    child shown or hidden in the first step (the chart's panels for its one
+    plot) left a strip of the window's background where a scroll bar was to
+    come, until the last step (Xvfb, 1920x1080). ``start(hold=False)``: for
+    steps that each leave the widget whole (see ``start``)."""
 
     def __init__(self, widget: QWidget, budget_ms: float):
         super().__init__(widget)
