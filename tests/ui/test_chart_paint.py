@@ -1,0 +1,112 @@
+"""A chart drawn over turns of the event loop is made ready to paint in steps
+of its own (issue 20): its paint then only draws. Counted in a window, as
+the app paints it (a canvas on its own gets no paint events under pytest)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+import pyqtgraph as pg
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from ipubench_gui.charts.axes import NumberAxis
+from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.plots import build_plot
+from ipubench_gui.store import fetch
+
+TF2 = FilterState().with_values("framework", ["TensorFlow 2"])
+
+
+def _one_plot(db, scale: float = 1.0):
+    """The scaling chart of TensorFlow 2's results (one plot), its
+    throughputs times ``scale``."""
+    spec = ChartSpec(kind="scaling")
+    plot = build_plot(spec, fetch.chart_data(db, TF2, spec))
+    assert plot.series and not plot.panels
+    return dataclasses.replace(
+        plot,
+        series=tuple(
+            dataclasses.replace(
+                s,
+                points=tuple(dataclasses.replace(p, y=p.y * scale) for p in s.points),
+            )
+            for s in plot.series
+        ),
+    )
+
+
+class Work(Counter):
+    """Counts of what is worked out while ``on``: axes' draw specs, curves'
+    bounds, paths and line segments, scatters' bounds (pyqtgraph keeps each
+    until the view or the data change); ``paints``: the chart views' paints."""
+
+    on = False
+
+
+@pytest.fixture
+def work_left(monkeypatch) -> Work:
+    seen = Work()
+
+    def spy(cls, name, key, missing):
+        orig = getattr(cls, name)
+
+        def counted(self, *args):
+            if seen.on and missing(self):
+                seen[key] += 1
+            return orig(self, *args)
+
+        monkeypatch.setattr(cls, name, counted)
+
+    spy(NumberAxis, "paint", "axis specs", lambda a: a.picture is None)
+    spy(
+        pg.PlotCurveItem,
+        "boundingRect",
+        "curve bounds",
+        lambda c: c._boundingRect is None,
+    )
+    spy(pg.PlotCurveItem, "getPath", "curve path", lambda c: c.path is None)
+    spy(
+        pg.PlotCurveItem,
+        "_getLineSegments",
+        "curve segments",
+        lambda c: not c._lineSegmentsRendered,
+    )
+    spy(
+        pg.ScatterPlotItem, "boundingRect", "scatter bounds", lambda s: None in s.bounds
+    )
+    paint = pg.GraphicsView.paintEvent
+
+    def paint_event(view, ev):
+        seen["paints"] += seen.on
+        return paint(view, ev)
+
+    monkeypatch.setattr(pg.GraphicsView, "paintEvent", paint_event)
+    return seen
+
+
+def test_a_plot_whose_axis_widens_is_painted_with_what_its_steps_worked_out(
+    session, qtbot, db, work_left
+):
+    """The new chart's tick labels are wider than the last's: working out
+    the axis' specs widens it, and so narrows the view. Laid out again only
+    after the steps, the view dropped the specs and every bound worked out
+    in them, and they were worked out again before or in the paint."""
+    canvas = session.window.canvas
+    canvas.steps.budget_ms = 0.0  # a step a turn, as a chart over 1M rows
+    narrow, wide = _one_plot(db), _one_plot(db, scale=1234.5)
+    left = canvas.item.getAxis("left")
+    with qtbot.waitSignal(canvas.rendered, timeout=20_000):
+        canvas.render(narrow)
+    QApplication.processEvents()  # painted
+    width = left.width()
+    with qtbot.waitSignal(canvas.rendered, timeout=20_000):
+        canvas.render(wide)
+        assert canvas.drawing()  # made ready to paint in a later turn
+    work_left.on = True  # from the chart whole to its paint
+    QApplication.processEvents()  # painted
+    assert left.width() > width  # wider tick labels ("1.2M", not "500")
+    assert work_left.pop("paints") >= 1
+    assert work_left == {}  # nothing left but drawing
