@@ -205,3 +205,48 @@ def test_a_chart_drawn_over_turns_is_ready_to_paint_as_its_paint_would_make_it(
             a.picture = None
         canvas.grab()  # painted: each axis works its specs out itself
         assert [a.picture for a in axes] == ahead
+
+
+@pytest.mark.parametrize("first_panels", [True, False])
+def test_a_chart_drawn_over_turns_leaves_its_scenes_nothing_queued_when_whole(
+    qtbot, session, first_panels
+):
+    """In the window, from panels to the one plot and back, drawn over turns:
+    when the chart is said whole, both chart scenes have handled their
+    changed items (``changed``) within its steps. At d54c032 the one plot's
+    scene still held changes then (an axis widened by its new tick labels
+    relaid the plot out after the steps), handled after them in one stall
+    with the paint: at 1M rows the hidden view's scene painted the window at
+    once and the shown one's then worked its items' bounds out again."""
+    w = session.window
+    panels = FilterState()
+    one = FilterState().with_values("model", ["GPT-2"])
+    before, after = (panels, one) if first_panels else (one, panels)
+    w.canvas.steps.budget_ms = 0.0  # every chart over turns, as at 1M rows
+    with qtbot.waitSignal(w.canvas.rendered, timeout=20_000):
+        session.state.set_chart(session.state.chart.with_(kind="scaling"))
+        session.state.set_filters(before)
+    assert bool(w.canvas.panels) == first_panels
+    for _ in range(5):
+        QtCore.QCoreApplication.processEvents()
+    scenes = [v.scene() for v in (w.canvas.plot, w.canvas.panels_view)]
+    changed: list[int] = []
+    for k, scene in enumerate(scenes):
+        scene.changed.connect(lambda _rects, k=k: changed.append(k))
+    queued: list[int] = []
+
+    def whole() -> None:  # what the scenes still held queued when said whole
+        seen = len(changed)
+        for scene in scenes:
+            QtCore.QCoreApplication.sendPostedEvents(
+                scene, QtCore.QEvent.Type.MetaCall
+            )
+        queued.extend(changed[seen:])
+
+    w.canvas.rendered.connect(whole)
+    with qtbot.waitSignal(w.canvas.rendered, timeout=20_000):
+        session.state.set_filters(after)
+        assert w.canvas.drawing()
+    assert bool(w.canvas.panels) != first_panels
+    assert changed  # the new chart's items did change...
+    assert queued == []  # ...and were handled within its steps
