@@ -302,8 +302,10 @@ def prepare_paint(pi: pg.PlotItem) -> None:
     which pyqtgraph works out in the paint (9 scaling panels over 1M rows:
     ~16 ms of a ~28 ms paint, cProfile). For a chart drawn over turns of the
     event loop, whose paint is then one turn of its own. Call once ``pi`` is
-    laid out and its view's range applied (``GraphicsScene.prepareForPaint``);
-    a later change of either makes pyqtgraph work them out again, as before.
+    laid out; its view's new range and size are applied here (pyqtgraph does
+    so at the start of the paint: ``ViewBox.prepareForPaint``), which drops
+    its items' bounds. A later change of either makes pyqtgraph work them
+    out again, as before.
 
     The axes first: new tick labels wider than the last widen an axis
     (pyqtgraph sizes it to its text), which narrows the view, so the view is
@@ -311,16 +313,18 @@ def prepare_paint(pi: pg.PlotItem) -> None:
     event, it dropped every bound and the axes' specs just worked out, and
     the paint worked them all out again (the scaling chart's one plot over
     1M rows, after panels: 72 curve bounds, 4.8 ms of a 28 ms paint)."""
+    vb = pi.getViewBox()
+    vb.prepareForPaint()
     axes = [pi.getAxis(name) for name in ("left", "bottom")]
     axes = [a for a in axes if isinstance(a, NumberAxis)]
     for axis in axes:
         axis.prepare()
     if not pi.layout.isActivated():  # an axis resized for its tick labels
         pi.layout.activate()
-        pi.getViewBox().prepareForPaint()  # the new size's view transform
+        vb.prepareForPaint()  # the new size's view transform
         for axis in axes:
             axis.prepare()
-    for it in pi.getViewBox().addedItems:
+    for it in vb.addedItems:
         parts = (it.curve, it.scatter) if isinstance(it, pg.PlotDataItem) else (it,)
         for part in parts:
             if not part.isVisible():

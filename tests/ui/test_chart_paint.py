@@ -110,3 +110,50 @@ def test_a_plot_whose_axis_widens_is_painted_with_what_its_steps_worked_out(
     assert left.width() > width  # wider tick labels ("1.2M", not "500")
     assert work_left.pop("paints") >= 1
     assert work_left == {}  # nothing left but drawing
+
+
+def test_panels_bounds_are_worked_out_in_their_own_steps_only(
+    session, qtbot, monkeypatch
+):
+    """Panels redrawn in place for a new filter, made ready to paint three a
+    step: each step applies its own panels' new view transforms. Applied to
+    every panel in the first step, they dropped the bounds of the panels left
+    to later steps, and the scene worked those out at once, in an event of
+    its own between the steps (1M rows: ~9 ms)."""
+    from ipubench_gui.ui.widgets import chart_canvas
+
+    w = session.window
+    w.canvas.steps.budget_ms = 0.0  # a step a turn, as a chart over 1M rows
+    with qtbot.waitSignal(w.canvas.rendered, timeout=20_000):
+        session.state.set_chart(session.state.chart.with_(kind="latency-throughput"))
+    QApplication.processEvents()  # painted
+    cells = len(w.canvas.panels)
+    prepared = chart_canvas.prepare_paint
+    where: Counter = Counter()
+    state = {"started": False, "inside": False}
+
+    def prepare_paint(pi):
+        state["started"] = state["inside"] = True
+        try:
+            prepared(pi)
+        finally:
+            state["inside"] = False
+
+    monkeypatch.setattr(chart_canvas, "prepare_paint", prepare_paint)
+    for cls, missing in (
+        (pg.PlotCurveItem, lambda c: c._boundingRect is None),
+        (pg.ScatterPlotItem, lambda s: None in s.bounds),
+    ):
+
+        def counted(self, *args, orig=cls.boundingRect, missing=missing):
+            if state["started"] and missing(self):
+                where["in its step" if state["inside"] else "elsewhere"] += 1
+            return orig(self, *args)
+
+        monkeypatch.setattr(cls, "boundingRect", counted)
+    with qtbot.waitSignal(w.canvas.rendered, timeout=20_000):
+        session.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
+    assert 3 < len(w.canvas.panels) <= cells  # in cells drawn before, 2+ steps
+    QApplication.processEvents()  # painted
+    assert where["in its step"] > 0
+    assert where["elsewhere"] == 0
