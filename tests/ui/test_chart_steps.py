@@ -250,3 +250,55 @@ def test_a_chart_drawn_over_turns_leaves_its_scenes_nothing_queued_when_whole(
     assert bool(w.canvas.panels) != first_panels
     assert changed  # the new chart's items did change...
     assert queued == []  # ...and were handled within its steps
+
+
+class Resizes(QtCore.QObject):
+    """Sizes a widget is given."""
+
+    def __init__(self, widget):
+        super().__init__()
+        self.sizes: list[tuple[int, int]] = []
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, e) -> bool:  # noqa: N802 (Qt API)
+        if e.type() == QtCore.QEvent.Type.Resize:
+            self.sizes.append(e.size().toTuple())
+        return False
+
+
+@pytest.mark.parametrize("budget_ms", [0.0, float("inf")])
+def test_panels_that_bring_a_scroll_bar_are_drawn_for_the_width_it_leaves(
+    qtbot, session, budget_ms
+):
+    """From the one plot to panels taller than the window (their grid
+    scrolls): the panels are drawn for the view's width beside the scroll
+    bar, and the view is not resized once they are whole. It was, by the
+    bar's width, in a queued call of the scroll area: every axis then worked
+    its draw specs out again in the paint."""
+    w = session.window
+    w.canvas.steps.budget_ms = budget_ms
+    bar = w.canvas.panels_scroll.verticalScrollBar()
+    with qtbot.waitSignal(w.canvas.rendered, timeout=20_000):
+        session.state.set_chart(session.state.chart.with_(kind="scaling"))
+        session.state.set_filters(TORCH)  # panels that fit: no bar
+    for _ in range(5):
+        QtCore.QCoreApplication.processEvents()
+    assert w.canvas.panels and not bar.isVisible()
+    with qtbot.waitSignal(w.canvas.rendered, timeout=20_000):
+        session.state.set_filters(FilterState().with_values("model", ["GPT-2"]))
+    assert not w.canvas.panels
+    for _ in range(5):
+        QtCore.QCoreApplication.processEvents()
+    view = w.canvas.panels_view
+    widths: list[int] = []
+    after: list[Resizes] = []
+    w.canvas.rendered.connect(lambda: widths.append(view.width()))
+    w.canvas.rendered.connect(lambda: after.append(Resizes(view)))
+    with qtbot.waitSignal(w.canvas.rendered, timeout=20_000):
+        session.state.set_filters(FilterState())
+    for _ in range(5):
+        QtCore.QCoreApplication.processEvents()
+    assert w.canvas.panels and bar.isVisible()  # the grid scrolls
+    viewport = w.canvas.panels_scroll.viewport()
+    assert widths == [viewport.width()] == [view.width()]
+    assert after[0].sizes == []  # not resized once whole (was: by the bar's 14 px)

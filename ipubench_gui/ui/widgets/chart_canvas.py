@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Generator
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QFrame,
@@ -313,16 +313,19 @@ class ChartCanvas(QWidget):
         self.panels_scroll.show()
         if self.layout() is not None:
             self.layout().activate()
+        # The scroll bar the new height brings (or drops) shown now: the
+        # scroll area lays its widget out again in a queued call, which left
+        # the view 14 px wider than the panels drawn for it until their
+        # paint, so every axis worked its specs out twice (4 panels).
+        viewport = self.panels_scroll.viewport()
+        QCoreApplication.sendPostedEvents(viewport, QEvent.Type.LayoutRequest)
+        QCoreApplication.sendPostedEvents(self.panels_scroll, QEvent.Type.MetaCall)
         cell = max(
-            self.panels_scroll.viewport().height() / rows,
+            viewport.height() / rows,
             PANEL_MIN_HEIGHT_EM * font_px,
         )
         legend_rows = max(2, int((cell - 3 * font_px) / self._legend_row_px()))
-        view = self.panels_scroll.viewport()
-        width = view.width()
-        bar = self.panels_scroll.verticalScrollBar()
-        if not bar.isVisible() and self.panels_view.minimumHeight() > view.height():
-            width -= bar.sizeHint().width()  # the bar these panels will bring
+        width = viewport.width()
         panels = yield from panel_steps(
             self.panels_view.ci,
             plot,
