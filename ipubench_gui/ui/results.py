@@ -37,6 +37,23 @@ class Built:
     order: tuple[object, ...]
     names: Names | None
 
+    def asked_for(
+        self,
+        rows: ChartRows | None,
+        spec: ChartSpec,
+        filters: FilterState,
+        order: Sequence[object],
+        names: Names | None,
+    ) -> bool:
+        """Whether it was built from ``rows`` for these (its chart then the
+        one they would build, or None if building it failed)."""
+        asked = (spec, filters, tuple(order))
+        return (
+            rows is self.rows
+            and names is self.names
+            and asked == (self.spec, self.filters, self.order)
+        )
+
     def chart_for(
         self,
         rows: ChartRows | None,
@@ -46,13 +63,7 @@ class Built:
         names: Names | None,
     ) -> Chart | None:
         """The chart built, if it is the one these would build (else None)."""
-        same = rows is self.rows and names is self.names
-        asked = (spec, filters, tuple(order))
-        return (
-            self.chart
-            if same and asked == (self.spec, self.filters, self.order)
-            else None
-        )
+        return self.chart if self.asked_for(rows, spec, filters, order, names) else None
 
 
 class Results(QObject):
