@@ -45,6 +45,7 @@ class Controller(QObject):
         self.results = results or Results(self)
         self.chart: Chart | None = None  # as drawn: what every export writes
         self._chart_key: tuple | None = None
+        self._refreshing = False  # answers delivered inline, painted after
         runner.failed.connect(self._report)  # the error sink of every job here
         self._subscribe(self.results)
         state.filtersChanged.connect(self._on_state_filters_changed)
@@ -117,7 +118,11 @@ class Controller(QObject):
         self._chart_key = self.state.chart.data_key()
 
     def refresh(self) -> None:
-        submit_refresh(self.runner, self.state, self.results)
+        self._refreshing = True
+        try:
+            submit_refresh(self.runner, self.state, self.results)
+        finally:
+            self._refreshing = False
         self._chart_key = self.state.chart.data_key()
         self.window.paint_update()  # what answered inline, in one paint
 
@@ -322,7 +327,8 @@ class Controller(QObject):
         self.chart = built.chart or chart_of(
             spec, self.chart_rows, filters, order, self.names
         )
-        if self.plot != self.window.canvas.current:  # else drawn already
+        drawn = self.plot != self.window.canvas.current  # else drawn already
+        if drawn:
             self.window.canvas.render(self.plot, self.state.selection)
         rows = self.chart_rows.rows
         self.window.chart_options.set_families(
@@ -338,6 +344,12 @@ class Controller(QObject):
         self.window.chart_title.setText(
             f"<b>{html.escape(self.plot.title)}</b> — {what}{shared}"
         )
+        if not self._refreshing:  # else painted with what answered inline
+            # Painted now, once: delivered by the worker, the chart's two
+            # scenes each painted it in a queued call of their own, and the
+            # legend's layout a third time (bundled store, a filter change to
+            # the one plot or to panels, drawn within ``render``).
+            self.window.paint_update(drawn)
 
 
 def submit_refresh(

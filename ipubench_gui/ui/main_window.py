@@ -368,10 +368,11 @@ class MainWindow(QMainWindow):
         ss.save_chart(self.state.chart)
         ss.save_text(ss.CHART_LEGEND, "1" if self.legend_action.isChecked() else "0")
 
-    def paint_update(self) -> None:
+    def paint_update(self, drawn: bool = False) -> None:
         """Lay out and paint what an update changed now, in one pass with
-        the chart (see ``one_paint.paint_now``)."""
-        paint_now(self.table, (self.canvas.plot, self.canvas.panels_view))
+        the chart (``drawn``: just drawn; see ``one_paint.paint_now``)."""
+        views = (self.canvas.plot, self.canvas.panels_view)
+        paint_now(self.table, views, drawn)
 
     def loaded(self) -> None:
         """The store has answered: "Loading results…" goes (other news stays)."""

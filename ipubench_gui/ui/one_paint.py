@@ -13,7 +13,9 @@ from PySide6.QtWidgets import QAbstractScrollArea, QGraphicsView
 LAYOUT_LEVELS = 8
 
 
-def paint_now(table: QAbstractScrollArea, views: Iterable[QGraphicsView]) -> None:
+def paint_now(
+    table: QAbstractScrollArea, views: Iterable[QGraphicsView], drawn: bool = False
+) -> None:
     """Lay out what an update changed and paint the window now, once.
 
     The chart's scene processes its changed items in a queued call, which
@@ -30,8 +32,24 @@ def paint_now(table: QAbstractScrollArea, views: Iterable[QGraphicsView]) -> Non
     live-lock), and each layout asks its parent's, up to the window (a
     label's new text in the chart's box: box, splitter, stack, centre,
     window); one send left the upper levels to after the paint, which relaid
-    the window out and painted the centre again."""
+    the window out and painted the centre again.
+
+    ``drawn``: a chart was just drawn in ``views``. Their scenes' queued
+    calls run first, their viewports not painted: the first shows and
+    polishes the legend's new entries, which asks the legend for a layout;
+    run after the layouts, they painted the chart, and the legend's layout
+    then painted it again (a chart the worker delivered: 2 paints; before the
+    chart's own paint here, 3)."""
     QCoreApplication.sendPostedEvents(table, QEvent.Type.MetaCall)
+    views = list(views)
+    if drawn:
+        ports = [v.viewport() for v in views if v.viewport().updatesEnabled()]
+        for port in ports:
+            port.setUpdatesEnabled(False)
+        for view in views:
+            QCoreApplication.sendPostedEvents(view.scene(), QEvent.Type.MetaCall)
+        for port in ports:
+            port.setUpdatesEnabled(True)  # each painted whole, below
     for _ in range(LAYOUT_LEVELS):
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
     for view in views:

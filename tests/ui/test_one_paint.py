@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
@@ -71,3 +72,42 @@ def test_a_filter_change_paints_the_chart_with_the_table(session, qtbot):
     assert lists  # some lists show new counts
     for n in lists:  # each painted in that pass only
         assert p[n] == p["chart"], (n, p[n])
+
+
+@pytest.mark.parametrize("budget_ms", [float("inf"), 0.0])
+def test_a_chart_the_worker_delivers_is_painted_once(make_session, qtbot, budget_ms):
+    """Queries on the worker, as the app runs: a filter change's chart
+    arrives after the change's own paint, and is painted once, whether drawn
+    within its delivery (inf) or over turns (0): the scaling chart from panels
+    to the one plot and back. Drawn within it, the two chart views' scenes
+    each painted it in a queued call of their own and the legend's layout a
+    third time; over turns, the hidden view's scene painted the window before
+    the shown one's painted its chart again."""
+    s = make_session(synchronous=False)
+    s.window.resize(1400, 900)
+    s.window.show()
+    qtbot.waitExposed(s.window)
+    c = s.window.canvas
+
+    def idle() -> bool:
+        return s.controller.chart is not None and not (
+            c.drawing() or s.runner.pending()
+        )
+
+    s.state.set_chart(s.state.chart.with_(kind="scaling"))
+    qtbot.waitUntil(lambda: idle() and s.controller.plot.kind == "scaling")
+    c.steps.budget_ms = budget_ms
+    one = FilterState().with_values("model", ["GPT-2"])
+    for filters in (one, FilterState(), one, FilterState()):
+        QApplication.processEvents()
+        passes = _Passes(
+            s.window, {"plot": c.plot.viewport(), "panels": c.panels_view.viewport()}
+        )
+        with qtbot.waitSignal(c.rendered, timeout=20_000):
+            QTimer.singleShot(0, partial(s.state.set_filters, filters))
+        qtbot.waitUntil(idle)
+        QApplication.processEvents()  # and painted
+        shown, hidden = ("plot", "panels") if filters == one else ("panels", "plot")
+        assert bool(c.panels) == (shown == "panels")
+        assert len(passes.painted[shown]) == 1, (filters, passes.painted)
+        assert passes.painted[hidden] == [], (filters, passes.painted)

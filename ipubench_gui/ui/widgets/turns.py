@@ -47,8 +47,8 @@ class TurnSteps(QObject):
         hold: bool = True,
     ) -> None:
         """Run ``steps`` (those of the last start dropped), each step's value
-        given to ``on_step``; ``on_done`` once the last is run, the widget's
-        updates resumed. Not ``hold``: the widget's updates held only once
+        given to ``on_step``; ``on_done`` once the last is run, then the
+        widget's updates resumed. Not ``hold``: the widget's updates held only once
         the steps go past this turn (each step leaves it whole: a chart of one
         plot is drawn in its first step, then made ready to paint), so work
         done within ``start`` is painted as any change, not by a repaint of
@@ -100,5 +100,8 @@ class TurnSteps(QObject):
                 return
             last = now
         self._steps = None
-        self._resume()
+        # Done before the updates resume: what ``on_done`` changes is painted
+        # with the rest, in the one paint.
         self._on_done()
+        if self._steps is None:  # ``on_done`` started no steps of its own
+            self._resume()
