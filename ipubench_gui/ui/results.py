@@ -54,17 +54,6 @@ class Built:
             and asked == (self.spec, self.filters, self.order)
         )
 
-    def chart_for(
-        self,
-        rows: ChartRows | None,
-        spec: ChartSpec,
-        filters: FilterState,
-        order: Sequence[object],
-        names: Names | None,
-    ) -> Chart | None:
-        """The chart built, if it is the one these would build (else None)."""
-        return self.chart if self.asked_for(rows, spec, filters, order, names) else None
-
 
 class Results(QObject):
     """The current universe, page, facet counts and chart rows (None until the
