@@ -107,7 +107,7 @@ def test_a_plot_whose_axis_widens_is_painted_with_what_its_steps_worked_out(
         assert canvas.drawing()  # made ready to paint in a later turn
     work_left.on = True  # from the chart whole to its paint
     QApplication.processEvents()  # painted
-    assert left.width() > width  # wider tick labels ("1.2M", not "500")
+    assert left.width() > width  # wider tick labels ("500k", not "500")
     assert work_left.pop("paints") >= 1
     assert work_left == {}  # nothing left but drawing
 
