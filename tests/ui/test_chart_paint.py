@@ -9,6 +9,7 @@ from collections import Counter
 
 import pyqtgraph as pg
 import pytest
+from PySide6 import QtCore
 from PySide6.QtWidgets import QApplication
 
 from ipubench_gui.charts.axes import NumberAxis
@@ -157,3 +158,42 @@ def test_panels_bounds_are_worked_out_in_their_own_steps_only(
     QApplication.processEvents()  # painted
     assert where["in its step"] > 0
     assert where["elsewhere"] == 0
+
+
+class _Paints(QtCore.QObject):
+    """Counts a widget's paint events."""
+
+    def __init__(self, widget):
+        super().__init__()
+        self.count = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, e) -> bool:  # noqa: N802 (Qt API)
+        self.count += e.type() == QtCore.QEvent.Type.Paint
+        return False
+
+
+@pytest.mark.parametrize("change", ["pan", "zoom", "window resize"])
+def test_a_pan_zoom_or_resize_paints_the_chart_once(session, qtbot, change):
+    """pyqtgraph applies a view's new range or size at the start of its
+    paint, which marks every item in it changed again: each pan, zoom or
+    window resize painted the chart twice. Applied as soon as the event that
+    changed it returns, it is painted once."""
+    w = session.window
+    with qtbot.waitSignal(w.canvas.rendered, timeout=20_000):
+        session.state.set_chart(session.state.chart.with_(kind="scaling"))
+        session.state.set_filters(TF2)
+    assert not w.canvas.panels  # the one plot
+    for _ in range(3):
+        QApplication.processEvents()  # painted
+    vb = w.canvas.item.getViewBox()
+    paints = _Paints(w.canvas.plot.viewport())
+    if change == "pan":
+        vb.translateBy(x=0.05)
+    elif change == "zoom":
+        vb.scaleBy((0.9, 0.9))
+    else:
+        w.resize(w.width() - 60, w.height() - 40)
+    for _ in range(3):
+        QApplication.processEvents()
+    assert paints.count == 1

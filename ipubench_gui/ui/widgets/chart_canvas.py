@@ -32,6 +32,7 @@ from ipubench_gui.charts.panels import Panel, panel_steps, rows_of
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.plots import Plot
 from ipubench_gui.domain.text import elide_words
+from ipubench_gui.ui.one_paint import ViewsApplied
 from ipubench_gui.ui.widgets.note_label import NoteLabel
 from ipubench_gui.ui.widgets.turns import TurnSteps
 
@@ -108,6 +109,10 @@ class ChartCanvas(QWidget):
             lambda p: self.contextMenuRequested.emit(self.plot.mapToGlobal(p))
         )
         self.item = self.plot.getPlotItem()
+        # The plots' new ranges and sizes applied before their paint, which
+        # then paints them once (``ViewsApplied``).
+        self.views_applied = ViewsApplied(self, held=self.drawing)
+        self.views_applied.watch(self.item.getViewBox())
         # Inside the plot, in the corner each kind leaves empty (Plot.legend_corner),
         # at most half the plot's height (a legend column would take width the
         # chart needs); it can be dragged aside or hidden (View > Chart legend).
@@ -306,6 +311,8 @@ class ChartCanvas(QWidget):
 
     def _on_steps_step(self, cells: list[Panel]) -> None:
         self._cells = cells  # what the grid holds, for the next drawing
+        for p in cells:
+            self.views_applied.watch(p.pi.getViewBox())
 
     def _panel_steps(
         self, plot: Plot, font_px: float, afresh: bool
