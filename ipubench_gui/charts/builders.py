@@ -7,8 +7,8 @@ to bar items or our label item.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import numpy as np
@@ -36,6 +36,7 @@ __all__ = [
     "clear_of_legend",
     "PointLabels",
     "draw",
+    "draw_steps",
     "from_view",
     "highlight_items",
     "log_tick_values",
@@ -58,6 +59,10 @@ LEGEND_MARGIN_PX = 24  # between value labels and a legend (10 px from the edge)
 # (18 looks, 448 points) were 4.3 of a 13.4 ms paint, at 1 px ~0.7 ms
 # (/work/helpers/shots-h21p/curves.py; the look: shots-h21p/dash-1.0.png).
 DASHED_WIDTH = 1.0
+# The shape of a drawing not to be redrawn in place (stopped part way, or
+# another panel's): no plot's (``_shape``), so a next call over it takes its
+# items by type and fills the legend anew.
+NOT_IN_PLACE = (None,)
 
 
 @dataclass
@@ -117,7 +122,7 @@ class _Pass:
     font_px: float
     line_scale: float
     out: Drawn
-    reused: Iterator[pg.GraphicsObject] | None  # items of the last call, in order
+    reused: list[pg.GraphicsObject] | None  # items of the last call, in order
     # Items of the last call (other series, same style): taken by type, updated.
     pool: list[pg.GraphicsObject] = field(default_factory=list)
     # (x, y, text, colour or None: the theme's text colour)
@@ -138,7 +143,7 @@ class _Pass:
         ``kind`` it left), or a new one added."""
         spare = next((it for it in self.pool if type(it) is kind), None)
         if self.reused is not None:
-            item = next(self.reused)
+            item = self.reused[len(self.out.series_items)]
             update(item)
         elif spare is not None:
             self.pool.remove(spare)
@@ -150,8 +155,31 @@ class _Pass:
         self.out.series_items.append(item)
         return item
 
+    def so_far(self) -> Drawn:
+        """What ``pi`` holds now, as ``previous`` for a call that replaces
+        this one part way: the series items placed and those of the last
+        call not yet taken (all to be taken by type, or removed), the labels
+        item to refill, the extras added."""
+        out = self.out
+        left = self.pool
+        if self.reused is not None:
+            left = self.reused[len(out.series_items) :]
+        kept = [] if self.labels_item is None else [self.labels_item]
+        return replace(
+            out,
+            shape=NOT_IN_PLACE,
+            series_items=out.series_items + left,
+            extras=kept + out.extras,
+        )
 
-def draw(
+
+def draw(*args, **kwargs) -> Drawn:
+    """Every step of ``draw_steps`` at once (same arguments): what it drew."""
+    *_, drawn = draw_steps(*args, **kwargs)
+    return drawn
+
+
+def draw_steps(
     pi: pg.PlotItem,
     plot: Plot,
     theme: Theme,
@@ -162,9 +190,16 @@ def draw(
     legend_rows: int = MAX_LEGEND,
     legend_width: float | None = None,
     interactive: bool = True,
-) -> Drawn:
-    """Draw ``plot`` into ``pi``; returns what the canvas needs for hit-testing.
-    ``font_px`` and ``line_scale`` grow with export size.
+) -> Generator[Drawn, None, None]:
+    """Draw ``plot`` into ``pi``, in steps; the last yields what the canvas
+    needs for hit-testing. ``font_px`` and ``line_scale`` grow with export size.
+
+    A step a bar series or a look's item (``_lines``), one filling the legend,
+    one for the labels and the axes, so that a window can spread a big chart
+    over turns of its event loop: a scaling panel drawn anew over 1M rows was
+    one step of 15-33 ms, the one plot redrawn 11-29 ms (GUI CPU, tools/gaps).
+    Each step but the last yields what ``pi`` holds then (``_Pass.so_far``):
+    drawing stopped there, it is the right ``previous`` for the next call.
 
     The legend lists at most ``legend_rows`` series (then "+ N more"), each name
     wrapped at word boundaries to ``legend_width`` pixels if given. A legend
@@ -212,7 +247,7 @@ def draw(
         font_px,
         line_scale,
         out,
-        iter(previous.series_items) if reuse and previous is not None else None,
+        list(previous.series_items) if reuse and previous is not None else None,
         labels_item=kept_labels,
     )
     if same_style and not reuse and previous is not None:
@@ -226,12 +261,15 @@ def draw(
             continue
         if s.style == "bars":
             _bars(run, s)
+            yield run.so_far()
         else:
             looks.setdefault(_look(s), []).append(s)
     for alike in looks.values():
         _lines(run, alike)
+        yield run.so_far()
     for it in run.pool:  # the last call's items no series took
         pi.removeItem(it)
+    run.pool = []
     if legend is not None and not reuse:
         # each name at its first place in ``order`` (as order.index had it,
         # which cost ~1 ms for the latency chart's ~260 names)
@@ -246,6 +284,7 @@ def draw(
             width=legend_width,
             interactive=interactive,
         )
+        yield run.so_far()
     _point_labels(run, plot)
     _sections(run, plot)
     _budget(run, plot)
@@ -253,7 +292,7 @@ def draw(
     out.label_end = style_axes(
         pi, plot, (out.x_mode, out.y_mode), theme, font_px, run.xs, run.ys, longest
     )
-    return out
+    yield out
 
 
 def clear_of_legend(

@@ -17,7 +17,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from ipubench_gui.charts.axes import add_plot, px_font
-from ipubench_gui.charts.builders import Drawn, draw
+from ipubench_gui.charts.builders import NOT_IN_PLACE, Drawn, draw_steps
 from ipubench_gui.charts.labels import PointLabels
 from ipubench_gui.charts.legend import (
     LEGEND_TEXT,
@@ -101,10 +101,11 @@ def panel_steps(
 
     A generator, so that a window can spread a big drawing over several turns
     of its event loop (9 panels drawn anew over 1M rows held the GUI thread
-    270 ms): each step (the grid's cells kept or cleared, a new cell, a
-    panel's drawing) yields the panels the grid now holds, in order, each with
-    what was last drawn in it; drawing stopped after any step, those are the
-    right ``previous`` for the next. Returns the panels, axes shared."""
+    270 ms): each step (the grid's cells kept or cleared, a new cell, a step
+    of a panel's drawing: ``draw_steps``) yields the panels the grid now
+    holds, in order, each with what is drawn in it so far; drawing stopped
+    after any step, those are the right ``previous`` for the next. Returns
+    the panels, axes shared."""
     titles = plot.panels
     cols = columns(len(titles))
     share = legend_share if legend_beside else 0.0
@@ -127,30 +128,30 @@ def panel_steps(
         p.pi.setYLink(None)
     out: list[Panel] = list(kept)  # the grid's panels as they now are
     yield out
+    # New cells first, a step each (a plot item: 8-15 ms), each then a turn
+    # of its own: after a panel's last step (~3 ms), which a turn takes the
+    # next to cost as much as (TurnSteps), a new cell ran in the same turn.
+    for i in range(len(kept), len(titles)):
+        shown = _fitted(titles[i], cell_w, font_px)
+        pi, legend, label = _cell(grid, divmod(i, cols), shown, theme, font_px, share)
+        out.append(Panel(titles[i], pi, legend, Drawn(), label))  # nothing drawn
+        yield out
     for i, title in enumerate(titles):
-        r, c = divmod(i, cols)
         # the x title under the lowest panel of each column only
         lowest = i + cols >= len(titles)
         sub = replace(
             plot.panel(title), y_title="", x_title=plot.x_title if lowest else ""
         )
-        shown = _fitted(title, cell_w, font_px)
-        if i < len(kept):
-            pi, legend, last = kept[i].pi, kept[i].legend, kept[i].drawn
-            label = kept[i].label
-            if afresh or kept[i].title != title:  # another panel in this cell
-                label.setText(_bold(shown))
-                # its legend filled anew and packed below as when drawn
-                # afresh, not relabelled in rows the layout spread
-                legend.clear()
-                legend.setMaximumHeight(QWIDGETSIZE_MAX)
-                last = replace(last, shape=())
-        else:
-            pi, legend, label = _cell(grid, (r, c), shown, theme, font_px, share)
-            last = None
-            out.append(Panel(title, pi, legend, Drawn(), label))  # nothing drawn
-            yield out
-        drawn = draw(
+        pi, legend, last, label = out[i].pi, out[i].legend, out[i].drawn, out[i].label
+        if i < len(kept) and (afresh or kept[i].title != title):
+            # another panel in this cell
+            label.setText(_bold(_fitted(title, cell_w, font_px)))
+            # its legend filled anew and packed below as when drawn
+            # afresh, not relabelled in rows the layout spread
+            legend.clear()
+            legend.setMaximumHeight(QWIDGETSIZE_MAX)
+            last = replace(last, shape=NOT_IN_PLACE)
+        for drawn in draw_steps(
             pi,
             sub,
             theme,
@@ -161,12 +162,12 @@ def panel_steps(
             legend_rows=legend_rows,
             legend_width=names_px,
             interactive=interactive,
-        )
+        ):
+            out[i] = Panel(title, pi, legend, drawn, label)
+            yield out
         if legend_beside:  # packed: a layout cell spreads entries over its height
             legend.setMaximumHeight(legend.layout.preferredHeight())
             legend.setMaximumWidth(cap)
-        out[i] = Panel(title, pi, legend, drawn, label)
-        yield out
     if legend_beside:
         # Every plot the rest of its panel: a column's long title would
         # otherwise widen its plots and narrow the other column's (the grid
@@ -175,6 +176,7 @@ def panel_steps(
         for c in range(cols):
             grid.layout.setColumnMinimumWidth(1 + 2 * c, plot_w)
     _share_axes([p.pi for p in out])
+    yield out
     return out
 
 

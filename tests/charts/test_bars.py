@@ -25,6 +25,7 @@ def _canvas(qapp, plot, size=(900, 600)):
     canvas.show()
     qapp.processEvents()
     canvas.render(plot)
+    canvas.finish()  # drawn whole: past its budget, a chart takes turns
     qapp.processEvents()
     return canvas
 

@@ -236,6 +236,7 @@ def test_window_draws_panels_and_finds_their_points(qtbot, db):
     # one model: back to one plot
     one = _plot(db, "scaling", FilterState().with_values("model", ["GPT-2"]))
     canvas.render(one)
+    canvas.finish()  # drawn whole: past its budget, a chart takes turns
     assert canvas.plot.isVisible() and not canvas.panels_view.isVisible()
     assert one.panels == ()
 

@@ -302,3 +302,108 @@ def test_panels_that_bring_a_scroll_bar_are_drawn_for_the_width_it_leaves(
     viewport = w.canvas.panels_scroll.viewport()
     assert widths == [viewport.width()] == [view.width()]
     assert after[0].sizes == []  # not resized once whole (was: by the bar's 14 px)
+
+
+GPT2 = FilterState().with_values("model", ["GPT-2"])
+BERT = FilterState().with_values("model", ["BERT-Large"])
+
+
+def _one_plot(canvas) -> tuple:
+    """What the one plot shows: its legend's names, its series items' data,
+    its hits, its ranges and every item it holds, by type."""
+    drawn = canvas.drawn
+    return (
+        [label.text for _sample, label in canvas.legend.items],
+        [_data(it) for it in drawn.series_items],
+        [(h.result_id, h.x, h.y, h.tooltip) for h in drawn.hits],
+        canvas.item.getViewBox().targetRange(),
+        sorted(type(it).__name__ for it in canvas.item.items),
+    )
+
+
+def test_one_plot_drawn_a_look_a_turn_is_the_plot_drawn_at_once(qtbot, db):
+    """At a budget of 0 ms the one plot is drawn a look (one item) a turn,
+    then its legend, labels and axes: the very plot drawn at once."""
+    plot = _plot(db, BERT)
+    assert not plot.panels
+    stepped, at_once = _canvas(qtbot, 0.0), _canvas(qtbot, float("inf"))
+    with qtbot.waitSignal(at_once.rendered, timeout=0):  # within render
+        at_once.render(plot)
+    looks = len(at_once.drawn.series_items)
+    assert looks > 8
+    turns = []
+    stepped.steps.timer.timeout.connect(lambda: turns.append(1))
+    with qtbot.waitSignal(stepped.rendered, timeout=20_000):
+        stepped.render(plot)
+        assert stepped.drawing()
+    assert len(turns) > looks
+    assert _one_plot(stepped) == _one_plot(at_once)
+
+
+def test_one_plot_replaced_part_way_holds_the_new_chart_only(qtbot, db):
+    """A chart replaced while the one plot is half drawn over another (some
+    items of the last chart updated, some made anew): the new chart is drawn
+    over it, holding what a plot drawn at once holds, not one item more."""
+    gpt, bert = _plot(db, GPT2), _plot(db, BERT)
+    at_once = _canvas(qtbot, float("inf"))
+    for plot in (gpt, bert, gpt):
+        at_once.render(plot)
+    canvas = _canvas(qtbot, 0.0)
+    with qtbot.waitSignal(canvas.rendered, timeout=20_000):
+        canvas.render(gpt)
+    gpt_looks = len(canvas.drawn.series_items)
+    assert len(_plot_looks(bert)) > gpt_looks + 2
+    said, part_way = [], []
+
+    def replace_on(turn: int) -> None:
+        if len(part_way) < turn and canvas.current is bert:
+            part_way.append(len(canvas._plot_drawn.series_items))
+            if len(part_way) == turn:  # more items placed than gpt had
+                canvas.render(gpt)
+
+    canvas.steps.timer.timeout.connect(lambda: replace_on(gpt_looks + 2))
+    canvas.rendered.connect(lambda: said.append(canvas.current))
+    with qtbot.waitSignal(canvas.rendered, timeout=20_000):
+        canvas.render(bert)
+    assert said == [gpt]
+    assert part_way[-1] > gpt_looks  # items made anew for bert, then dropped
+    assert _one_plot(canvas) == _one_plot(at_once)
+
+
+def _plot_looks(plot) -> set:
+    from ipubench_gui.charts.builders import _look
+
+    return {_look(s) for s in plot.series if s.points}
+
+
+def test_one_plot_drawn_over_turns_is_painted_once_when_whole(session, qtbot):
+    """In the window, a filter change whose one plot is drawn over many turns:
+    the plot is not painted until it is whole, then painted once."""
+    from functools import partial
+
+    from PySide6.QtWidgets import QApplication
+
+    w = session.window
+    session.state.set_chart(session.state.chart.with_(kind="scaling"))
+    session.state.set_filters(GPT2)
+    qtbot.waitUntil(lambda: not w.canvas.drawing())
+    QApplication.processEvents()  # painted
+    w.canvas.steps.budget_ms = 0.0
+    paints = {"drawing": 0, "whole": 0}
+
+    class Paints(QtCore.QObject):
+        def eventFilter(self, obj, e) -> bool:  # noqa: N802 (Qt API)
+            if e.type() == QtCore.QEvent.Type.Paint:
+                paints["drawing" if w.canvas.drawing() else "whole"] += 1
+            return False
+
+    counter = Paints()
+    w.canvas.plot.viewport().installEventFilter(counter)
+    turns = []
+    w.canvas.steps.timer.timeout.connect(lambda: turns.append(1))
+    with qtbot.waitSignal(w.canvas.rendered, timeout=20_000):
+        QtCore.QTimer.singleShot(0, partial(session.state.set_filters, BERT))
+    QApplication.processEvents()  # and painted
+    assert len(turns) > len(_plot_looks(w.canvas.current))
+    assert paints == {"drawing": 0, "whole": 1}
+    assert [label.text for _s, label in w.canvas.legend.items]  # BERT's

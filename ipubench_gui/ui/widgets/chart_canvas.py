@@ -24,7 +24,7 @@ from ipubench_gui.charts.builders import (
     Hit,
     NumberAxis,
     clear_of_legend,
-    draw,
+    draw_steps,
     from_view,
     highlight_items,
 )
@@ -72,6 +72,7 @@ def _ready_to_paint(
     if not view.isVisible():  # not laid out: its paint will work them out
         return
     view.centralWidget.layout.activate()  # the cells' final sizes
+    yield value  # 9 panels laid out: ~4 ms, apart from preparing them
     for k in range(0, len(items), 3):
         for pi in items[k : k + 3]:
             prepare_paint(pi)
@@ -246,11 +247,12 @@ class ChartCanvas(QWidget):
         )
 
     def _plot_steps(self, plot: Plot, font_px: float) -> Generator[None, None, None]:
-        """``plot`` in the one plot: drawn, then made ready to paint."""
+        """``plot`` in the one plot: drawn (``draw_steps``), then made ready
+        to paint."""
         self.panels_scroll.hide()
         self._spare_panels = self._cells or self._spare_panels
         self._panels = self._cells = []
-        self._drawn = self._plot_drawn = draw(
+        for drawn in draw_steps(
             self.item,
             plot,
             self.theme,
@@ -258,7 +260,9 @@ class ChartCanvas(QWidget):
             legend=self.legend,
             previous=self._plot_drawn,
             legend_rows=self.legend_rows_that_fit(),
-        )
+        ):
+            self._drawn = self._plot_drawn = drawn  # what the plot holds
+            yield
         self._budget_movable(self._drawn)
         if not plot.horizontal_bars:
             self.item.getAxis("left").setWidth(None)  # back to automatic
