@@ -407,3 +407,26 @@ def test_one_plot_drawn_over_turns_is_painted_once_when_whole(session, qtbot):
     assert len(turns) > len(_plot_looks(w.canvas.current))
     assert paints == {"drawing": 0, "whole": 1}
     assert [label.text for _s, label in w.canvas.legend.items]  # BERT's
+
+
+def test_panels_stay_shown_until_the_one_plot_replacing_them_is_drawn(qtbot, db):
+    """From panels to the one plot drawn over turns: at every turn one of the
+    two is shown, the panels until the plot is drawn. Hidden in the first
+    step, the panels left the window's background in their place while the
+    plot was drawn (Xvfb, 1M rows: /work/helpers/shots-h21d/frames-1920b)."""
+    torch, one = _plot(db, TORCH), _plot(db, BERT)
+    canvas = _canvas(qtbot, 0.0)
+    with qtbot.waitSignal(canvas.rendered, timeout=20_000):
+        canvas.render(torch)
+    shown = []
+
+    def note() -> None:
+        if canvas.drawing():
+            shown.append((canvas.panels_scroll.isVisible(), canvas.plot.isVisible()))
+
+    canvas.steps.timer.timeout.connect(note)
+    with qtbot.waitSignal(canvas.rendered, timeout=20_000):
+        canvas.render(one)
+    panels, plot = (True, False), (False, True)
+    assert shown.count(panels) > len(_plot_looks(one))  # while it is drawn
+    assert shown == [panels] * shown.count(panels) + [plot] * shown.count(plot)

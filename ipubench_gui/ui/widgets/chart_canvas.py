@@ -248,8 +248,12 @@ class ChartCanvas(QWidget):
 
     def _plot_steps(self, plot: Plot, font_px: float) -> Generator[None, None, None]:
         """``plot`` in the one plot: drawn (``draw_steps``), then made ready
-        to paint."""
-        self.panels_scroll.hide()
+        to paint. Shown from the first step; in place of panels, once drawn
+        (the panels hidden in the first step left the window's background
+        in their place until the last, Xvfb, 1M rows)."""
+        from_panels = not self.panels_scroll.isHidden()
+        if not from_panels:
+            self._show_plot(plot)
         self._spare_panels = self._cells or self._spare_panels
         self._panels = self._cells = []
         for drawn in draw_steps(
@@ -275,12 +279,18 @@ class ChartCanvas(QWidget):
         else:
             vb.setLimits(minYRange=None, maxYRange=None)
             self.rows_bar.hide()
-        self.empty_label.setVisible(plot.empty)
-        self.plot.setVisible(not plot.empty)
+        if from_panels:
+            self._show_plot(plot)
         if self.layout() is not None:
             self.layout().activate()  # the plot's size now, not in its paint
         yield
         yield from _ready_to_paint(self.plot, [self.item], None)
+
+    def _show_plot(self, plot: Plot) -> None:
+        """The one plot shown (or that it is empty), not the panels."""
+        self.panels_scroll.hide()
+        self.empty_label.setVisible(plot.empty)
+        self.plot.setVisible(not plot.empty)
 
     def _whole(self, view: pg.GraphicsView) -> None:
         """The chart is drawn: selection shown, said."""

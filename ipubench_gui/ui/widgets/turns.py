@@ -26,8 +26,8 @@ class TurnSteps(QObject):
     Held from ``start`` by default, not from the end of the first turn: a
     child shown or hidden in the first step (the chart's panels for its one
     plot) left a strip of the window's background where a scroll bar was to
-    come, until the last step (Xvfb, 1920x1080). ``start(hold=False)``: for
-    steps that each leave the widget whole (see ``start``)."""
+    come, until the last step (Xvfb, 1920x1080). ``start(hold=False)``: held
+    from the end of the first turn, if the steps go past it (see ``start``)."""
 
     def __init__(self, widget: QWidget, budget_ms: float):
         super().__init__(widget)
@@ -48,9 +48,9 @@ class TurnSteps(QObject):
     ) -> None:
         """Run ``steps`` (those of the last start dropped), each step's value
         given to ``on_step``; ``on_done`` once the last is run, then the
-        widget's updates resumed. Not ``hold``: the widget's updates held only once
-        the steps go past this turn (each step leaves it whole: a chart of one
-        plot is drawn in its first step, then made ready to paint), so work
+        widget's updates resumed. Not ``hold``: the widget's updates held only
+        once the steps go past this turn, before the event loop can paint
+        what they left half done (the one plot, drawn a look a step), so work
         done within ``start`` is painted as any change, not by a repaint of
         the whole widget (which painted a filter change's chart twice)."""
         self.cancel()
