@@ -430,3 +430,28 @@ def test_panels_stay_shown_until_the_one_plot_replacing_them_is_drawn(qtbot, db)
     panels, plot = (True, False), (False, True)
     assert shown.count(panels) > len(_plot_looks(one))  # while it is drawn
     assert shown == [panels] * shown.count(panels) + [plot] * shown.count(plot)
+
+
+def test_steps_resume_the_widget_even_if_their_end_raises(qtbot):
+    """TurnSteps runs ``on_done`` while the widget is still held, then
+    resumes it: an ``on_done`` that raises must not leave it held (it would
+    show its last picture for good)."""
+    from PySide6.QtWidgets import QWidget
+
+    from ipubench_gui.ui.widgets.turns import TurnSteps
+
+    w = QWidget()
+    qtbot.addWidget(w)
+    steps = TurnSteps(w, budget_ms=0.0)
+    held: list[bool] = []
+
+    def done() -> None:
+        held.append(not w.updatesEnabled())
+        raise RuntimeError("on_done failed")
+
+    steps.start(iter([1, 2]), lambda _v: None, done)
+    assert steps.running() and not w.updatesEnabled()  # over turns, held
+    with pytest.raises(RuntimeError, match="on_done failed"):
+        steps.finish()
+    assert held == [True]  # on_done ran while held...
+    assert w.updatesEnabled() and not steps.running()  # ...and it was resumed

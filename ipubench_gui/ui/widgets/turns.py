@@ -101,7 +101,10 @@ class TurnSteps(QObject):
             last = now
         self._steps = None
         # Done before the updates resume: what ``on_done`` changes is painted
-        # with the rest, in the one paint.
-        self._on_done()
-        if self._steps is None:  # ``on_done`` started no steps of its own
-            self._resume()
+        # with the rest, in the one paint. Resumed whatever it raises: left
+        # held, the widget would show its last picture for good.
+        try:
+            self._on_done()
+        finally:
+            if self._steps is None:  # ``on_done`` started no steps of its own
+                self._resume()
