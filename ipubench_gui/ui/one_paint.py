@@ -51,14 +51,19 @@ def paint_now(
         ports = [v.viewport() for v in views if v.viewport().updatesEnabled()]
         for port in ports:
             port.setUpdatesEnabled(False)
-        for view in views:
-            QCoreApplication.sendPostedEvents(view.scene(), QEvent.Type.MetaCall)
+        send_scene_calls(views)
         for port in ports:
             port.setUpdatesEnabled(True)  # each painted whole, below
     for _ in range(LAYOUT_LEVELS):
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
     # the views' new sizes applied before their paint (``ViewsApplied``)
     QCoreApplication.sendPostedEvents(None, _APPLY)
+    send_scene_calls(views)
+
+
+def send_scene_calls(views: Iterable[QGraphicsView]) -> None:
+    """Run the ``views``' scenes' queued calls now: their handling of changed
+    items, which dispatches the window's pending paint."""
     for view in views:
         QCoreApplication.sendPostedEvents(view.scene(), QEvent.Type.MetaCall)
 

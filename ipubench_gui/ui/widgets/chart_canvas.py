@@ -32,7 +32,7 @@ from ipubench_gui.charts.panels import Panel, panel_steps, rows_of
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.plots import Plot
 from ipubench_gui.domain.text import elide_words
-from ipubench_gui.ui.one_paint import ViewsApplied
+from ipubench_gui.ui.one_paint import ViewsApplied, send_scene_calls
 from ipubench_gui.ui.widgets.note_label import NoteLabel
 from ipubench_gui.ui.widgets.turns import TurnSteps
 
@@ -312,8 +312,7 @@ class ChartCanvas(QWidget):
         within ``render`` is painted once by the window (``paint_update``)."""
         if self.updatesEnabled():  # drawn within ``render``: painted as any change
             return
-        for view in (self.plot, self.panels_view):
-            QCoreApplication.sendPostedEvents(view.scene(), QEvent.Type.MetaCall)
+        send_scene_calls((self.plot, self.panels_view))
 
     def drawing(self) -> bool:
         """Whether the chart of the last ``render`` is not yet whole."""
