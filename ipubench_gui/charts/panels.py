@@ -35,6 +35,7 @@ QWIDGETSIZE_MAX = 16777215  # Qt's "no maximum"
 # of a 450 px column in the window (x ticks 64 and 128 overprinted) and ~45%
 # of their cell in exports.
 LEGEND_SHARE = 0.45
+Y_TITLE_EM = 1.08  # the y title's size, in panel text sizes
 
 
 @dataclass
@@ -82,6 +83,7 @@ def panel_steps(
     previous: list[Panel] | None = None,
     width: float = 1920.0,
     afresh: bool = False,
+    y_title: bool = True,
 ) -> Generator[list[Panel], None, list[Panel]]:
     """Draw each panel of ``plot`` into ``grid``, in steps: into the cells of
     ``previous`` (retitled and redrawn in place) when the grid keeps its
@@ -94,10 +96,11 @@ def panel_steps(
     names wrapped at words to that less the swatch, the window and exports
     alike; or inside it, in the corner the kind leaves empty. Only the lowest
     panel of a column writes the x axis' title; the y axis' title is written
-    once, left of the grid. A panel's title is cut by whole words to its share
-    of ``width`` pixels; ``afresh``: the cells of ``previous`` are retitled
-    and their legends filled anew even for the same panels (laid out again
-    for another width).
+    once, left of the grid (not ``y_title``: left out, a window writes it
+    beside the grid, in sight while the grid scrolls). A panel's title is cut
+    by whole words to its share of ``width`` pixels; ``afresh``: the cells of
+    ``previous`` are retitled and their legends filled anew even for the
+    same panels (laid out again for another width).
 
     A generator, so that a window can spread a big drawing over several turns
     of its event loop (9 panels drawn anew over 1M rows held the GUI thread
@@ -114,12 +117,13 @@ def panel_steps(
     names_px = max(4 * font_px, cap - SWATCH_PX) if legend_beside else None
     kept = _kept_cells(grid, previous or [], len(titles))
     rows = rows_of(len(titles))
+    y_text = html.escape(plot.y_title) if y_title else ""
     if kept and rows_of(len(previous or [])) == rows:
-        grid.getItem(0, 0).setText(html.escape(plot.y_title))
+        grid.getItem(0, 0).setText(y_text)
     else:  # the y title spans every row
         if kept:
             grid.removeItem(grid.getItem(0, 0))
-        _y_title(grid, plot.y_title, theme, font_px, rows)
+        _y_title(grid, y_text, theme, font_px, rows)
     # Unlinked while each is redrawn (``_share_axes`` links them again):
     # else each panel's range change is passed on to every other, 3,935
     # setRange calls and 1.2 s for 31 panels (scaling, 1M rows, cProfile).
@@ -273,16 +277,19 @@ def _bold(title: str) -> str:
 def _y_title(
     grid: pg.GraphicsLayout, text: str, theme: Theme, font_px: float, rows: int
 ) -> None:
-    """The y axis' title once for every panel, turned, left of the grid."""
-    grid.addLabel(
-        html.escape(text),
+    """The y axis' title once for every panel, turned, left of the grid
+    (none: a column of no width)."""
+    label = grid.addLabel(
+        text,
         row=0,
         col=0,
         rowspan=2 * rows,
         angle=-90,
-        size=f"{font_px * 1.08:.0f}px",
+        size=f"{font_px * Y_TITLE_EM:.0f}px",
         color=theme.foreground,
     )
+    if not text:
+        label.setMaximumWidth(0)
 
 
 def _fitted(title: str, width: float, font_px: float) -> str:

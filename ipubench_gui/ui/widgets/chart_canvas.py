@@ -28,12 +28,13 @@ from ipubench_gui.charts.builders import (
     from_view,
     highlight_items,
 )
-from ipubench_gui.charts.panels import Panel, panel_steps, rows_of
+from ipubench_gui.charts.panels import Y_TITLE_EM, Panel, panel_steps, rows_of
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.plots import Plot
 from ipubench_gui.domain.text import elide_words
 from ipubench_gui.ui.one_paint import ViewsApplied, send_scene_calls
 from ipubench_gui.ui.widgets.note_label import NoteLabel
+from ipubench_gui.ui.widgets.pinned_title import PinnedTitle
 from ipubench_gui.ui.widgets.turns import TurnSteps
 
 HIT_RADIUS_PX = 12
@@ -165,6 +166,8 @@ class ChartCanvas(QWidget):
         self.panels_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.panels_scroll.setWidget(self.panels_view)
         self.panels_scroll.hide()
+        # their y title in sight while they scroll
+        self.y_title = PinnedTitle(self.panels_scroll)
         row.addWidget(self.panels_scroll, 1)
         row.addWidget(self.rows_bar)
         lay = QVBoxLayout(self)
@@ -231,7 +234,7 @@ class ChartCanvas(QWidget):
         for pi, it in self._highlights:
             pi.removeItem(it)
         self._highlights = []
-        font_px = self.fontMetrics().height() * 0.8
+        font_px = self._font_px()
         if plot.panels:
             self.steps.start(
                 self._panel_steps(plot, font_px, afresh),
@@ -344,6 +347,10 @@ class ChartCanvas(QWidget):
         rows = rows_of(len(plot.panels))
         # before measuring: a scroll bar it brings narrows the viewport
         self.panels_view.setMinimumHeight(rows * PANEL_MIN_HEIGHT_EM * font_px)
+        # the y title beside the grid, not in it: in sight while it scrolls
+        title_px = round(font_px * Y_TITLE_EM)
+        fg, bg = self.theme.foreground, self.theme.background
+        self.y_title.pin(plot.y_title, title_px, fg, bg)
         self.panels_scroll.show()
         if self.layout() is not None:
             self.layout().activate()
@@ -370,6 +377,7 @@ class ChartCanvas(QWidget):
             previous=self._cells or self._spare_panels,
             width=width,
             afresh=afresh,
+            y_title=False,
         )
         for p in panels:
             p.legend.setVisible(self.legend.isVisible())
@@ -401,6 +409,10 @@ class ChartCanvas(QWidget):
         if drawn.budget_line is not None:
             drawn.budget_line.setMovable(True)
             drawn.budget_line.sigPositionChangeFinished.connect(self._on_budget_dragged)
+
+    def _font_px(self) -> float:
+        """The chart's text size, in pixels."""
+        return self.fontMetrics().height() * 0.8
 
     def _legend_row_px(self) -> float:
         """One legend entry's height in the window."""
