@@ -58,6 +58,9 @@ class NumberAxis(pg.AxisItem):
         self.data_range: tuple[float, float] | None = None  # view units
         self.title = ""  # as the chart gives it; in µs when zoomed below MICRO
         self.micro = False  # a time axis in ms, zoomed in: written in µs
+        # tick labels laid out, with their advance and height (``_laid_out``)
+        self._laid: dict[str, tuple[QtGui.QTextLayout | None, float, float]] = {}
+        self._laid_font: QtGui.QFont | None = None  # ...in this font
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph API)
         k = 1000.0 if self.micro else 1.0
@@ -121,6 +124,25 @@ class NumberAxis(pg.AxisItem):
             self.drawPicture(p, *self.picture)
             p.restore()
 
+    def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):  # noqa: N802 (pyqtgraph API)
+        """pyqtgraph's, but each tick label laid out once (``_laid_out``)
+        and drawn as ``drawText`` with its box and flags draws it: laid out
+        again in every paint, the 18 labels of a bar chart's rows took ~0.45
+        ms of its ~1.5 ms paint (bundled store, a filter change)."""
+        super().drawPicture(p, axisSpec, tickSpecs, [])  # its font, pen, clip
+        font = p.font()
+        if font != self._laid_font or len(self._laid) > 2000:
+            self._laid_font = QtGui.QFont(font)
+            self._laid = {}
+        for rect, flags, text in textSpecs:
+            laid = self._laid.get(text)
+            if laid is None:
+                laid = self._laid[text] = _laid_out(text, font)
+            if laid[0] is None:  # more than a line: as pyqtgraph draws it
+                p.drawText(rect, int(flags), text)
+            else:
+                laid[0].draw(p, _aligned(rect, int(flags), *laid[1:]))
+
     def prepare(self) -> None:
         """Work out the draw specs now rather than in the next paint (a chart
         drawn over turns of the event loop: its paint then only draws), with
@@ -146,6 +168,51 @@ class NumberAxis(pg.AxisItem):
             ticks = [(opaque_pen(pen, self.opaque_on), a, b) for pen, a, b in ticks]
             specs = (axis, ticks, texts)
         self.picture = specs or ()
+
+
+def _laid_out(
+    text: str, font: QtGui.QFont
+) -> tuple[QtGui.QTextLayout | None, float, float]:
+    """``text`` laid out in ``font`` as ``QPainter.drawText`` lays a line
+    out, with the advance and height it aligns the line by (not its ink:
+    "50k"'s is 1 px wider; nor its rounded height); None for several lines.
+    Drawn as a ``QTextLayout``, its glyphs land on the same subpixels as
+    ``drawText``'s (a ``QStaticText`` moved some by 1/64 px, which changed
+    their pixels)."""
+    if "\n" in text:  # drawText's line breaks
+        return None, 0.0, 0.0
+    layout = QtGui.QTextLayout(text, font)
+    option = QtGui.QTextOption()
+    option.setWrapMode(QtGui.QTextOption.WrapMode.NoWrap)
+    option.setFlags(QtGui.QTextOption.Flag.IncludeTrailingSpaces)
+    layout.setTextOption(option)
+    layout.setCacheEnabled(True)
+    layout.beginLayout()
+    line = layout.createLine()
+    line.setLineWidth(float(0x01000000))
+    more = layout.createLine().isValid()
+    layout.endLayout()
+    if more:
+        return None, 0.0, 0.0
+    return layout, line.horizontalAdvance(), line.ascent() + line.descent()
+
+
+def _aligned(
+    rect: QtCore.QRectF, flags: int, width: float, height: float
+) -> QtCore.QPointF:
+    """The top left of a line of text ``width`` x ``height`` in ``rect`` as
+    ``QPainter.drawText(rect, flags, text)`` places it (qt_format_text)."""
+    align = QtCore.Qt.AlignmentFlag
+    x, y = rect.x(), rect.y()
+    if flags & align.AlignRight.value:
+        x += rect.width() - width
+    elif flags & align.AlignHCenter.value:
+        x += (rect.width() - width) / 2
+    if flags & align.AlignBottom.value:
+        y += rect.height() - height
+    elif flags & align.AlignVCenter.value:
+        y += (rect.height() - height) / 2
+    return QtCore.QPointF(x, y)
 
 
 def opaque_pen(pen: QtGui.QPen, background: QtGui.QColor) -> QtGui.QPen:

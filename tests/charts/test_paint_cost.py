@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6 import QtCore
+from PySide6 import QtCore, QtGui
 
+from ipubench_gui.charts.axes import px_font
 from ipubench_gui.charts.builders import NumberAxis, draw
 from ipubench_gui.charts.theme import LIGHT
 from ipubench_gui.domain.chartspec import ChartSpec
@@ -35,3 +36,51 @@ def test_dashed_lines_on_screen_take_qts_fast_dashing(qapp, db):
     assert pens
     assert all(p.isCosmetic() and p.widthF() <= 1.0 for p in pens)
     assert {p.widthF() for p in _dashed_pens(db, 3.0)} == {3 * pens[0].widthF()}
+
+
+def _axis_image(axis, specs, paint) -> QtGui.QImage:
+    """``specs`` painted by ``paint(axis, painter, *specs)`` on a white image,
+    moved by a fraction of a pixel, as a scene moves its items."""
+    img = QtGui.QImage(400, 60, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+    img.fill(QtGui.QColor("white"))
+    p = QtGui.QPainter(img)
+    p.translate(3.37, 1.71)
+    paint(axis, p, *specs)
+    p.end()
+    return img
+
+
+def test_tick_labels_laid_out_once_are_drawn_as_pyqtgraph_draws_them(qapp):
+    """NumberAxis lays each tick label out once and keeps it; drawn, each
+    lands on the very pixels pyqtgraph's ``drawText`` of its box and flags
+    gives, aligned by its advance ("50k"'s ink is 1 px wider), centred
+    under a bottom tick or right-aligned beside a left one, in boxes and at
+    offsets of fractions of a pixel; and again from what it kept."""
+    flag = QtCore.Qt.AlignmentFlag
+    dont_clip = QtCore.Qt.TextFlag.TextDontClip
+    axes = {
+        "bottom": flag.AlignHCenter | flag.AlignTop,
+        "left": flag.AlignRight | flag.AlignVCenter,
+    }
+    texts = ["50k", "100k", "0.25", "ResNet-50 v1.5 · Bow Pod64 · bs 16,384", "µs"]
+    for side, align in axes.items():
+        axis = NumberAxis(side)
+        axis.setStyle(tickFont=px_font(11))  # as style_axes sets it
+        axis.setWidth(400) if side == "left" else axis.setHeight(60)
+        axis.setGeometry(QtCore.QRectF(0, 0, 400, 60))  # the labels unclipped
+        specs = (
+            (pg.mkPen("k"), QtCore.QPointF(0, 0.5), QtCore.QPointF(380, 0.5)),
+            [(pg.mkPen("k"), QtCore.QPointF(40.5, 0), QtCore.QPointF(40.5, 5))],
+            [
+                (
+                    QtCore.QRectF(7.3 + 61.7 * k, 8.15 + 3.3 * k, 70.1 + 9 * k, 14.6),
+                    int(align | dont_clip),
+                    text,
+                )
+                for k, text in enumerate(texts)
+            ],
+        )
+        theirs = _axis_image(axis, specs, pg.AxisItem.drawPicture)
+        assert theirs != _axis_image(axis, specs[:2] + ([],), pg.AxisItem.drawPicture)
+        for _ in range(2):  # laid out, then as kept
+            assert _axis_image(axis, specs, NumberAxis.drawPicture) == theirs, side
