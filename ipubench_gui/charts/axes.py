@@ -61,6 +61,7 @@ class NumberAxis(pg.AxisItem):
         # tick labels laid out, with their advance and height (``_laid_out``)
         self._laid: dict[str, tuple[QtGui.QTextLayout | None, float, float]] = {}
         self._laid_font: QtGui.QFont | None = None  # ...in this font
+        self._measures: dict[tuple, QtCore.QRectF] = {}  # ``_Measuring``'s
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph API)
         k = 1000.0 if self.micro else 1.0
@@ -161,13 +162,41 @@ class NumberAxis(pg.AxisItem):
         p.save()
         if self.style["tickFont"]:
             p.setFont(self.style["tickFont"])
-        specs = self.generateDrawSpecs(p)
+        specs = self.generateDrawSpecs(_Measuring(p, self._measures))
         p.restore()
         if specs and self.opaque_on is not None:
             axis, ticks, texts = specs
             ticks = [(opaque_pen(pen, self.opaque_on), a, b) for pen, a, b in ticks]
             specs = (axis, ticks, texts)
         self.picture = specs or ()
+
+
+class _Measuring:
+    """The painter ``generateDrawSpecs`` is given: ``p``, with the boxes of
+    tick labels it asks for (``boundingRect``, a text layout each) kept in
+    ``kept`` by font, resolution, box, flags and text: each of a bar chart's
+    ~35 labels was measured again on every redraw (~0.15 ms a filter change)."""
+
+    def __init__(self, p: QtGui.QPainter, kept: dict) -> None:
+        self._p, self._kept = p, kept
+        self._dpi = p.device().logicalDpiY() if p.device() is not None else 0
+        self._font = p.font().key()
+
+    def setFont(self, font: QtGui.QFont) -> None:  # noqa: N802 (Qt API)
+        self._p.setFont(font)
+        self._font = self._p.font().key()
+
+    def boundingRect(self, rect, flags, text: str) -> QtCore.QRectF:  # noqa: N802
+        key = (self._font, self._dpi, rect.getRect(), int(flags), text)
+        box = self._kept.get(key)
+        if box is None:
+            if len(self._kept) > 5000:
+                self._kept.clear()
+            box = self._kept[key] = self._p.boundingRect(rect, flags, text)
+        return QtCore.QRectF(box)  # a copy: pyqtgraph moves the boxes it gets
+
+    def __getattr__(self, name: str):
+        return getattr(self._p, name)
 
 
 def _laid_out(

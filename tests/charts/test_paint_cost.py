@@ -84,3 +84,34 @@ def test_tick_labels_laid_out_once_are_drawn_as_pyqtgraph_draws_them(qapp):
         assert theirs != _axis_image(axis, specs[:2] + ([],), pg.AxisItem.drawPicture)
         for _ in range(2):  # laid out, then as kept
             assert _axis_image(axis, specs, NumberAxis.drawPicture) == theirs, side
+
+
+def test_tick_labels_measured_once_are_placed_as_pyqtgraph_places_them(qapp):
+    """The boxes pyqtgraph asks of the painter for each tick label are kept
+    (``axes._Measuring``): the labels' boxes, worked out afresh, then from
+    what was kept, are the ones pyqtgraph works out with a plain painter."""
+    view = pg.PlotWidget(
+        axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")}
+    )
+    view.resize(600, 400)
+    view.show()  # in a view: pyqtgraph measures the axes in its pixels
+    qapp.processEvents()
+    pi = view.getPlotItem()
+    pi.setXRange(0, 150_000, padding=0)
+    pi.setYRange(0.5, 2.5, padding=0)
+    pi.getAxis("left").setTicks([[(1.0, "ResNet-50 · bs 16,384"), (2.0, "ViT")], []])
+    pi.getAxis("left").setWidth(200)  # room for the long label
+    pi.layout.activate()
+    for name in ("bottom", "left"):
+        axis = pi.getAxis(name)
+        axis.setStyle(tickFont=px_font(11))
+        picture = QtGui.QPicture()
+        p = QtGui.QPainter(picture)
+        p.setFont(px_font(11))
+        theirs = pg.AxisItem.generateDrawSpecs(axis, p)[2]
+        assert len(theirs) >= 2, name
+        for _ in range(2):  # measured, then as kept
+            axis._work_out_specs(p)
+            assert axis.picture[2] == theirs, name
+        p.end()
+    view.close()
