@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 import pyqtgraph as pg
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
-from PySide6.QtWidgets import QAbstractScrollArea, QGraphicsView, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QGraphicsView
 
 # Widget levels from a changed widget up to the window, laid out one send
 # each (a chart label is 5 below the window); more sends cost nothing.
@@ -54,7 +54,8 @@ def paint_now(
         send_scene_calls(views)
         for port in ports:
             port.setUpdatesEnabled(True)  # each painted whole, below
-    lay_out(table.window())
+    for _ in range(LAYOUT_LEVELS):
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
     # the views' new sizes applied before their paint (``ViewsApplied``)
     QCoreApplication.sendPostedEvents(None, _APPLY)
     # A widget shown (a chip, the bar's hint) posts itself an update of its
@@ -62,29 +63,6 @@ def paint_now(
     # that widget and the window behind it in a second pass (issue 20).
     QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateLater)
     send_scene_calls(views)
-
-
-def lay_out(window: QWidget) -> None:
-    """The layouts posted, level by level (see ``paint_now``), the
-    ``window``'s own once, last: each chain of layouts (the chips, the status
-    bar's count, the chart's caption: 2 to 5 levels) reached the window at
-    its own level, so a change laid the window out 3 times (its docks',
-    centre's and status bar's geometry worked out and set again each time).
-    Its layout is disabled meanwhile (it ignores its requests; an event
-    filter would see them only after the layout had)."""
-    top = window.layout()
-    held = top is not None and top.isEnabled()
-    if held:
-        top.setEnabled(False)
-    try:
-        for _ in range(LAYOUT_LEVELS):
-            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-    finally:
-        if held:
-            top.setEnabled(True)
-    if held and top.activate():
-        # what the window's layout resized asks in turn (nothing, mostly)
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
 
 
 def send_scene_calls(views: Iterable[QGraphicsView]) -> None:

@@ -134,23 +134,3 @@ def test_a_chip_shown_by_a_filter_change_is_painted_in_its_one_pass(session, qtb
         p = passes.painted
         assert len(p["chart"]) == 1, p
         assert p["shown"] == p["chart"], p  # in the change's pass only
-
-
-def test_the_window_laid_out_once_a_change_still_lays_out_on_a_resize(session, qtbot):
-    """The window's own layout runs once at the end of a change's layouts
-    (``one_paint.lay_out``), and is left enabled: a chip, a new count and a
-    resize afterwards lay the centre and the status bar out as before."""
-    w = session.window
-    session.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
-    QApplication.processEvents()
-    assert w.layout().isEnabled()
-    count = w.count_label
-    assert str(w.model.rowCount()) in count.text().replace(",", "")
-    # the count label whole at the status bar's right, as its layout puts it
-    right = count.mapTo(w, count.rect().topRight()).x()
-    assert count.width() >= count.sizeHint().width()
-    w.resize(1300, 880)
-    QApplication.processEvents()
-    assert w.centralWidget().geometry().right() < 1300
-    assert count.mapTo(w, count.rect().topRight()).x() == right - 100
-    assert w.statusBar().width() == 1300
