@@ -8,7 +8,7 @@ import pyqtgraph as pg
 import pytest
 
 from ipubench_gui.charts.builders import NumberAxis, draw
-from ipubench_gui.charts.theme import LIGHT
+from ipubench_gui.charts.theme import DARK, LIGHT
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
@@ -30,9 +30,12 @@ def _plot_item() -> pg.PlotItem:
 
 
 def _drawn(pi: pg.PlotItem) -> list[tuple]:
-    """What each series item in ``pi`` shows, in a comparable form."""
+    """What each series item in ``pi`` shows, in a comparable form (hidden
+    items, spares kept for a later drawing, show nothing)."""
     out = []
     for it in pi.items:
+        if not it.isVisible():
+            continue
         if isinstance(it, (pg.PlotDataItem, pg.PlotCurveItem)):
             x, y = it.getData()
             symbol = it.opts.get("symbol")  # a bare curve has none
@@ -132,3 +135,85 @@ def test_a_redraw_refills_the_last_drawings_labels_with_the_new_plots(qapp, db, 
     assert labels_of(before) != labels_of(after)
     texts = {t for _x, _y, t, _c in old._points}
     assert texts <= set(labels_of(after))
+
+
+def test_items_no_series_takes_are_kept_hidden_and_taken_again(qapp, db):
+    """All frameworks' bars (a colour each), then one framework's, then all
+    again: the second drawing hides the items it does not need, the third
+    shows them again; no item is made after the first drawing, and each
+    shows what a fresh drawing shows."""
+    every, torch = _bars(db, None), _bars(db, "IPU-POD16")
+    assert len(every.series) > 3 and len(torch.series) == 1
+    pi, legend = _plot_item(), pg.LegendItem()
+    first = draw(pi, every, LIGHT, legend=legend)
+    made = set(pi.items)
+    second = draw(pi, torch, LIGHT, legend=legend, previous=first)
+    assert len(second.series_items) == 1
+    assert {it.isVisible() for it in second.spares} == {False}
+    assert len(second.spares) == len(every.series) - 1
+    assert _drawn(pi) == _drawn(_fresh(torch))
+    third = draw(pi, every, LIGHT, legend=legend, previous=second)
+    assert set(third.series_items) == set(first.series_items)
+    assert third.spares == [] and set(pi.items) <= made
+    assert all(it.isVisible() for it in third.series_items)
+    assert _drawn(pi) == _drawn(_fresh(every))
+
+
+def _bars(db, platform: str | None):
+    """The bar chart, a colour per platform: 8 over every row, one over a
+    platform's."""
+    spec = ChartSpec(kind="throughput", color_by="platform")
+    f = FilterState()
+    if platform:
+        f = f.with_values("platform", [platform])
+    return build_plot(spec, fetch.chart_data(db, f, spec))
+
+
+def _fresh(plot) -> pg.PlotItem:
+    pi = _plot_item()
+    draw(pi, plot, LIGHT, legend=pg.LegendItem())
+    return pi
+
+
+def test_a_legend_keeps_the_rows_it_no_longer_needs_and_shows_them_again(qapp, db):
+    """Fewer entries than rows: the rows left over are taken out and hidden,
+    and put back (the same rows) when entries grow again; each time the
+    legend lists, sizes and colours what a fresh legend does."""
+    every, torch = _bars(db, None), _bars(db, "IPU-POD16")
+    pi, legend = _plot_item(), pg.LegendItem()
+    first = draw(pi, every, LIGHT, legend=legend)
+    rows = list(legend.items)
+    assert len(rows) > 3
+    second = draw(pi, torch, LIGHT, legend=legend, previous=first)
+    assert legend.items == rows[:1]
+    hidden = [part for row in rows[1:] for part in row]
+    assert not any(part.isVisible() for part in hidden)
+    laid_out = [legend.layout.itemAt(i) for i in range(legend.layout.count())]
+    assert not any(part in laid_out for part in hidden)
+    _same_as_fresh(legend, torch)
+    draw(pi, every, LIGHT, legend=legend, previous=second)
+    assert set(legend.items) == set(rows)
+    assert all(part.isVisible() for row in legend.items for part in row)
+    _same_as_fresh(legend, every)
+
+
+def _same_as_fresh(legend: pg.LegendItem, plot) -> None:
+    fresh = pg.LegendItem()
+    draw(_plot_item(), plot, LIGHT, legend=fresh)
+    assert _legend_rows(legend) == _legend_rows(fresh)
+    assert legend.boundingRect().size() == fresh.boundingRect().size()
+
+
+def test_rows_kept_in_another_text_colour_are_not_shown_again(qapp, db):
+    """The window's theme changed in between: the legend's kept rows were
+    labelled in the old colour, so the legend makes rows anew instead."""
+    every, torch = _bars(db, None), _bars(db, "IPU-POD16")
+    pi, legend = _plot_item(), pg.LegendItem()
+    first = draw(pi, every, LIGHT, legend=legend)
+    kept = set(legend.items[1:])
+    second = draw(pi, torch, LIGHT, legend=legend, previous=first)
+    legend.setLabelTextColor(DARK.foreground)  # as ChartCanvas.apply_theme does
+    draw(pi, every, DARK, legend=legend, previous=second)
+    assert not kept & set(legend.items)
+    colours = {pg.mkColor(label.opts["color"]).name() for _s, label in legend.items}
+    assert colours == {pg.mkColor(DARK.foreground).name()}

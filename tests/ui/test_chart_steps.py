@@ -310,14 +310,15 @@ BERT = FilterState().with_values("model", ["BERT-Large"])
 
 def _one_plot(canvas) -> tuple:
     """What the one plot shows: its legend's names, its series items' data,
-    its hits, its ranges and every item it holds, by type."""
+    its hits, its ranges and every item it shows, by type (items hidden are
+    spares an earlier drawing left for the next, ``Drawn.spares``)."""
     drawn = canvas.drawn
     return (
         [label.text for _sample, label in canvas.legend.items],
         [_data(it) for it in drawn.series_items],
         [(h.result_id, h.x, h.y, h.tooltip) for h in drawn.hits],
         canvas.item.getViewBox().targetRange(),
-        sorted(type(it).__name__ for it in canvas.item.items),
+        sorted(type(it).__name__ for it in canvas.item.items if it.isVisible()),
     )
 
 
