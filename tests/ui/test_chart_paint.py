@@ -197,3 +197,30 @@ def test_a_pan_zoom_or_resize_paints_the_chart_once(session, qtbot, change):
     for _ in range(3):
         QApplication.processEvents()
     assert paints.count == 1
+
+
+def test_a_redraw_in_new_ranges_sets_no_axis_title_again(qtbot, db, monkeypatch):
+    """The same chart in other ranges (its titles the same): no axis' title
+    is set again. pyqtgraph's hidden top and right axes set theirs (unseen)
+    on every range change while their SI prefix was on."""
+    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+
+    canvas = ChartCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(1200, 800)
+    canvas.show()
+    canvas.render(_one_plot(db))
+    canvas.finish()
+    before = canvas.item.getViewBox().viewRange()
+    set_again = []
+    orig = pg.AxisItem._updateLabel
+
+    def counted(self):
+        set_again.append(self.orientation)
+        return orig(self)
+
+    monkeypatch.setattr(pg.AxisItem, "_updateLabel", counted)
+    canvas.render(_one_plot(db, scale=7.0))
+    canvas.finish()
+    assert canvas.item.getViewBox().viewRange() != before
+    assert set_again == []

@@ -111,6 +111,11 @@ class ChartCanvas(QWidget):
             lambda p: self.contextMenuRequested.emit(self.plot.mapToGlobal(p))
         )
         self.item = self.plot.getPlotItem()
+        # The hidden top and right axes' SI prefix off, as in exports' plots
+        # (``axes.add_plot``): on, every range change of a filter change (two
+        # or three) set each one's unseen label's HTML again, ~0.1 ms in all.
+        for side in ("top", "right"):
+            self.item.getAxis(side).enableAutoSIPrefix(False)
         # The plots' new ranges and sizes applied before their paint, which
         # then paints them once (``ViewsApplied``).
         self.views_applied = ViewsApplied(self, held=self.drawing)
