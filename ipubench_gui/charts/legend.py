@@ -108,13 +108,13 @@ def fill_legend(
     boundaries to ``width`` pixels if given. A legend inside the plot (made
     with an offset) sits in ``corner`` over a translucent background.
 
-    A legend in the same text colour and size keeps its rows, relabelled in
-    place (each row's swatch pointed at its new item): making its rows anew
-    was a quarter of redrawing the latency chart over 1M rows after a filter
-    change (tests/bench breakdown). Rows it no longer needs are taken out of
-    its layout and kept hidden for a later fill (``_SpareRows``): on the
-    bundled store a filter change from 1 legend entry to 8 spent 1.8 ms
-    making 7 rows, and the change back 0.15 ms closing them."""
+    A legend in the same text colour and size keeps its rows, each row's
+    swatch pointed at its new item, a row already saying a name kept for it
+    (``_SpareRows.refill``): making its rows anew was a quarter of redrawing
+    the latency chart over 1M rows after a filter change (tests/bench
+    breakdown). Rows it no longer needs are taken out of its layout and kept
+    hidden for a later fill: on the bundled store a filter change from 1
+    legend entry to 2 spent 1.7 ms making a row."""
     if legend.opts["offset"] is not None:  # inside the plot
         m = 10
         legend.setOffset(
@@ -158,34 +158,22 @@ def fill_legend(
             else f"+ {n} more not listed"
         )
         more = [(pg.PlotDataItem(pen=None), text)]
-    rows = listed + more
     if not same_look:
         legend.clear()
-    if len(legend.items) != len(rows):
-        _SpareRows.of(legend).fit(legend, len(rows), (colour.name(), size))
-    for (sample, label), (item, text) in zip(legend.items, rows):
-        sample.item = item
-        sample.update()
-        if label.text != text:
-            label.setText(text)
-            # as a new row's: a shorter name kept the last one's width, and
-            # with it the legend's box
-            label.resize(label.minimumSize())
-    for item, text in rows[len(legend.items) :]:
-        legend.addItem(item, text)
-    legend.updateSize()
+    _SpareRows.of(legend).refill(legend, listed + more, (colour.name(), size))
     _swatches_beside_their_text(legend, len(listed))
 
 
+Row = tuple[pg.ItemSample, pg.LabelItem]
+
+
 class _SpareRows:
-    """A legend's rows taken out of it and hidden, to be put back (``fit``)
+    """A legend's rows taken out of it and hidden, to be put back (``refill``)
     rather than made again (pyqtgraph closes the rows it removes). Held by
-    the legend (``of``), and holding nothing that holds it: a reference
-    cycle left the legend's Python side to the garbage collector, after Qt
-    had deleted the legend, and its rows were then deleted twice."""
+    the legend (``of``), and holding nothing that holds it."""
 
     def __init__(self) -> None:
-        self.rows: list[tuple[pg.ItemSample, pg.LabelItem]] = []
+        self.rows: list[Row] = []
         self.look: tuple = ()  # their text colour and size
 
     @staticmethod
@@ -195,27 +183,58 @@ class _SpareRows:
             spares = legend.spare_rows = _SpareRows()
         return spares
 
-    def fit(self, legend: pg.LegendItem, n: int, look: tuple) -> None:
-        """``legend`` holds ``n`` rows if it can without making any: its rows
-        past ``n`` put aside, or rows put aside in the same ``look`` put
-        back (those of another look are closed)."""
+    def refill(
+        self, legend: pg.LegendItem, entries: list[tuple[object, str]], look: tuple
+    ) -> None:
+        """``legend`` lists ``entries`` (item, text), in rows it holds or
+        put aside in the same ``look`` (those of another are closed): a row
+        already saying an entry's text first (setting a label's text is
+        most of a row's cost), then any, relabelled; new rows only for the
+        rest. Rows left over are put aside."""
         if look != self.look:
             for row in self.rows:
-                for item in row:
-                    _close(item)
+                for part in row:
+                    _close(part)
             self.rows, self.look = [], look
-        while len(legend.items) > n:
-            sample, label = legend.items.pop()
-            for part in (sample, label):
-                legend.layout.removeItem(part)
-                part.hide()
-            self.rows.append((sample, label))
-        while len(legend.items) < n and self.rows:
-            sample, label = self.rows.pop()
-            legend.items.append((sample, label))
-            legend._addItemToLayout(sample, label)
-            sample.show()
-            label.show()
+        have = legend.items + self.rows
+        by_text: dict[str, list[Row]] = {}
+        for row in have:
+            by_text.setdefault(row[1].text, []).append(row)
+        picked = [by_text[t].pop(0) if by_text.get(t) else None for _i, t in entries]
+        taken = {id(row) for row in picked if row is not None}
+        free = [row for row in have if id(row) not in taken]
+        for k, row in enumerate(picked):
+            if row is None and free:
+                picked[k] = row = free.pop(0)
+                _relabel(row[1], entries[k][1])
+        if [id(r) for r in picked] != [id(r) for r in legend.items]:
+            for row in legend.items:
+                for part in row:
+                    legend.layout.removeItem(part)
+            legend.items = []
+            for row, (item, text) in zip(picked, entries):
+                if row is None:
+                    legend.addItem(item, text)
+                    continue
+                legend.items.append(row)
+                legend._addItemToLayout(*row)
+                for part in row:
+                    part.show()
+            for row in free:
+                for part in row:
+                    part.hide()
+            self.rows = free
+        for (sample, _label), (item, _text) in zip(legend.items, entries):
+            sample.item = item
+            sample.update()
+        legend.updateSize()
+
+
+def _relabel(label: pg.LabelItem, text: str) -> None:
+    label.setText(text)
+    # as a new row's: a shorter name kept the last one's width, and with
+    # it the legend's box
+    label.resize(label.minimumSize())
 
 
 def _close(item: pg.GraphicsWidget) -> None:
