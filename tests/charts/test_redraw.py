@@ -3,6 +3,8 @@ exactly what a fresh drawing of the same plot draws."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pyqtgraph as pg
 import pytest
@@ -244,3 +246,20 @@ def test_a_legend_keeps_each_row_already_naming_an_entry(qapp, db, monkeypatch):
     assert legend.items == list(by_text.values())
     assert set_again == []
     _same_as_fresh(legend, every)
+
+
+def test_a_legend_follows_the_corner_each_chart_leaves(qapp, db):
+    """A legend inside the plot is anchored again only when the corner
+    changes: redrawn for a chart leaving another corner, it moves there."""
+    bars = _bars(db, None)
+    pi = _plot_item()
+    pi.resize(900, 600)
+    legend = pi.addLegend(offset=(-10, -10))
+    draw(pi, bars, LIGHT, legend=legend)
+    assert tuple(legend.opts["offset"]) == (-10, -10)  # bars: bottom right
+    draw(pi, bars, LIGHT, legend=legend)  # the same corner again
+    assert tuple(legend.opts["offset"]) == (-10, -10)
+    draw(pi, dataclasses.replace(bars, legend_corner="tl"), LIGHT, legend=legend)
+    assert tuple(legend.opts["offset"]) == (10, 10)
+    box = legend.mapRectToItem(pi, legend.boundingRect())
+    assert box.left() < pi.width() / 2 and box.top() < pi.height() / 2
