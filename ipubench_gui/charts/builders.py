@@ -315,6 +315,10 @@ def clear_of_legend(
     ever under the legend. Once laid out: it needs the plot's pixel width."""
     if label_end is None or legend is None or not legend.isVisible():
         return
+    # laid out for the axes of this chart (the bar labels' room just set):
+    # the first chart's view still had its unlaid width, so its value
+    # labels ended under the legend (vendor claims, 47 px into it)
+    pi.layout.activate()
     vb = pi.getViewBox()
     width = vb.width()
     room = width - legend.boundingRect().width() - LEGEND_MARGIN_PX

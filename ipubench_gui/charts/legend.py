@@ -228,7 +228,21 @@ class _SpareRows:
         for (sample, _label), (item, _text) in zip(legend.items, entries):
             sample.item = item
             sample.update()
+        _narrowed_to_their_text(legend)
         legend.updateSize()
+
+
+def _narrowed_to_their_text(legend: pg.LegendItem) -> None:
+    """Labels wider than the widest listed text back to their own width, as
+    new rows': ``updateSize`` sizes the legend by its rows' widths, and rows
+    kept from a legend with a longer name (spread to its column) kept that
+    width, so a legend refilled with shorter names stayed as wide as the last
+    (mlperf, all results then A100 and Gaudi: 227 px, not 167;
+    tests/ui/test_redraw_differential.py)."""
+    widest = max((label.minimumWidth() for _s, label in legend.items), default=0.0)
+    for _sample, label in legend.items:
+        if label.width() > widest:
+            label.resize(label.minimumSize())
 
 
 def _relabel(label: pg.LabelItem, text: str) -> None:

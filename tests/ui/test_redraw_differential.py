@@ -286,9 +286,6 @@ PLACED_OTHERWISE = {
     ("mlperf", 1): "pyqtgraph's AxisItem keeps its tick-label room unless the "
     "new labels need 10 px less (_updateMaxTextSize): the left axis stays 47 px "
     "wide after step 0's labels where a fresh one is 43.5 px",
-    ("vendor", 1): "the same bars drawn again: clear_of_legend widens the x range "
-    "(0..5.37) to keep value labels left of the legend; a first drawing, its "
-    "legend not yet laid out, does not (0..4.90), labels end 47 px into it",
 }
 
 
@@ -315,22 +312,7 @@ def _steps(qtbot, db, kind: str):
         fresh.deleteLater()
 
 
-LEGEND_TOO_WIDE = (
-    "mlperf step 7 (generation A100, Gaudi; after step 6's all results): the "
-    "legend refilled with fewer/shorter rows stays 227 px wide where a fresh "
-    "one is 167 px, so its rows sit 60 px further left (anchored right)"
-)
-
-
-@pytest.mark.parametrize(
-    "kind",
-    [
-        pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=LEGEND_TOO_WIDE))
-        if k == "mlperf"
-        else k
-        for k in sorted(KINDS)
-    ],
-)
+@pytest.mark.parametrize("kind", sorted(KINDS))
 def test_a_chart_redrawn_over_the_last_shows_what_a_fresh_canvas_shows(qtbot, db, kind):
     drawn = grabs = 0
     for i, where, plot, (now, now_at), (want, want_at), pics in _steps(qtbot, db, kind):
