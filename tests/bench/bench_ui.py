@@ -8,7 +8,6 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from tests.bench.harness import (
     case,
     median_ms,
     run_until,
+    wait_for,
 )
 from tests.bench.synthetic import make_data
 
@@ -175,8 +175,8 @@ def threaded_changes(db, runs: int, kind: str | None = None, restyle: bool = Fal
                 spec = s.state.chart.with_(log=k % 2 == 1)
                 QTimer.singleShot(0, partial(s.state.set_chart, spec))
                 # until its chart is drawn, wherever it was built
-                shown = s.window.canvas.current
-                until(lambda shown=shown: s.window.canvas.current is not shown)
+                c, shown = s.window.canvas, s.window.canvas.current
+                wait_for(c.rendered, lambda c=c, was=shown: c.current is not was, 10)
             else:
                 QTimer.singleShot(
                     0, partial(s.state.set_filters, states[k % len(states)])
@@ -191,38 +191,10 @@ def threaded_changes(db, runs: int, kind: str | None = None, restyle: bool = Fal
     return latencies, meter, start
 
 
-def until(done: Callable[[], bool], limit_s: float = 10) -> None:
-    """The event loop as the app runs it until ``done()`` (asked every ms)."""
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    loop = QEventLoop()
-    ask = QTimer(interval=1)
-    ask.timeout.connect(lambda: done() and loop.quit())
-    limit = QTimer(singleShot=True, interval=int(limit_s * 1000))
-    limit.timeout.connect(loop.quit)
-    ask.start()
-    limit.start()
-    if not done():
-        loop.exec()
-    ask.stop()
-    limit.stop()
-
-
 def until_drawn(canvas, limit_s: float = 10) -> None:
     """The event loop as the app runs it until the chart is whole: a chart
     that takes long to draw is drawn over several turns (``ChartCanvas``)."""
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    if not canvas.drawing():
-        return
-    loop = QEventLoop()
-    limit = QTimer(singleShot=True, interval=int(limit_s * 1000))
-    limit.timeout.connect(loop.quit)
-    canvas.rendered.connect(loop.quit)
-    limit.start()
-    loop.exec()
-    limit.stop()
-    canvas.rendered.disconnect(loop.quit)
+    wait_for(canvas.rendered, lambda: not canvas.drawing(), limit_s)
 
 
 def stall_rows(

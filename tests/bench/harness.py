@@ -147,29 +147,36 @@ class StallMeter:
         ]
 
 
-def run_until(runner, done: list[str], slots: set[str], since: int = 0, limit_s=300):
+def wait_for(signal, done: Callable[[], bool], limit_s: float = 300) -> None:
     """The event loop as the app runs it (``QEventLoop.exec``, asleep between
-    events) until ``slots`` are among the answers ``done[since:]`` (``done``:
-    the slot of each ``runner.finished``, appended by the caller).
+    events) until ``done()``, asked each time ``signal`` fires (or until
+    ``limit_s``).
 
     Not a loop of ``processEvents(WaitForMoreEvents, 5)``: that flag has no
     effect with a time limit, so the GUI thread spun, taking the GIL from the
     workers every switch interval; an import on a worker then took 1.65x as
-    long (h18i, /work/helpers/shots-h18i/thread_import.py)."""
+    long (h18i, /work/helpers/shots-h18i/thread_import.py). Nor a timer
+    asking every ms: its ticks ran inside the changes measured."""
     from PySide6.QtCore import QEventLoop, QTimer
 
-    if slots <= set(done[since:]):
+    if done():
         return
     loop = QEventLoop()
 
     def check(*_) -> None:
-        if slots <= set(done[since:]):
+        if done():
             loop.quit()
 
     limit = QTimer(singleShot=True, interval=int(limit_s * 1000))
     limit.timeout.connect(loop.quit)
-    runner.finished.connect(check)
+    signal.connect(check)
     limit.start()
     loop.exec()
     limit.stop()
-    runner.finished.disconnect(check)
+    signal.disconnect(check)
+
+
+def run_until(runner, done: list[str], slots: set[str], since: int = 0, limit_s=300):
+    """``wait_for`` until ``slots`` are among the answers ``done[since:]``
+    (``done``: the slot of each ``runner.finished``, appended by the caller)."""
+    wait_for(runner.finished, lambda: slots <= set(done[since:]), limit_s)
