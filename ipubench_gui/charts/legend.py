@@ -207,7 +207,7 @@ class _SpareRows:
         for k, row in enumerate(picked):
             if row is None and free:
                 picked[k] = row = free.pop(0)
-                _relabel(row[1], entries[k][1])
+                row[1].setText(entries[k][1])  # its width: _narrowed_to_their_text
         if [id(r) for r in picked] != [id(r) for r in legend.items]:
             for row in legend.items:
                 for part in row:
@@ -243,13 +243,6 @@ def _narrowed_to_their_text(legend: pg.LegendItem) -> None:
     for _sample, label in legend.items:
         if label.width() > widest:
             label.resize(label.minimumSize())
-
-
-def _relabel(label: pg.LabelItem, text: str) -> None:
-    label.setText(text)
-    # as a new row's: a shorter name kept the last one's width, and with
-    # it the legend's box
-    label.resize(label.minimumSize())
 
 
 def _close(item: pg.GraphicsWidget) -> None:
