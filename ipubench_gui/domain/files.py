@@ -1,4 +1,6 @@
-"""Writing a user's file in one step: readers see the old file or the new one."""
+"""Files a user gives or keeps: written in one step (readers see the old file or
+the new one), and read only when they are regular files, never more than they
+have reason to hold (a pipe or a device would block or never end)."""
 
 from __future__ import annotations
 
@@ -6,8 +8,10 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 
 def _umask() -> int:
@@ -95,3 +99,65 @@ def atomic_write(
     finally:
         Path(tmp).unlink(missing_ok=True)
     return given
+
+
+class NotRegular(OSError):
+    """A path that names something other than a regular file (a pipe, a
+    device, a socket, a folder); the message names it and what it is."""
+
+
+def kind_of(mode: int) -> str:
+    """What a file of ``mode`` is, in words ("a named pipe (FIFO)", ...)."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def check_regular(path: Path) -> os.stat_result:
+    """``path``'s status (following links) when it is a regular file; raises
+    NotRegular naming what it is otherwise (OSError when it cannot be seen)."""
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise NotRegular(f"{path} is {kind_of(st.st_mode)}, not a regular file")
+    return st
+
+
+@contextmanager
+def open_regular(path: Path, limit: int | None = None) -> Iterator[BinaryIO]:
+    """``path`` opened for binary reading, only if it is a regular file (a
+    pipe is opened without waiting for a writer, then refused) and, with
+    ``limit``, no larger than ``limit`` bytes (OSError naming the size)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegular(f"{path} is {kind_of(st.st_mode)}, not a regular file")
+        if limit is not None and st.st_size > limit:
+            raise OSError(
+                f"{path} is too large to be what it should be "
+                f"({st.st_size:,} bytes; at most {limit:,})"
+            )
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        f = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with f:
+        yield f
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them
+    (see :func:`open_regular`; a file that grows while read is cut there)."""
+    with open_regular(path, limit) as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(f"{path} grew beyond {limit:,} bytes while it was read")
+    return data

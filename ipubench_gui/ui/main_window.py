@@ -360,13 +360,15 @@ class MainWindow(QMainWindow):
 
     # -- persistence -------------------------------------------------------------
     def save_settings(self) -> None:
-        ss.save_bytes(ss.WINDOW_GEOMETRY, self.saveGeometry())
-        ss.save_bytes(ss.WINDOW_STATE, self.saveState())
-        ss.save_bytes(ss.SPLITTER, self.splitter.saveState())
-        ss.save_bytes(ss.TABLE_HEADER, self.table.horizontalHeader().saveState())
-        ss.save_filters(self.state.filters)
-        ss.save_chart(self.state.chart)
-        ss.save_text(ss.CHART_LEGEND, "1" if self.legend_action.isChecked() else "0")
+        with ss.batch():  # one write of the settings file
+            ss.save_bytes(ss.WINDOW_GEOMETRY, self.saveGeometry())
+            ss.save_bytes(ss.WINDOW_STATE, self.saveState())
+            ss.save_bytes(ss.SPLITTER, self.splitter.saveState())
+            ss.save_bytes(ss.TABLE_HEADER, self.table.horizontalHeader().saveState())
+            ss.save_filters(self.state.filters)
+            ss.save_chart(self.state.chart)
+            legend = "1" if self.legend_action.isChecked() else "0"
+            ss.save_text(ss.CHART_LEGEND, legend)
 
     def paint_update(self, drawn: bool = False) -> None:
         """Lay out and paint what an update changed now, in one pass with
@@ -392,6 +394,8 @@ class MainWindow(QMainWindow):
         self.legend_action.setChecked(ss.load_text(ss.CHART_LEGEND, "1") != "0")
         dropped: list[str] = []
         self.state.set_chart(ss.load_chart(dropped))
+        for note in ss.notes():  # the file itself: unusable, too large
+            self.statusBar().showMessage(note, 20000)
         self.state.set_filters(ss.load_filters(dropped))
         if dropped:  # said, not only logged: the user sees why a filter is gone
             self.statusBar().showMessage(
