@@ -58,10 +58,41 @@ def elide_words(
         if where == "head":
             tails = tails[:1]
         glue = sep if gap is not _SPACE else " "
-        best = _widest(heads, tails, width, measure, glue)
-        if best is not None:
-            return best
-    return _cut_chars(text, width, measure)
+        kept = _widest(heads, tails, width, measure, glue)
+        if kept is None:
+            continue
+        i, j = kept
+        head, tail = heads[i - 1] if i else "", tails[j - 1] if j else ""
+        if gap is _SPACE and not i and len(heads) == j:
+            # Only the first word is left out ("dgxa100_n8_pytorch (1)"):
+            # a part of it, rather than "… (1)" alone.
+            space = text[gaps[0][0] : gaps[0][1]]
+            first = _word_cut(heads[0], width - measure(space + tail), measure)
+            if first is not None:
+                return first + space + tail
+        return _joined(head, tail, glue)
+    return _word_cut(text, width, measure) or _cut_chars(text, width, measure)
+
+
+# Where a name of one word (a system id, a file name) may be cut in the
+# middle: after these, and before them again ("dgxa100_…_pytorch").
+_INNER = re.compile(r"([_./-])")
+_MIN_CHARS = 3  # a cut word keeps at least this many of its characters
+
+
+def _word_cut(word: str, width: float, measure: Callable[[str], float]) -> str | None:
+    """One word too wide for ``width``: its first and last parts with "…"
+    between (parts end at ``_ . / -``), else its first characters and "…";
+    None when fewer than a few characters would show."""
+    bits = _INNER.split(word)  # parts and the separators between them
+    if len(bits) >= 5:  # three parts or more: a middle to leave out
+        heads = ["".join(bits[: k + 2]) for k in range(0, len(bits) - 2, 2)]
+        tails = ["".join(bits[k:]) for k in range(len(bits) - 2, 0, -2)]
+        kept = _widest(heads, tails, width, measure, "")
+        if kept is not None and all(kept):
+            return _joined(heads[kept[0] - 1], tails[kept[1] - 1], "")
+    cut = _cut_chars(word, width, measure)
+    return cut if len(cut) > _MIN_CHARS and measure(cut) <= width else None
 
 
 def _joined(head: str, tail: str, glue: str = " ") -> str:
@@ -74,9 +105,10 @@ def _widest(
     width: float,
     measure: Callable[[str], float],
     glue: str,
-) -> str | None:
+) -> tuple[int, int] | None:
     """Grow the kept tail and head a word at a time, the tail first, each as
-    long as the result fits and the two do not overlap."""
+    long as the result fits and the two do not overlap: how many words of
+    the head and of the tail are kept (None: not one fits)."""
     i = j = 0  # words kept at the head / the tail
     total = len(heads) + 1  # words in the text
     grew = True
@@ -90,9 +122,7 @@ def _widest(
             tail = tails[nj - 1] if nj else ""
             if measure(_joined(head, tail, glue)) <= width:
                 i, j, grew = ni, nj, True
-    if i == j == 0:
-        return None
-    return _joined(heads[i - 1] if i else "", tails[j - 1] if j else "", glue)
+    return None if i == j == 0 else (i, j)
 
 
 def _cut_chars(text: str, width: float, measure: Callable[[str], float]) -> str:

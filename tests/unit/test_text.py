@@ -66,11 +66,32 @@ def test_kept_words_are_whole_and_the_result_fits(words, width, where):
         assert text.endswith(tail.strip())
         if where == "right":
             assert not tail.strip()
-    else:  # only when no whole first (or last) word fits at all
+    elif len(words) == 1 or out.split(" ")[1:] != words[1:]:
+        # only when no whole first (or last) word fits at all
         first_fits = len(words[0]) + 2 <= width
         last_fits = where == "middle" and len(words[-1]) + 2 <= width
         assert not first_fits and not last_fits
         assert len(out) <= max(width, 1)
+    else:  # only the first word left out: a part of it is shown instead
+        cut, _, rest = out.partition(" ")
+        head, _, tail = cut.partition(ELLIPSIS)
+        assert words[0].startswith(head) and words[0].endswith(tail)
+        assert len(cut) >= 4 and rest == " ".join(words[1:]).strip()
+        assert len(out) <= width
+
+
+def test_a_name_of_one_word_is_cut_in_its_middle_not_to_its_count():
+    """An MLPerf system id in a facet list keeps its start, its end and its
+    count ("dgxa100_…_pytorch  (1)"), never "… (1)" alone."""
+    name = "dgxa100_n8_ngc22.09_pytorch  (1)"
+    assert elide_words(name, 22, len) == "dgxa100_…_pytorch  (1)"
+    # too narrow for both ends: its first characters
+    assert elide_words(name, 14, len) == "dgxa100_…  (1)"
+    assert elide_words(name, 8, len) == "… (1)"  # nothing readable fits
+    # on its own, as a table cell
+    assert elide_words("dgxa100_n8_ngc22.09_pytorch", 20, len) == (
+        "dgxa100_….09_pytorch"
+    )
 
 
 def test_a_labels_parts_go_whole_before_its_words():
