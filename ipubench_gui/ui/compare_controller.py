@@ -280,6 +280,7 @@ class CompareController(QObject):
         base = rows[c.baseline_index] if rows else None
         focus = QApplication.focusWidget()
         ix = w.comparator.view.currentIndex()
+        about: tuple[str, ...] = ()  # a comparison's column stays while compared
         if focus is w.comparator.view and ix.isValid() and ix.column() < len(rows):
             text = explain(rows[ix.column()], rows, base)
         else:
@@ -289,7 +290,8 @@ class CompareController(QObject):
             else:
                 compared = row.get("result_id") in c.ids
                 text = explain(row, rows, base if compared else None)
-        w.details.show_text(text)
+                about = (row["result_id"],)
+        w.details.show_text(text, about)
         w.detail_dock.show()
         w.detail_dock.raise_()
 

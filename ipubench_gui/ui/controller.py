@@ -53,6 +53,7 @@ class Controller(QObject):
         state.chartChanged.connect(self._on_state_chart_changed)
         state.selectionChanged.connect(self._on_state_selection_changed)
         window.canvas.itemClicked.connect(self._on_canvas_item_clicked)
+        window.canvas.rendered.connect(self._forget_hidden_details)
         window.canvas.budgetChanged.connect(
             lambda v: state.set_chart(state.chart.with_(budget_ms=v))
         )
@@ -224,7 +225,7 @@ class Controller(QObject):
                 None,
             )
             if hit is not None:
-                self.window.details.show_text(hit.tooltip)
+                self.window.details.show_text(hit.tooltip, (item_id,))
             return
         self.state.set_selection((item_id,))
         self.window.table.select_ids((item_id,))
@@ -293,6 +294,18 @@ class Controller(QObject):
             kept = tuple(i for i in self.state.selection if m.row_of(i) is not None)
             self.state.set_selection(kept)
             self.window.table.select_ids(kept, scroll=False)
+        self._forget_hidden_details()
+
+    def _forget_hidden_details(self) -> None:
+        """Details about a result no longer in the table or the chart (a
+        point's, an explained row's) give way to the selection's."""
+        w = self.window
+        about = w.details.about
+        if not about or w.canvas.drawing():
+            return  # the usual case; or asked again once the chart is whole
+        drawn = {h.result_id for h in w.canvas.drawn.hits}
+        if any(w.model.row_of(i) is None and i not in drawn for i in about):
+            self._on_state_selection_changed(self.state.selection)
 
     def _show_count(self) -> None:
         """'N of M results': M is known once the universe has arrived (the two

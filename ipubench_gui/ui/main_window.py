@@ -82,9 +82,8 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setCollapsible(0, False)
         self.empty = EmptyState()
-        self.empty.clear_button.clicked.connect(
-            lambda: state.set_filters(FilterState())
-        )
+        self.empty.clear_button.clicked.connect(self.clear_all)
+        self.chips.clear_all.clicked.connect(self.clear_all)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.splitter)
         self.stack.addWidget(self.empty)
@@ -215,7 +214,7 @@ class MainWindow(QMainWindow):
         self.clear_all_action = self._action(
             edit,
             "Clear &all filters",
-            lambda: self.state.set_filters(FilterState()),
+            self.clear_all,
             "Ctrl+Shift+Backspace",
         )
         view = mb.addMenu("&View")
@@ -326,6 +325,14 @@ class MainWindow(QMainWindow):
         self.search.clear()
         self._debounce.stop()
         self.state.set_filters(self.state.filters.with_text(""))
+
+    def clear_all(self) -> None:
+        """Every filter, and every box one is typed into: the search, each
+        facet's search, the ranges' text (Details follow: ``Controller``)."""
+        self._debounce.stop()
+        self.search.clear()
+        self.state.set_filters(FilterState())
+        self.facets.clear_inputs()
 
     def show_empty(self, empty: bool, description: str = "") -> None:
         self.stack.setCurrentWidget(self.empty if empty else self.splitter)

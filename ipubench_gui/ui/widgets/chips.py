@@ -19,7 +19,7 @@ class ChipBar(QWidget):
         self.hint = NoteLabel("No filters: showing every result.")
         self.clear_all = QPushButton("Clear all")
         self.clear_all.setToolTip("Clear every filter (Ctrl+Shift+Backspace)")
-        self.clear_all.clicked.connect(lambda: state.set_filters(FilterState()))
+        # what it clears (search boxes too) is the window's: MainWindow.clear_all
         self.chips: list[QToolButton] = []  # those shown, in order
         # Buttons once made are kept, hidden when not needed, rather than
         # deleted: a deleted chip stayed on screen until its deferred delete,

@@ -33,9 +33,14 @@ class DetailPane(QTextBrowser):
             & ~Qt.TextInteractionFlag.LinksAccessibleByKeyboard
         )
         self.setAccessibleName("Result details")
+        # Results a text shown here is about (a chart point, an explained
+        # row): dropped with them when a filter hides them. The selected
+        # rows' details follow the selection instead.
+        self.about: tuple[str, ...] = ()
         self.show_rows([])
 
     def show_rows(self, rows: list[dict]) -> None:
+        self.about = ()
         if not rows:
             self.setHtml(
                 "<p><i>Select a result to see where its figure comes from.</i></p>"
@@ -62,6 +67,8 @@ class DetailPane(QTextBrowser):
             parts.append(f"<p>… and {len(rows) - 20} more selected.</p>")
         self.setHtml("".join(parts))
 
-    def show_text(self, text: str) -> None:
+    def show_text(self, text: str, about: tuple[str, ...] = ()) -> None:
+        """``text``, about the results ``about`` (none: about no result)."""
+        self.about = about
         lines = [html.escape(x) for x in text.splitlines()]
         self.setHtml("<p>" + "<br>".join(lines) + "</p>")

@@ -212,6 +212,14 @@ class FacetPanel(QScrollArea):
             counted_unit(counts.get("unit_family", {}), f.values("unit_family"))
         )
 
+    def clear_inputs(self) -> None:
+        """Every facet's search text gone, and every range shows the state's
+        range again (text typed but not applied included): Clear all."""
+        for box in self.boxes.values():
+            box.search.clear()
+        for name, rng in self.ranges.items():
+            rng.render(self._state.filters.range(name))
+
     def _on_state_filters_changed(self, f: FilterState) -> None:
         # Check marks follow the filter at once; counts follow when they arrive.
         for name, box in self.boxes.items():
