@@ -131,10 +131,11 @@ def _unknown_value(spec: str, dim: str, value: str, known: list) -> str:
 
 def _write_points(plot, path) -> None:
     """``export-chart --data``: the plotted points (series, x, y, result_id)."""
-    from ipubench_gui.domain.plot_model import POINT_COLUMNS, point_rows
+    from ipubench_gui.domain.plot_model import point_columns, point_rows
     from ipubench_gui.store.export import inert, write_csv
 
-    write_csv(path, POINT_COLUMNS, ([inert(v) for v in r] for r in point_rows(plot)))
+    rows = ([inert(v) for v in r] for r in point_rows(plot))
+    write_csv(path, point_columns(plot), rows)
 
 
 def _renamer(db):

@@ -30,6 +30,7 @@ from ipubench_gui.domain.comparability import not_comparable
 from ipubench_gui.domain.format import format_number, shown_unit
 from ipubench_gui.domain.per_chip import LABEL as CHIP_LABEL
 from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
+from ipubench_gui.domain.per_chip import TIMES, chip_time_title
 
 Row = Mapping[str, Any]
 
@@ -136,18 +137,32 @@ def differing(a: Row, b: Row) -> list[str]:
 _NOUNS = {"time_to_train": "time", "time_to_result": "time"}
 
 
-def ratio_words(value: float, base: float, metric: str) -> str:
+def ratio_words(
+    value: float, base: float, metric: str, noun: str | None = None
+) -> str:
     """``value`` against ``base`` as a multiple and a signed percentage, in the
     metric's own direction: "3.12× less time (−68%)", "2.10× more throughput
-    (+110%)". The multiple is always ≥ 1; "more"/"less" says which way."""
+    (+110%)". The multiple is always ≥ 1; "more"/"less" says which way.
+    ``noun`` names what is counted instead ("chip-minutes": "fewer")."""
     r = value / base
-    noun = _NOUNS.get(metric, METRIC_LABELS.get(metric, metric).lower())
+    counted = noun is not None and noun.startswith("chip-")
+    noun = noun or _NOUNS.get(metric, METRIC_LABELS.get(metric, metric).lower())
     pct = (r - 1) * 100
     if r == 1:
         return f"the same {noun} (0%)"
     sign = "+" if pct > 0 else "\u2212"  # a real minus sign
-    more = "more" if r > 1 else "less"
+    more = "more" if r > 1 else ("fewer" if counted else "less")
     return f"{max(r, 1 / r):.2f}× {more} {noun} ({sign}{abs(pct):.0f}%)"
+
+
+def _noun(row: Row) -> str | None:
+    """What a per-chip figure counts, for its ratio: chip-minutes (a time ×
+    chips is not a time), throughput per chip; None for a figure as stored."""
+    if not row.get("per_accelerator"):
+        return None
+    if row.get("metric") in TIMES:
+        return str(row.get("unit"))
+    return f"{METRIC_LABELS.get(str(row.get('metric')), 'figure').lower()} per chip"
 
 
 def ratio_text(row: Row, base: Row) -> str:
@@ -160,7 +175,7 @@ def ratio_text(row: Row, base: Row) -> str:
         return ""
     if row is base or row.get("result_id") == base.get("result_id"):
         return "baseline"
-    return ratio_words(v, b, row["metric"])
+    return ratio_words(v, b, row["metric"], _noun(row))
 
 
 def latency_text(row: Row, base: Row) -> str:
@@ -252,7 +267,7 @@ def table(
     derived = per_chip_shown(rows)
     for key, label in FIGURES:
         if key == "value" and derived:
-            label = f"{label} {CHIP_LABEL}"
+            label = _per_chip_label(rows)
         add(key, label, "figure", [show(r, key) for r in rows])
     add("ratio", "Against the baseline", "ratio", [ratio_text(r, base) for r in rows])
     add(
@@ -273,6 +288,16 @@ def table(
     for key, label in PROVENANCE:
         add(key, label, "provenance", [show(r, key) for r in rows])
     return out
+
+
+def _per_chip_label(rows: Sequence[Row]) -> str:
+    """The Figure row's label when figures are per chip: a time × chips is
+    chip-minutes, and said so in full."""
+    units = {r.get("system_unit") for r in rows if r.get("per_accelerator")}
+    if all(r.get("metric") in TIMES for r in rows if r.get("per_accelerator")):
+        unit = units.pop() if len(units) == 1 else "min"
+        return f"Figure in {chip_time_title(str(unit)).lower()}"
+    return f"Figure {CHIP_LABEL}"
 
 
 def per_chip_shown(rows: Sequence[Row]) -> bool:

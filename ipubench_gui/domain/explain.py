@@ -17,7 +17,7 @@ from ipubench_gui.domain.chartrows import METRIC_LABELS
 from ipubench_gui.domain.comparability import not_comparable
 from ipubench_gui.domain.fields import AS_PRINTED
 from ipubench_gui.domain.format import format_number, shown_unit, source_name
-from ipubench_gui.domain.per_chip import TIMES
+from ipubench_gui.domain.per_chip import TIMES, chip_time_words, per_chip
 
 Row = Mapping[str, Any]
 _HM = re.compile(r"\s*(\d+)\s*h\s*(\d+)\s*m\s*")
@@ -80,39 +80,59 @@ def normalised(row: Row) -> list[str]:
     return out
 
 
-def shown(row: Row) -> list[str]:
-    """3. The value the window shows."""
-    out = [f"3. Shown: {_fig(row.get('value'), shown_unit(row))}"]
+def shown(row: Row, per_chip_on: bool = False) -> list[str]:
+    """3. The value the window shows: per accelerator chip when the window
+    shows figures per chip, the very number of the cell."""
+    derived = _per_chip(row) if per_chip_on else None
+    if derived is not None:
+        words, arithmetic, result = derived
+        out = [f"3. Shown: {result} = {arithmetic}, {words}"]
+    else:
+        out = [f"3. Shown: {_fig(row.get('value'), shown_unit(row))}"]
     if row.get("latency_ms") is not None:
         out.append(f"   at a latency of {_fig(row['latency_ms'], 'ms')}")
     return out
 
 
+def _per_chip(row: Row) -> tuple[str, str, str] | None:
+    """The row's figure per accelerator chip: what it is, its arithmetic and
+    its value as shown ("chip-minutes (time × accelerators, derived)",
+    "19.64 min × 16 chips", "314.24 chip-minutes"); None without one."""
+    pc = per_chip(row)
+    if pc is None:
+        return None
+    v, n, unit = row["value"], row["accelerators"], shown_unit(row)
+    result = _fig(pc["value"], shown_unit(pc))
+    if row.get("metric") in TIMES:
+        return chip_time_words(unit), f"{_fig(v, unit)} × {_fig(n)} chips", result
+    return "per accelerator chip (derived)", f"{_fig(v)} / {_fig(n)} chips", result
+
+
 def built_on(
-    row: Row, others: Sequence[Row] = (), baseline: Row | None = None
+    row: Row,
+    others: Sequence[Row] = (),
+    baseline: Row | None = None,
+    per_chip_on: bool = False,
+    compared_per_chip: bool | None = None,
 ) -> list[str]:
     """4. What is computed from it: per accelerator chip, ratios against the
-    comparison's baseline."""
+    comparison's baseline, of the figures the comparison shows (per chip
+    when ``compared_per_chip``, by default ``per_chip_on``)."""
     out = ["4. Built on it:"]
-    v, n = row.get("value"), row.get("accelerators")
-    unit = shown_unit(row)
-    if v is not None and n:
-        if row.get("metric") == "throughput":
-            out.append(
-                f"   per accelerator chip (derived): {_fig(v)} / {n} chips = "
-                f"{_fig(v / n, unit)}"
-            )
-        elif row.get("metric") in TIMES:
-            out.append(
-                f"   per accelerator chip (derived): {_fig(v)} × {n} chips = "
-                f"{_fig(v * n, 'chip-' + unit)}"
-            )
+    if (derived := _per_chip(row)) and not per_chip_on:
+        words, arithmetic, result = derived
+        out.append(f"   {words}: {arithmetic} = {result}")
+    chips = per_chip_on if compared_per_chip is None else compared_per_chip
+
+    def as_shown(r: Row) -> Row:
+        return (per_chip(r) or r) if chips else r
+
     if baseline is not None and baseline.get("result_id") != row.get("result_id"):
-        out += _ratio(row, baseline)
+        out += _ratio(as_shown(row), as_shown(baseline))
     if baseline is not None and baseline.get("result_id") == row.get("result_id"):
         for other in others:
             if other.get("result_id") != row.get("result_id"):
-                out += _ratio(other, row)
+                out += _ratio(as_shown(other), as_shown(row))
     if len(out) == 1:
         out.append("   nothing")
     return out
@@ -126,15 +146,28 @@ def _ratio(row: Row, base: Row) -> list[str]:
         return [f"   {who}: no ratio, {text}"]
     if not v or not b:
         return []
-    return [f"   {who}: {_fig(v)} / {_fig(b)} = {v / b:.4g}, shown as {text!r}"]
+    return [
+        f"   {who}: {_fig(v, shown_unit(row))} / {_fig(b, shown_unit(base))} = "
+        f"{v / b:.4g}, shown as {text!r}"
+    ]
 
 
-def explain(row: Row, others: Sequence[Row] = (), baseline: Row | None = None) -> str:
-    """The whole explanation of ``row``'s figure, one step a line."""
+def explain(
+    row: Row,
+    others: Sequence[Row] = (),
+    baseline: Row | None = None,
+    per_chip_on: bool = False,
+    compared_per_chip: bool | None = None,
+) -> str:
+    """The whole explanation of ``row``'s figure (as stored), one step a
+    line; ``per_chip_on``: the window shows figures per accelerator chip, so
+    the value shown and the ratios are those per chip, as in its cells;
+    ``compared_per_chip``: whether the comparison's ratios are per chip, when
+    the cell explained is not (a table cell while the comparator is)."""
     head = (
         f"{compare.column_label(row)} ({row.get('result_id')}): "
         f"{METRIC_LABELS.get(str(row.get('metric')), row.get('metric'))}"
     )
-    lines = [head, *printed(row), *normalised(row), *shown(row)]
-    lines += built_on(row, others, baseline)
+    lines = [head, *printed(row), *normalised(row), *shown(row, per_chip_on)]
+    lines += built_on(row, others, baseline, per_chip_on, compared_per_chip)
     return "\n".join(lines)

@@ -13,10 +13,38 @@ Row = Mapping[str, Any]
 LABEL = "per accelerator chip (derived)"
 NOTE = (
     "Per accelerator chip (derived here, not published): throughput divided by "
-    "the system's accelerator chips; time to train multiplied by them "
-    "(chip-minutes). An IPU-M2000 or Bow-2000 holds 4 IPUs, a PodN N."
+    "the system's accelerator chips; time to train multiplied by them: "
+    "chip-minutes (time × accelerators). An IPU-M2000 or Bow-2000 holds 4 "
+    "IPUs, a PodN N."
 )
 TIMES = frozenset({"time_to_train", "time_to_result"})
+# A time multiplied by chips is chip-time, called so in full wherever shown.
+_TIME_WORDS = {"min": "minutes", "s": "seconds", "h": "hours", "ms": "milliseconds"}
+
+
+def chip_time_unit(unit: str) -> str:
+    """The unit of a time multiplied by chips: "min" → "chip-minutes"."""
+    return "chip-" + _TIME_WORDS.get(unit, unit)
+
+
+def chip_time_words(unit: str = "min") -> str:
+    """What a per-chip time is: "chip-minutes (time × accelerators, derived)"."""
+    return f"{chip_time_unit(unit)} (time × accelerators, derived)"
+
+
+def chip_time_title(unit: str = "min") -> str:
+    """An axis or column title for per-chip times: "Chip-minutes (time ×
+    accelerators, derived) — lower is better"."""
+    words = chip_time_words(unit)
+    return f"{words[0].upper()}{words[1:]} — lower is better"
+
+
+def derived_as(row: Row) -> str:
+    """How a per-chip figure says it is derived: chip-minutes for a time
+    (``chip_time_words``), ``LABEL`` for a throughput."""
+    if row.get("metric") in TIMES:
+        return chip_time_words(str(row.get("system_unit") or "min"))
+    return LABEL
 
 
 def per_chip(row: Row) -> dict[str, Any] | None:
@@ -30,11 +58,19 @@ def per_chip(row: Row) -> dict[str, Any] | None:
     unit = str(row.get("unit") or "")
     fam = str(row.get("unit_family") or unit)
     if metric == "throughput":
-        value, unit, fam = v / n, f"{unit} per chip", f"{fam} per chip"
+        value, shown, fam = v / n, f"{unit} per chip", f"{fam} per chip"
     else:
-        value, unit, fam = v * n, f"chip-{unit}", fam
+        value, shown, fam = v * n, chip_time_unit(unit), fam
     out = dict(row)
-    out.update(value=value, unit=unit, unit_family=fam, per_accelerator=True)
+    # the system's own figure stays beside it: verdicts name both
+    out.update(
+        value=value,
+        unit=shown,
+        unit_family=fam,
+        per_accelerator=True,
+        system_value=v,
+        system_unit=unit,
+    )
     if metric == "throughput":
         out["throughput"] = value
     return out

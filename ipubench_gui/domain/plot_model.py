@@ -10,7 +10,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ipubench_gui.domain.chartrows import PALETTE, config_label
-from ipubench_gui.domain.format import format_number
+from ipubench_gui.domain.format import format_number, shown_unit
+from ipubench_gui.domain.per_chip import TIMES
 
 Row = Mapping[str, Any]
 
@@ -84,6 +85,21 @@ class Plot:
 POINT_COLUMNS = ("series", "x", "y", "result_id")
 
 
+def point_columns(plot: Plot) -> tuple[str, ...]:
+    """``POINT_COLUMNS``, the figure's column saying what a per-chip figure
+    is: "y (chip-minutes: time × accelerators, derived)"."""
+    chips = next((r for r in plot.rows if r.get("per_accelerator")), None)
+    if chips is None:
+        return POINT_COLUMNS
+    what = (
+        f"{chips.get('unit')}: time × accelerators, derived"
+        if chips.get("metric") in TIMES
+        else "per accelerator chip, derived"
+    )
+    figure = "x" if plot.horizontal_bars else "y"
+    return tuple(f"{c} ({what})" if c == figure else c for c in POINT_COLUMNS)
+
+
 def point_rows(plot: Plot) -> list[tuple[str, object, object, str]]:
     """Every point drawn, one row each (``POINT_COLUMNS``): for a slide's
     appendix and for checking. Bars give their category as ``y``; drawn lines
@@ -118,8 +134,12 @@ def first_bars(plot: Plot, n: int) -> Plot:
 
 
 def tooltip(row: Row) -> str:
-    unit = row.get("unit") or ""
-    lines = [config_label(row), f"{format_number(row.get('value'))} {unit}".strip()]
+    # the unit as the table shows it: what an item of the model is
+    figure = f"{format_number(row.get('value'))} {shown_unit(row)}".strip()
+    if row.get("per_accelerator"):  # chip-minutes are time × accelerators
+        how = "time × accelerators, " if row.get("metric") in TIMES else ""
+        figure += f" ({how}derived)"
+    lines = [config_label(row), figure]
     if row.get("latency_ms") is not None:
         lines.append(f"latency {format_number(row['latency_ms'])} ms")
     for key, label in (

@@ -270,7 +270,8 @@ class CompareController(QObject):
 
     def explain_current(self) -> None:
         """Help → Explain this number: the current cell of the comparator (when
-        it has the focus) or of the table, step by step, in Details."""
+        it has the focus), the chosen point of the chart (when it has), or the
+        current cell of the table, step by step, in Details."""
         from PySide6.QtWidgets import QApplication
 
         from ipubench_gui.domain.explain import explain
@@ -281,19 +282,38 @@ class CompareController(QObject):
         focus = QApplication.focusWidget()
         ix = w.comparator.view.currentIndex()
         about: tuple[str, ...] = ()  # a comparison's column stays while compared
+        # the comparator's cells are per chip when the window's toggle is on:
+        # explained so, with the very number (and ratio) the cell shows
+        chips = self._per_chip
+        on_chart = focus is not None and (
+            focus is w.canvas or w.canvas.isAncestorOf(focus)
+        )
         if focus is w.comparator.view and ix.isValid() and ix.column() < len(rows):
-            text = explain(rows[ix.column()], rows, base)
+            text = explain(rows[ix.column()], rows, base, chips)
         else:
-            row = w.table.current_row()
+            row = self._chosen_point() if on_chart else None
+            # a chart point is per chip as the chart is; a table cell as stored
+            per_chip_cell = on_chart and row is not None and chips
+            row = row or w.table.current_row()
             if row is None:
                 text = EXPLAIN_HINT
             else:
                 compared = row.get("result_id") in c.ids
-                text = explain(row, rows, base if compared else None)
+                base_or_none = base if compared else None
+                text = explain(row, rows, base_or_none, per_chip_cell, chips)
                 about = (row["result_id"],)
         w.details.show_text(text, about)
         w.detail_dock.show()
         w.detail_dock.raise_()
+
+    def _chosen_point(self) -> dict | None:
+        """The row of the chart point chosen last (the selection), if shown."""
+        m = self.window.model
+        for rid in self.state.selection:
+            r = m.row_of(rid)
+            if r is not None:
+                return m.row_dict(r)
+        return None
 
     def export_comparison(self, kind: str) -> None:
         from pathlib import Path

@@ -38,7 +38,7 @@ def test_time_to_train_times_chips(db):
     assert stored["value"] == pytest.approx(_n(seed["Time to Train (mins)"]), abs=0.01)
     row = per_chip(stored)
     assert row["value"] == pytest.approx(stored["value"] * 16)
-    assert row["unit"] == "chip-min"
+    assert row["unit"] == "chip-minutes"
 
 
 def test_throughput_per_chip_in_the_scaling_chart(db):

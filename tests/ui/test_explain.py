@@ -89,8 +89,10 @@ def test_explain_a_comparator_ratio(qtbot, session):
     _press_explain(qtbot, view)
     text = w.details.toPlainText()
     r = other / base
+    unit = f"{_item('BERT-Large')}/s"
     assert (
-        f"{OTHER} against {BASE}: {other:,} / {base:,} = {r:.4g}, shown as "
+        f"{OTHER} against {BASE}: {other:,} {unit} / {base:,} {unit} = {r:.4g}, "
+        "shown as "
         f"'{r:.2f}× more throughput (+{(r - 1) * 100:.0f}%)'"
     ) in text
     assert text.startswith("BERT-Large · Bow Pod64")
