@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import os
+import stat
+import tempfile
 import threading
 from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 
 from ipubench_gui import paths, trace
 from ipubench_gui.store.db import Database
 from ipubench_gui.store.userdb import open_combined
+
+# What is said when a user folder cannot be used (paths says which and why).
+NO_CACHE = (
+    "Your cache folder cannot be used: {why}. Meanwhile the results store is "
+    "built in {where}."
+)
+NO_DATA = "Importing is off: {why}."
+NO_HOME = "{why}. Meanwhile importing is off and the results store is built in {where}."
 
 
 def open_store(data_dir: Path | None = None, user: bool = True) -> Database:
@@ -20,10 +32,52 @@ def open_store(data_dir: Path | None = None, user: bool = True) -> Database:
     they could not be opened and what was done about it.
     """
     data = data_dir or paths.data_dir()
-    db, _status = open_combined(
-        data, paths.user_dir("cache"), user_db_path() if user else None
-    )
+    said: list[str] = []
+    no_cache = no_data = None
+    try:
+        cache = paths.user_dir("cache")
+    except paths.UserFolderError as exc:
+        cache, no_cache = private_cache(), str(exc)
+    user_db = None
+    if user:
+        try:
+            user_db = user_db_path()
+        except paths.UserFolderError as exc:
+            no_data = str(exc)
+    if no_cache and no_cache == no_data:  # the home folder itself
+        said.append(NO_HOME.format(why=_sentence(no_cache), where=cache))
+    else:
+        if no_cache:
+            said.append(NO_CACHE.format(why=no_cache, where=cache))
+        if no_data:
+            said.append(NO_DATA.format(why=no_data))
+    db, status = open_combined(data, cache, user_db)
+    if said:
+        db.user_status = replace(
+            status, message=" ".join([*said, status.message]).strip()
+        )
     return db
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def private_cache() -> Path:
+    """A cache folder of this user's own under the system's temporary folder,
+    for when the usual one cannot be used: made 0700, and used only if it is
+    a real folder that this user owns (another user could plant a link)."""
+    base = Path(tempfile.gettempdir())
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    p = base / f"ipubench-gui-cache-{uid}"
+    try:
+        p.mkdir(mode=0o700, exist_ok=True)
+        st = os.lstat(p)
+        if stat.S_ISDIR(st.st_mode) and getattr(st, "st_uid", uid) == uid:
+            return p
+    except OSError:
+        pass
+    return Path(tempfile.mkdtemp(prefix="ipubench-gui-cache-"))
 
 
 def open_store_async(data_dir: Path | None = None) -> Future[Database]:
@@ -44,4 +98,6 @@ def open_store_async(data_dir: Path | None = None) -> Future[Database]:
 
 
 def user_db_path() -> Path:
+    """Where the user's imported results are kept (raises
+    paths.UserFolderError when the folder cannot be made)."""
     return paths.user_dir("data") / "user.duckdb"

@@ -419,6 +419,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ipubench_gui.console import run_guarded
+
+    return run_guarded(lambda: _main(argv))
+
+
+def _main(argv: list[str] | None) -> int:
     args = parse_args(argv)
     _resolve_output(args)
     if args.self_test:

@@ -38,11 +38,16 @@ def _export_store() -> Database:
     but cannot be read (held by a window, damaged and unmovable): an export
     without them would look complete."""
     from ipubench_gui.bootstrap import open_store, user_db_path
+    from ipubench_gui.paths import UserFolderError
     from ipubench_gui.store.db import StoreError
 
     db = open_store()
     st = db.user_status
-    if st is not None and st.path is None and st.message and user_db_path().exists():
+    try:
+        have_imports = user_db_path().exists()
+    except (UserFolderError, OSError):  # no folder: nothing imported in it
+        have_imports = False
+    if st is not None and st.path is None and st.message and have_imports:
         db.close()
         raise StoreError(f"cannot export your imported results. {st.message}")
     if st is not None and st.message:
@@ -229,8 +234,6 @@ def export_table(args: argparse.Namespace) -> int:
 
 
 def compare(args: argparse.Namespace) -> int:
-    import io
-
     from ipubench_gui.bootstrap import open_store
     from ipubench_gui.domain import compare
     from ipubench_gui.store import fetch
@@ -260,8 +263,9 @@ def compare(args: argparse.Namespace) -> int:
         from ipubench_gui.store.export import csv_writer
 
         header, body = compare.to_rows(rows, b)
-        if isinstance(sys.stdout, io.TextIOWrapper):
-            sys.stdout.reconfigure(newline="")  # the CSV's own line ends
+        reconfigure = getattr(sys.stdout, "reconfigure", None)
+        if reconfigure is not None:  # a text stream (not a test's StringIO)
+            reconfigure(newline="")  # the CSV's own line ends
         row = csv_writer(sys.stdout)
         row(header)
         for r in body:

@@ -43,8 +43,41 @@ def resource(*parts: str) -> Path:
     return p
 
 
+class UserFolderError(OSError):
+    """A user folder that cannot be made or used; the message names it and
+    says what to do."""
+
+
+# What is said about a user folder that cannot be used, by cause.
+NOT_A_FOLDER = (
+    "{what} is a file, not a folder: move or rename it, and the app makes {its} there"
+)
+NOT_WRITABLE = (
+    "{folder} cannot be written ({why}): make it writable, or set "
+    f"{HOME_ENV} to a folder that is"
+)
+CANNOT_MAKE = "{folder} cannot be made ({why})"
+
+
+def _folder_problem(folder: Path, exc: OSError) -> str:
+    """Why ``folder`` cannot be made, in words (see the messages above)."""
+    for p in (*reversed(folder.parents), folder):
+        if p.exists() and not p.is_dir():
+            its = "the folder" if p == folder else "its folders"
+            return NOT_A_FOLDER.format(what=p, its=its)
+    why = exc.strerror or str(exc)
+    if isinstance(exc, PermissionError) or exc.errno == 30:  # EROFS
+        # the folder that is there and may not be written: one answer for
+        # every user folder under it
+        there = next((p for p in (folder, *folder.parents) if p.exists()), folder)
+        return NOT_WRITABLE.format(folder=there, why=why)
+    return CANNOT_MAKE.format(folder=folder, why=why)
+
+
 def user_dir(kind: str = "data") -> Path:
-    """A writable per-user folder (``data``, ``cache`` or ``config``), created.
+    """A per-user folder (``data``, ``cache`` or ``config``), created; raises
+    UserFolderError saying which folder and what to do when it cannot be
+    (a file in its place, a read-only parent).
 
     ``$IPUBENCH_GUI_HOME`` puts all user state under one folder (portable use,
     tests); otherwise Qt's standard locations for this platform are used.
@@ -63,5 +96,8 @@ def user_dir(kind: str = "data") -> Path:
             "config": QStandardPaths.StandardLocation.AppConfigLocation,
         }[kind]
         p = Path(QStandardPaths.writableLocation(loc))
-    p.mkdir(parents=True, exist_ok=True)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserFolderError(_folder_problem(p, exc)) from None
     return p

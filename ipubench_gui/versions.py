@@ -16,7 +16,10 @@ def version_text() -> str:
     from ipubench_gui import paths
     from ipubench_gui.store.build import built_at
 
-    when = built_at(paths.data_dir(), paths.user_dir("cache"))
+    try:
+        when = built_at(paths.data_dir(), paths.user_dir("cache"))
+    except paths.UserFolderError:  # no cache folder: no store built there
+        when = None
     data = f"built {when}" if when else "not built yet (it is built on first start)"
     return (
         f"ipubench-gui {__version__}\n"
