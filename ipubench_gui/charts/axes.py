@@ -41,6 +41,10 @@ UNIT_MS = "(ms)"  # in an axis title: a time axis that may rescale to µs
 MICRO = 0.1  # ms: a view whose largest value is below this reads in µs
 
 
+# Decades either side of 1 a log axis works out ticks for (floats end at 1e308).
+LOG_LIMIT = 300.0
+
+
 class NumberAxis(pg.AxisItem):
     """Axis labels as 1.5M / 250k in the data's units, whatever the transform."""
 
@@ -93,7 +97,11 @@ class NumberAxis(pg.AxisItem):
         keeps at least three (fixed ticks left one or two in view)."""
         if self.mode != "log10" or self._tickLevels is not None:
             return super().tickValues(minVal, maxVal, size)
-        lo, hi = sorted((10.0**minVal, 10.0**maxVal))
+        # 10**309 overflows a float: a view that far out (a stored figure of
+        # 1e300) has its ticks worked out within the floats there are
+        lo, hi = sorted(
+            10.0 ** max(-LOG_LIMIT, min(LOG_LIMIT, v)) for v in (minVal, maxVal)
+        )
         vals = [math.log10(v) for v in log_tick_values(lo, hi)]
         if self.data_range is not None:  # not far past the data (label room)
             a, b = self.data_range
@@ -105,6 +113,9 @@ class NumberAxis(pg.AxisItem):
         room = em * (font.pixelSize() if font is not None else 12)
         if len(vals) * room > size:  # a small panel: decades only, if they are 2+
             decades = [v for v in vals if abs(v - round(v)) < 1e-9]
+            if len(decades) * room > size:  # hundreds of decades: every k-th
+                step = math.ceil(len(decades) * room / max(size, 1.0))
+                decades = [v for v in decades if round(v) % step == 0]
             vals = decades if len(decades) >= 2 else vals
         return [(1.0, vals)]
 
