@@ -32,6 +32,7 @@ class CompareController(QObject):
         self._parse_notes: list[str] = []  # what a view file lost on reading
         self.last_view_message = ""
         self.picker = None
+        self._flash: str | None = None  # a column added, flashed once shown
         state.comparisonChanged.connect(self._on_state_comparison_changed)
         state.selectionChanged.connect(self._on_state_selection_changed)
         state.chartChanged.connect(self._on_state_chart_changed)
@@ -57,6 +58,9 @@ class CompareController(QObject):
         )
         cmp.exportRequested.connect(self.export_comparison)
         window.explain_action.triggered.connect(self.explain_current)
+        window.explain_point_action.triggered.connect(
+            lambda: self.explain_result(window.chart_menu_point)
+        )
         cmp.pickerRequested.connect(self.open_picker)
         for act, slot in (
             (window.open_view_action, self.open_view_dialog),
@@ -97,6 +101,7 @@ class CompareController(QObject):
     def _on_compared(self, rows: list[dict]) -> None:
         self._fetched = rows
         self._show_comparison()
+        self._flash_added()  # once its column is there
 
     def _on_counterparts(self, result: tuple) -> None:
         self._counterparts = result
@@ -236,16 +241,51 @@ class CompareController(QObject):
         menu.setEnabled(bool(menu.actions()))
 
     def add_selection_to_comparison(self) -> None:
-        c = self.state.comparison
+        """Ctrl+Shift+A: the selected rows become columns; the Comparison tab
+        shows, the column added flashes, and the status bar says what was
+        added and how to take it out again."""
+        before = self.state.comparison
+        c = before
         for rid in self.state.selection:
             c = c.added(rid)
-        if c == self.state.comparison and len(c.ids) >= c.MAX:
-            self.window.statusBar().showMessage(
-                f"The comparison holds at most {c.MAX} configurations.", 5000
+        added = [rid for rid in c.ids if rid not in before.ids]
+        w = self.window
+        if not self.state.selection:
+            message = "Select results in the table first, then add them."
+        elif not added and len(c.ids) >= c.MAX:
+            message = f"The comparison holds at most {c.MAX} configurations."
+        elif not added:
+            message = "Already in the comparison."
+        else:
+            labels = [self._label(rid) for rid in added]
+            message = (
+                f"Added {', '.join(labels)} to the comparison"
+                f" ({len(c.ids)} of at most {c.MAX} columns). To remove "
+                f"{'it' if len(added) == 1 else 'one'}, select its column and "
+                "press Delete (or Remove)."
             )
+        w.statusBar().showMessage(message, 10000)
+        self._flash = added[-1] if added else None
         self.state.set_comparison(c)
-        self.window.compare_dock.show()
-        self.window.compare_dock.raise_()
+        w.compare_dock.show()
+        w.compare_dock.raise_()
+        w.comparator.setCurrentIndex(0)  # the Comparison tab, not the claims
+        if self._flash is not None and self._flash in self._fetched_ids():
+            self._flash_added()
+
+    def _label(self, rid: str) -> str:
+        """A result as its comparison column is headed (its id if not held)."""
+        m = self.window.model
+        r = m.row_of(rid)
+        return compare_domain.column_label(m.row_dict(r)) if r is not None else rid
+
+    def _fetched_ids(self) -> list[str]:
+        return [r["result_id"] for r in self._fetched]
+
+    def _flash_added(self) -> None:
+        if self._flash is not None:
+            self.window.comparator.flash_column(self._flash)
+            self._flash = None
 
     def open_picker(self) -> None:
         from ipubench_gui.ui.widgets.picker import ResultPicker
@@ -280,6 +320,7 @@ class CompareController(QObject):
         rows, c = self._fetched, self.state.comparison
         base = rows[c.baseline_index] if rows else None
         focus = QApplication.focusWidget()
+        cells = w.cells_in_use()  # table or comparison (a menu had the focus)
         ix = w.comparator.view.currentIndex()
         about: tuple[str, ...] = ()  # a comparison's column stays while compared
         # the comparator's cells are per chip when the window's toggle is on:
@@ -288,7 +329,8 @@ class CompareController(QObject):
         on_chart = focus is not None and (
             focus is w.canvas or w.canvas.isAncestorOf(focus)
         )
-        if focus is w.comparator.view and ix.isValid() and ix.column() < len(rows):
+        in_comparison = not on_chart and cells is w.comparator.view
+        if in_comparison and ix.isValid() and ix.column() < len(rows):
             text = explain(rows[ix.column()], rows, base, chips)
         else:
             row = self._chosen_point() if on_chart else None
@@ -314,6 +356,33 @@ class CompareController(QObject):
             if r is not None:
                 return m.row_dict(r)
         return None
+
+    def explain_result(self, rid: str | None) -> None:
+        """A chart point's figure explained in Details, as a table cell's is
+        (against the comparison's baseline when the point is compared)."""
+        if not rid:
+            return
+        r = self.window.model.row_of(rid)
+        if r is not None:
+            self._explain_row(self.window.model.row_dict(r))
+        else:  # beyond the table's rows held: from the store
+            self.runner.submit(
+                "explain",
+                partial(fetch.rows_by_ids, ids=[rid]),
+                on_done=lambda rows: rows and self._explain_row(rows[0]),
+            )
+
+    def _explain_row(self, row: dict) -> None:
+        from ipubench_gui.domain.explain import explain
+
+        rows, c = self._fetched, self.state.comparison
+        base = rows[c.baseline_index] if rows and row["result_id"] in c.ids else None
+        chips = self._per_chip  # a chart point is per chip as the chart is
+        text = explain(row, rows, base, chips, chips)
+        w = self.window
+        w.details.show_text(text, (row["result_id"],))
+        w.detail_dock.show()
+        w.detail_dock.raise_()
 
     def export_comparison(self, kind: str) -> None:
         from pathlib import Path

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QLabel,
     QLineEdit,
@@ -249,6 +250,12 @@ class MainWindow(QMainWindow):
         )
         # Right-click on the chart: its own actions, with their shortcuts shown.
         self.chart_menu = QMenu(self)
+        # The point under the pointer, explained (CompareController); only
+        # offered over a point or bar (``_on_canvas_contextMenuRequested``).
+        self.explain_point_action = QAction("Explain this point", self)
+        self.chart_menu_point: str | None = None  # its result id
+        self.chart_menu.addAction(self.explain_point_action)
+        self.chart_menu.addSeparator()
         self.chart_menu.addAction(self.reset_zoom_action)
         self.chart_menu.addSeparator()
         self.chart_menu.addAction(self.export_chart_action)
@@ -256,7 +263,7 @@ class MainWindow(QMainWindow):
         self.chart_menu.addSeparator()
         self.chart_menu.addAction(self.legend_action)
         self.chart_menu.addAction(self.per_chip_action)
-        self.canvas.contextMenuRequested.connect(self.chart_menu.popup)
+        self.canvas.contextMenuRequested.connect(self._on_canvas_contextMenuRequested)
         helpm = mb.addMenu("&Help")
         self.shortcuts_action = self._action(
             helpm, "&Keyboard shortcuts", self.show_shortcuts, "F1"
@@ -269,6 +276,18 @@ class MainWindow(QMainWindow):
         self.about_action = self._action(
             helpm, "&About IPU Benchmark Explorer", self.show_about
         )
+        # ... and on the right-click menus of the table and the comparison
+        self.table.addAction(self.explain_action)
+        cells = self.comparator.view
+        cells.insertAction(
+            cells.actions()[0] if cells.actions() else None, self.explain_action
+        )
+        # Which of the two a right-click menu was opened on: the focus may be
+        # nowhere by the time its action runs (the menu had it).
+        self._cells = self.table
+        for view in (self.table, cells):
+            view.installEventFilter(self)
+            view.viewport().installEventFilter(self)
         self.sources_text = ""
 
     def _theme_menu(self, view: QMenu) -> None:
@@ -315,6 +334,24 @@ class MainWindow(QMainWindow):
 
     def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802 (Qt API)
         return self.panels.tab(forward) or super().focusNextPrevChild(forward)
+
+    def eventFilter(self, obj, e) -> bool:  # noqa: N802 (Qt API)
+        if e.type() in (QEvent.Type.FocusIn, QEvent.Type.ContextMenu):
+            cmp = self.comparator.view
+            self._cells = cmp if obj in (cmp, cmp.viewport()) else self.table
+        return False
+
+    def cells_in_use(self) -> QWidget:
+        """The table or the comparison: whichever has the focus, else the one
+        last focused or right-clicked (what Explain explains)."""
+        focus = QApplication.focusWidget()
+        return focus if focus in (self.table, self.comparator.view) else self._cells
+
+    def _on_canvas_contextMenuRequested(self, pos) -> None:  # noqa: N802
+        hit = self.canvas.hit_at_global(pos)
+        self.chart_menu_point = hit.result_id if hit is not None else None
+        self.explain_point_action.setVisible(bool(self.chart_menu_point))
+        self.chart_menu.popup(pos)
 
     # -- behaviour that is purely about widgets --------------------------------
     def focus_search(self) -> None:

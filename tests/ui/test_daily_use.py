@@ -3,6 +3,7 @@ the wheel and right-click menus on the real window over the real store."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
 from ipubench_gui.domain.filters import FilterState
@@ -106,3 +107,141 @@ def test_long_system_names_keep_both_ends_and_their_count(qtbot, session, db):
         head, _, tail = shown[: -len(f"  ({n})")].partition(ELLIPSIS)
         assert head and name.startswith(head), shown
         assert tail and name.endswith(tail), shown
+
+
+def _row_pos(table, row: int):
+    """The middle of ``row``'s first cell shown (a result table's row)."""
+    col = table.visible_columns()[0]
+    return table.visualRect(table.model().index(row, col)).center()
+
+
+def test_ctrl_shift_a_shows_the_comparison_flashes_the_column_and_says_so(
+    qtbot, session
+):
+    from ipubench_gui.domain.compare import column_label
+
+    w = session.window
+    w.compare_dock.show()
+    w.comparator.setCurrentIndex(w.comparator.count() - 1)  # on Vendor claims
+    t = w.table
+    qtbot.mouseClick(t.viewport(), Qt.MouseButton.LeftButton, pos=_row_pos(t, 3))
+    row = w.model.row_dict(3)
+    qtbot.keyClick(
+        t,
+        Qt.Key.Key_A,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    cmp = w.comparator
+    assert w.compare_dock.isVisible() and cmp.currentIndex() == 0  # Comparison
+    assert cmp.model.ids() == [row["result_id"]]
+    said = w.statusBar().currentMessage()
+    assert f"Added {column_label(row)} to the comparison" in said, said
+    assert "Delete" in said
+    # the added column flashes, then fades back to the table's colours
+    assert cmp.model.flash() is not None and cmp.model.flash()[0] == 0
+    assert cmp.view.currentIndex().column() == 0  # Delete removes it at once
+    qtbot.waitUntil(lambda: cmp.model.flash() is None, timeout=5000)
+    # a second one: its own column flashes
+    qtbot.mouseClick(t.viewport(), Qt.MouseButton.LeftButton, pos=_row_pos(t, 5))
+    qtbot.keyClick(
+        t,
+        Qt.Key.Key_A,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    assert cmp.model.ids()[1] == w.model.row_dict(5)["result_id"]
+    assert cmp.model.flash()[0] == 1
+    # and Delete in the comparison removes it, as the status bar said
+    cmp.view.setFocus()
+    qtbot.keyClick(cmp.view, Qt.Key.Key_Delete)
+    assert cmp.model.ids() == [row["result_id"]]
+
+
+def _right_click_and_choose(qtbot, view, pos, text: str) -> list[str]:
+    """Right-click ``view``'s viewport at ``pos`` (a press, then the context
+    menu event the window system sends) and choose ``text`` from the menu
+    that opens; returns the menu's items."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication
+
+    seen: list[str] = []
+
+    def choose():
+        menu = QApplication.activePopupWidget()
+        if menu is None:
+            QTimer.singleShot(20, choose)
+            return
+        acts = [a for a in menu.actions() if not a.isSeparator() and a.isVisible()]
+        seen.extend(a.text() for a in acts)
+        menu.close()
+        next(a for a in acts if a.text() == text).trigger()
+
+    vp = view.viewport()
+    qtbot.mousePress(vp, Qt.MouseButton.RightButton, pos=pos)
+    qtbot.mouseRelease(vp, Qt.MouseButton.RightButton, pos=pos)
+    QTimer.singleShot(0, choose)
+    QApplication.sendEvent(
+        vp,
+        QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, vp.mapToGlobal(pos)),
+    )
+    qtbot.waitUntil(lambda: bool(seen))
+    return seen
+
+
+# A popup menu asks the window system to raise it and grab the keyboard, which
+# the offscreen platform cannot do (and says so).
+@pytest.mark.qt_log_ignore("does not support (raise|grabbing)", extend=True)
+def test_explain_is_on_the_right_click_menus_of_table_comparison_and_chart(
+    qtbot, session
+):
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication
+
+    w = session.window
+    w.activateWindow()  # as a user's window is: clicks give focus
+    qtbot.waitUntil(w.isActiveWindow)
+    t = w.table
+    explain = w.explain_action.text()
+    # the table: the row right-clicked is the one explained
+    row = w.model.row_dict(4)
+    items = _right_click_and_choose(qtbot, t, _row_pos(t, 4), explain)
+    assert explain in items and w.add_compare_action.text() in items
+    assert w.details.about == (row["result_id"],)
+    assert "1. As " in _details(session) and "2. Normalised" in _details(session)
+    # the comparison: the column right-clicked
+    for r in (2, 6):
+        qtbot.mouseClick(t.viewport(), Qt.MouseButton.LeftButton, pos=_row_pos(t, r))
+        w.add_compare_action.trigger()
+    cmp = w.comparator.view
+    second = w.model.row_dict(6)
+    qtbot.mouseClick(t.viewport(), Qt.MouseButton.LeftButton, pos=_row_pos(t, 0))
+    pos = cmp.visualRect(cmp.model().index(0, 1)).center()
+    _right_click_and_choose(qtbot, cmp, pos, explain)
+    text = _details(session)
+    assert f"table '{second['table']}', row {second['row']}" in text, text
+    assert w.details.about == ()  # a column stays while it is compared
+    # a chart point: "Explain this point" over a bar, and not beside the bars
+    c = w.canvas
+    hit = c.drawn.hits[3]
+    vb = c.item.getViewBox()
+    at = c.plot.mapFromScene(vb.mapViewToScene(QPointF(hit.bar_end / 2, hit.y)))
+    vp = c.plot.viewport()
+
+    def right_click(pos):
+        qtbot.mouseClick(vp, Qt.MouseButton.RightButton, pos=pos)
+        QApplication.sendEvent(
+            vp,
+            QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, vp.mapToGlobal(pos)),
+        )
+        qtbot.waitUntil(w.chart_menu.isVisible)
+
+    right_click(at)
+    assert w.explain_point_action.isVisible()
+    w.chart_menu.close()
+    w.explain_point_action.trigger()
+    assert w.details.about == (hit.result_id,)
+    assert "1. As " in _details(session)
+    right_click(vp.rect().topLeft() + QPoint(2, 2))  # no bar there
+    assert not w.explain_point_action.isVisible()
+    w.chart_menu.close()

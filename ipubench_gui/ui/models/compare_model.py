@@ -21,6 +21,7 @@ class CompareModel(QAbstractTableModel):
         self._baseline = 0
         self.only_differences = False
         self._shown: list[CompareRow] = []
+        self._flash: tuple[int, QColor] | None = None  # a column just added
 
     def set_table(
         self,
@@ -42,6 +43,20 @@ class CompareModel(QAbstractTableModel):
         self.only_differences = on
         self._filter()
         self.endResetModel()
+
+    def set_flash(self, column: int | None, color: QColor | None = None) -> None:
+        """Paint ``column``'s cells ``color`` (a column just added), or none."""
+        self._flash = None if column is None or color is None else (column, color)
+        if 0 <= (column or 0) < self.columnCount() and self._shown:
+            c = column or 0
+            self.dataChanged.emit(
+                self.index(0, c),
+                self.index(len(self._shown) - 1, c),
+                [Qt.ItemDataRole.BackgroundRole],
+            )
+
+    def flash(self) -> tuple[int, QColor] | None:
+        return self._flash
 
     def _filter(self) -> None:
         self._shown = shown(self._rows, self.only_differences)
@@ -66,12 +81,11 @@ class CompareModel(QAbstractTableModel):
             return r.values[index.column()]
         if role == DIFFERS_ROLE:
             return r.differs
-        if (
-            role == Qt.ItemDataRole.BackgroundRole
-            and r.differs
-            and r.kind == "attribute"
-        ):
-            return HIGHLIGHT
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if self._flash is not None and self._flash[0] == index.column():
+                return self._flash[1]
+            if r.differs and r.kind == "attribute":
+                return HIGHLIGHT
         if role == Qt.ItemDataRole.FontRole and r.kind == "ratio":
             f = QFont()
             f.setBold(True)

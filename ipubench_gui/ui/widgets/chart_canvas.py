@@ -582,6 +582,11 @@ class ChartCanvas(QWidget):
                 return self._hit_in(vb, drawn, scene_pos)
         return None
 
+    def hit_at_global(self, pos: QPoint) -> Hit | None:
+        """The point or bar at ``pos`` (screen coordinates), if any."""
+        view = self.panels_view if self._panels else self.plot
+        return self.hit_at(view.mapToScene(view.viewport().mapFromGlobal(pos)))
+
     def _hit_in(self, vb: pg.ViewBox, drawn: Drawn, scene_pos: QPointF) -> Hit | None:
         p = vb.mapSceneToView(scene_pos)
         best, best_d = None, float(HIT_RADIUS_PX)

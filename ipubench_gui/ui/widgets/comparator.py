@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QSignalBlocker, Qt, QVariantAnimation, Signal
+from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,6 +30,9 @@ HINT = (
     "Select results in the table and press Ctrl+Shift+A (or right-click → Add to "
     "comparison) to compare up to six side by side."
 )
+
+
+FLASH_MS = 1500  # how long a column just added stays highlighted
 
 
 # (key, text, tooltip) of the buttons over the comparison.
@@ -83,6 +86,13 @@ class Comparator(QTabWidget):
         self.claims.setAccessibleName("Vendor claims")
         self.claims.setWordWrap(True)
         self.addTab(self.claims, "Vendor claims")
+        # A column just added flashes (Ctrl+Shift+A): strong, then fading.
+        self._flash = QVariantAnimation(self)
+        self._flash.setStartValue(160)
+        self._flash.setEndValue(0)
+        self._flash.setDuration(FLASH_MS)
+        self._flash.valueChanged.connect(self._on_flash_valueChanged)
+        self._flash_column = 0
 
     def _build_table(self) -> None:
         """The comparison table, with its keys: Delete removes a column, Ctrl+C
@@ -295,6 +305,29 @@ class Comparator(QTabWidget):
             self.claims.addTopLevelItem(item)
         for col in range(3):
             self.claims.resizeColumnToContents(col)
+
+    def flash_column(self, rid: str) -> None:
+        """Show the Comparison tab, make ``rid``'s column the current one and
+        flash it: the highlight colour fading out over ``FLASH_MS``."""
+        self.setCurrentIndex(0)
+        ids = self.model.ids()
+        if rid not in ids:
+            return
+        col = ids.index(rid)
+        self.view.setCurrentIndex(self.model.index(0, col))
+        self.view.scrollTo(self.model.index(0, col))
+        self._flash.stop()
+        self._flash_column = col
+        self._on_flash_valueChanged(self._flash.startValue())  # now, not a tick on
+        self._flash.start()
+
+    def _on_flash_valueChanged(self, alpha: int) -> None:  # noqa: N802
+        if alpha <= 0:
+            self.model.set_flash(None)
+            return
+        c = QColor(self.palette().color(QPalette.ColorRole.Highlight))
+        c.setAlpha(alpha)
+        self.model.set_flash(self._flash_column, c)
 
     # -- helpers -------------------------------------------------------------------
     def current_id(self) -> str | None:
