@@ -39,7 +39,8 @@ def not_comparable(row: Row, base: Row) -> str:
     parts = []
     if not same_model:
         parts.append(f"model ({row.get('model')} vs {base.get('model')})")
-    if row.get("task") != base.get("task"):
+    tasks = (row.get("task"), base.get("task"))
+    if None not in tasks and tasks[0] != tasks[1]:  # a blank is unknown
         parts.append("task")
     if row.get("metric") != base.get("metric"):
         la, lb = (

@@ -4,14 +4,13 @@ Pure functions over result rows (mappings with the results_v columns).
 
 Decisions, made once here:
 
-* The *compared attribute* of a pair is the one the user names, else the first
-  attribute that differs in ``FOCUS_ORDER`` (hardware first: that is what these
-  comparisons are usually for).
-* ``platform`` is a name for generation × system size, so it never counts as a
-  difference of its own when either of those differs.
-* A pair is **like-for-like** when nothing but the compared attribute differs.
-  Anything else that differs (precision, batch size, framework, SDK, real vs
-  synthetic data, ...) is listed as a confounder.
+* Whether two results are like for like is ``domain/likeness.py``: every
+  attribute is the same, differs or is unknown (a blank), on the workload's
+  side or the system's, and the verdict follows from that. Here: the table
+  (one row per attribute, figure, ratio and provenance field, each with its
+  status over the columns), ratios, counterparts and the text exports.
+* The user may name the attribute the comparison is about (``focus``): it is
+  listed first after the chip counts.
 * **Counterparts** of a result differ from it in exactly one of
   ``COUNTERPART_ATTRS``, everything else equal, with one exception: across
   hardware generations the SDK is allowed to differ too, because each
@@ -28,19 +27,32 @@ from typing import Any
 from ipubench_gui.domain.chartrows import LOWER_IS_BETTER, METRIC_LABELS
 from ipubench_gui.domain.comparability import not_comparable
 from ipubench_gui.domain.format import format_number, shown_unit
+from ipubench_gui.domain.likeness import (
+    BY_KEY,
+    DIFFERS,
+    NOT_APPLICABLE,
+    SAME,
+    UNKNOWN,
+    Assessment,
+    assess,
+    relate,
+    relate_all,
+    sequence_length,
+)
 from ipubench_gui.domain.per_chip import LABEL as CHIP_LABEL
 from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
 from ipubench_gui.domain.per_chip import TIMES, chip_time_title
 
 Row = Mapping[str, Any]
 
-# (key, label) of the rows of the comparison table, in display order.
+# (key, label) of the rows of the comparison table, in display order (the
+# rows of the CSV and Markdown exports: new ones go last, after Metric).
 ATTRIBUTES: tuple[tuple[str, str], ...] = (
     ("model", "Model"),
     ("variant", "Variant"),
     ("task", "Task"),
     ("platform", "Platform"),
-    ("generation", "Generation"),
+    ("generation", "Accelerator type"),
     ("accelerators", "Accelerators"),
     ("sdk_version", "SDK"),
     ("framework", "Framework"),
@@ -49,6 +61,9 @@ ATTRIBUTES: tuple[tuple[str, str], ...] = (
     ("batch_size", "Batch size"),
     ("precision", "Precision"),
     ("metric", "Metric"),
+    ("sequence_length", "Sequence length"),
+    ("division", "MLPerf division"),
+    ("quality_target", "Quality target"),
 )
 FIGURES: tuple[tuple[str, str], ...] = (
     ("value", "Figure"),
@@ -75,7 +90,6 @@ FOCUS_ORDER = (
     "variant",
     "model",
 )
-CONFOUNDERS = (*FOCUS_ORDER, "task", "metric")
 COUNTERPART_ATTRS = (
     "generation",
     "accelerators",
@@ -99,7 +113,7 @@ NAMES = {
     "accelerators": "system size",
     "sdk_version": "SDK version",
     "data_kind": "data (real vs synthetic)",
-    "generation": "hardware generation",
+    "generation": "accelerator type",
 }
 
 
@@ -115,21 +129,41 @@ def value_of(row: Row, key: str) -> Any:
     if key == "source_link":  # the row's own address, else those its source gives
         links = row.get("source_links")
         return row.get("link") or (f"the page gives: {links}" if links else None)
+    if key == "sequence_length":
+        return sequence_length(row)
     return data_kind(row) if key == "data_kind" else row.get(key)
 
 
 def show(row: Row, key: str) -> str:
     v = value_of(row, key)
-    if v is None:
-        return ""
+    if v is None or (isinstance(v, str) and not v.strip()):
+        return ""  # a blank, also of spaces only: unknown
     if key in ("value", "throughput_per_accelerator"):
         return f"{format_number(v)} {shown_unit(row)}".strip()
     return format_number(v) if isinstance(v, (int, float)) else str(v)
 
 
-def differing(a: Row, b: Row) -> list[str]:
-    """Attributes (CONFOUNDERS order) whose values differ between ``a`` and ``b``."""
-    return [k for k in CONFOUNDERS if value_of(a, k) != value_of(b, k)]
+def status(key: str, rows: Sequence[Row]) -> str:
+    """A table row's status over its columns: ``SAME``, ``DIFFERS``,
+    ``UNKNOWN`` (a blank beside a value: never the same, never a difference)
+    or ``NOT_APPLICABLE``. Attributes follow ``likeness``; other rows
+    (figures, provenance, real vs synthetic data) their shown values."""
+    if key in BY_KEY:
+        return relate_all(BY_KEY[key], rows)
+    values = [show(r, key) for r in rows]
+    known = {v for v in values if v}
+    if len(known) > 1:
+        return DIFFERS
+    if not known:
+        return NOT_APPLICABLE
+    return UNKNOWN if "" in values else SAME
+
+
+def cell_status(key: str, row: Row, base: Row) -> str:
+    """One cell's status against the baseline's cell."""
+    if key in BY_KEY:
+        return relate(BY_KEY[key], row, base)
+    return status(key, [row, base])
 
 
 # -- ratios --
@@ -206,40 +240,10 @@ def column_names(rows: Sequence[Row]) -> list[str]:
 
 
 # -- verdict --
-@dataclass(frozen=True)
-class Verdict:
-    result_id: str
-    compared: str | None  # the attribute being compared
-    confounders: tuple[str, ...]
-    like_for_like: bool
-    incomparable: str = ""  # why the two cannot be compared at all
-
-    def text(self) -> str:
-        if self.incomparable:
-            return self.incomparable
-        if self.compared is None:
-            return "identical configuration"
-        what = NAMES.get(self.compared, self.compared)
-        if self.like_for_like:
-            return f"like-for-like: only the {what} differs"
-        others = ", ".join(NAMES.get(c, c) for c in self.confounders)
-        return f"not like-for-like: besides the {what}, also differs in {others}"
-
-
-def verdict(row: Row, base: Row, focus: str | None = None) -> Verdict:
-    why = not_comparable(row, base)
-    if why and row.get("result_id") != base.get("result_id"):
-        return Verdict(row["result_id"], None, tuple(differing(row, base)), False, why)
-    diffs = differing(row, base)
-    if not diffs:
-        return Verdict(row["result_id"], None, (), True)
-    compared = (
-        focus
-        if focus in diffs
-        else next(k for k in FOCUS_ORDER + tuple(diffs) if k in diffs)
-    )
-    others = tuple(d for d in diffs if d != compared)
-    return Verdict(row["result_id"], compared, others, not others)
+def verdict(row: Row, base: Row, focus: str | None = None) -> Assessment:
+    """``row`` against ``base``: like for like, not, or can't tell, and why
+    (``likeness.assess``)."""
+    return assess(row, base, focus)
 
 
 # -- the table --
@@ -247,9 +251,27 @@ def verdict(row: Row, base: Row, focus: str | None = None) -> Verdict:
 class CompareRow:
     key: str
     label: str
-    values: tuple[str, ...]
-    differs: bool
+    values: tuple[str, ...]  # as shown; a blank is unknown (``status``)
+    status: str  # over the columns: same | differs | unknown | n/a
     kind: str  # attribute | figure | ratio | provenance
+    cells: tuple[str, ...] = ()  # each cell's status against the baseline's
+
+    @property
+    def differs(self) -> bool:
+        return self.status == DIFFERS
+
+    @property
+    def side(self) -> str:
+        """``workload`` or ``system`` for an attribute likeness judges."""
+        return BY_KEY[self.key].side if self.key in BY_KEY else ""
+
+    def shown(self, i: int) -> str:
+        """Cell ``i`` as the window and Markdown show it: a blank where the
+        attribute applies reads "unknown"."""
+        v = self.values[i]
+        if v or self.kind != "attribute" or self.status == NOT_APPLICABLE:
+            return v
+        return "unknown"
 
 
 def table(
@@ -260,7 +282,16 @@ def table(
     base = rows[baseline] if rows else {}
 
     def add(key: str, label: str, kind: str, values: list[str]) -> None:
-        out.append(CompareRow(key, label, tuple(values), len(set(values)) > 1, kind))
+        if kind == "ratio":  # what is compared: it differs where it says so
+            st = DIFFERS if len(set(values)) > 1 else SAME
+            out.append(CompareRow(key, label, tuple(values), st, kind))
+            return
+        cells = tuple(
+            "" if i == baseline else cell_status(key, r, base)
+            for i, r in enumerate(rows)
+        )
+        st = status(key, rows)
+        out.append(CompareRow(key, label, tuple(values), st, kind, cells))
 
     for key, label in ATTRIBUTES:
         add(key, label, "attribute", [show(r, key) for r in rows])
@@ -278,7 +309,7 @@ def table(
     )
     add(
         "verdict",
-        "Like-for-like?",
+        "Like for like?",
         "ratio",
         [
             "baseline" if i == baseline else verdict(r, base).text()
@@ -306,14 +337,16 @@ def per_chip_shown(rows: Sequence[Row]) -> bool:
 
 
 def shown(t: Sequence[CompareRow], only_differences: bool = False) -> list[CompareRow]:
-    """The rows worth showing: never an empty one; with ``only_differences``,
+    """The rows worth showing: never an empty one (an attribute blank in every
+    column is unknown, and shown so); with ``only_differences``,
     none whose values are the same in every column (attributes, figures and
-    provenance alike). The ratio rows stay: they are what is compared."""
+    provenance alike): a row with a blank beside a value is unknown, not the
+    same, and stays. The ratio rows stay: they are what is compared."""
     return [
         cr
         for cr in t
-        if any(cr.values)
-        and not (only_differences and cr.kind != "ratio" and not cr.differs)
+        if (any(cr.values) or cr.status == UNKNOWN)
+        and not (only_differences and cr.kind != "ratio" and cr.status == SAME)
     ]
 
 
@@ -380,6 +413,13 @@ def check_claim(c: Row, tolerance: float = 0.1) -> ClaimCheck:
 
 
 # -- text exports --
+def _markdown_cell(cr: CompareRow, i: int) -> str:
+    """A cell for Markdown: its value, or *unknown* in italics for a blank."""
+    if cr.values[i]:
+        return cr.values[i].replace("|", "\\|")
+    return f"*{cr.shown(i)}*" if cr.shown(i) else ""
+
+
 def to_markdown(
     rows: Sequence[Row],
     baseline: int = 0,
@@ -396,7 +436,7 @@ def to_markdown(
     ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for cr in shown(table(rows, baseline, focus), only_differences):
-        cells = [c.replace("|", "\\|") for c in cr.values]
+        cells = [_markdown_cell(cr, i) for i in range(len(cr.values))]
         label = f"**{cr.label}**" if cr.differs and cr.kind == "attribute" else cr.label
         lines.append("| " + " | ".join([label, *cells]) + " |")
     base = rows[baseline]
@@ -409,6 +449,10 @@ def to_markdown(
     if per_chip_shown(rows):
         lines += ["", CHIP_NOTE]
     return "\n".join(lines) + "\n"
+
+
+# The CSV's "differs" column: yes, unknown (a blank beside a value), or empty.
+_DIFFERS_CELL = {DIFFERS: "yes", UNKNOWN: "unknown"}
 
 
 def to_rows(
@@ -427,7 +471,7 @@ def to_rows(
         "differs",
     ]
     body = [
-        [cr.label, *cr.values, "yes" if cr.differs else ""]
+        [cr.label, *cr.values, _DIFFERS_CELL.get(cr.status, "")]
         for cr in (
             shown(table(rows, baseline, focus), True)
             if only_differences

@@ -18,15 +18,11 @@ def comparison_html(rows: list[dict], baseline: int, px: int = 22) -> str:
         for i, r in enumerate(rows)
     )
     body = []
-    for cr in t:
-        if not any(cr.values):
-            continue
-        bg = (
-            ' style="background:#FBE3B3"'
-            if cr.differs and cr.kind == "attribute"
-            else ""
+    for cr in compare.shown(t):
+        cells = "".join(
+            _cell(cr.shown(i), cr.differs and cr.kind == "attribute", not v)
+            for i, v in enumerate(cr.values)
         )
-        cells = "".join(f"<td{bg}>{html.escape(v)}</td>" for v in cr.values)
         label = (
             f"<b>{html.escape(cr.label)}</b>"
             if cr.kind == "ratio"
@@ -38,8 +34,17 @@ def comparison_html(rows: list[dict], baseline: int, px: int = 22) -> str:
         "<table cellspacing=0 cellpadding=6 border=1 style='border-color:#bbb'>"
         f"<tr><th></th>{head}</tr>{''.join(body)}</table>"
         f"<p style='font-size:{round(px * 0.7)}px; color:#555'>★ baseline; "
-        "highlighted: attributes that differ.</p></div>"
+        "highlighted: attributes that differ; <i>unknown</i>: blank, neither the "
+        "same nor different.</p></div>"
     )
+
+
+def _cell(text: str, differs: bool, unknown: bool) -> str:
+    bg = ' style="background:#FBE3B3"' if differs else ""
+    shown = f"<i style='color:#777'>{html.escape(text)}</i>" if unknown and text else (
+        html.escape(text)
+    )
+    return f"<td{bg}>{shown}</td>"
 
 
 def save_png(rows: list[dict], baseline: int, path: Path, width: int = 1920) -> Path:

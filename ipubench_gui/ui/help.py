@@ -149,9 +149,12 @@ def guide_html(window: QWidget) -> str:
         (
             "Compare like with like",
             f"Add selected rows to the comparison{k('add_compare_action')}. "
-            "The comparator says whether two results are like-for-like or what "
-            "else differs; 'Only differences' hides the rest; Counterparts "
-            "lists results that differ in exactly one thing.",
+            "The comparator says of each pair: like for like (the same "
+            "workload, and which systems it compares, chip counts first with "
+            "the figures per chip), not like for like (what differs in the "
+            "workload), or can't tell (what is unknown: a blank is never the "
+            "same, never a difference). 'Only differences' hides the rest; "
+            "Counterparts lists results that differ in exactly one thing.",
         ),
         (
             "Check the vendor's claims",

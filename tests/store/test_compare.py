@@ -74,8 +74,9 @@ def test_bow_over_classic_bert_large_ph1_pytorch(db):
         == "1.56× more throughput (+56%)"
     )
     v = compare.verdict(bow_row, base)
-    assert v.compared == "generation" and not v.like_for_like
-    assert {"sdk_version", "batch_size", "variant"} <= set(v.confounders)
+    assert not v.like_for_like and v.verdict == "not like for like"
+    assert {"batch_size", "variant"} <= set(v.keys("differs", "workload"))
+    assert {"generation", "sdk_version"} <= set(v.keys("differs", "system"))
 
 
 def test_directions_for_time_and_latency(db):
@@ -122,8 +123,13 @@ def test_verdict_only_system_size_is_like_for_like(db):
     a, b = _bert_pod16_pod64(db)
     ra, rb = fetch.rows_by_ids(db, [a, b])
     v = compare.verdict(rb, ra)
-    assert v.like_for_like and v.compared == "accelerators"
-    assert v.text() == "like-for-like: only the system size differs"
+    assert v.like_for_like and v.keys("differs") == ["accelerators", "platform"]
+    # the seed's 22,759 and 6,044 sequences/s on 64 and 16 IPUs
+    assert v.text() == (
+        "like for like: same workload; compares 64 vs 16 chips (22,759 vs 6,044 "
+        f"sequences/s; {22759 / 64:,.2f} vs {6044 / 16:,.2f} sequences/s per chip, "
+        "derived), platform (Bow Pod64 vs Bow Pod16)"
+    )
 
 
 def test_verdict_precision_and_batch_size_is_not_like_for_like(db):
@@ -134,10 +140,11 @@ def test_verdict_precision_and_batch_size_is_not_like_for_like(db):
     ra, rb = fetch.rows_by_ids(db, [a, b])
     v = compare.verdict(rb, ra, focus="framework")
     assert not v.like_for_like
-    assert set(v.confounders) == {"precision", "batch_size"}
+    assert v.keys("differs", "workload") == ["precision", "batch_size"]
     assert v.text() == (
-        "not like-for-like: besides the framework, also differs in "
-        "precision, batch size"
+        "not like for like: workload differs in precision (16.32 vs 16.16), "
+        "batch size (1,024 vs 6,144); also compares framework (PyTorch vs "
+        "TensorFlow 1)"
     )
 
 
@@ -222,7 +229,7 @@ def test_cli_compare_and_counterparts(db, _isolated_home):
         f"| Against the baseline | baseline | {22759 / 6044:.2f}× more throughput "
         f"(+{(22759 / 6044 - 1) * 100:.0f}%) |" in p.stdout
     )
-    assert "like-for-like: only the system size differs" in p.stdout
+    assert "like for like: same workload; compares 64 vs 16 chips" in p.stdout
     p = _cli("compare", a, b, "--baseline", b, "--format", "csv", home=_isolated_home)
     assert p.stdout.splitlines()[0] == f"attribute,{a},{b} (baseline),differs"
     ratio_line = next(
@@ -242,7 +249,7 @@ def test_cli_compare_and_counterparts(db, _isolated_home):
         variant="Ph1 Pre-Training (SL128)",
     )
     p = _cli("counterparts", c, home=_isolated_home)
-    assert p.returncode == 0 and "differs in hardware generation:" in p.stdout
+    assert p.returncode == 0 and "differs in accelerator type:" in p.stdout
     assert "with SDK 3.1 (was SDK 2.4.0)" in p.stdout
 
 
@@ -312,7 +319,13 @@ def test_ratios_only_between_the_same_metric_in_one_unit_family(db):
     a, b = fetch.rows_by_ids(db, [bert, rn50])
     want = "not comparable: different model (BERT-Large vs ResNet-50 v1.5) and task"
     assert compare.ratio_text(a, b) == want
-    assert compare.verdict(a, b).text() == want
+    text = compare.verdict(a, b).text()
+    assert text.startswith(
+        "not like for like: workload differs in model (BERT-Large vs ResNet-50 "
+        "v1.5), variant ("
+    )
+    assert "task (training vs inference)" in text
+    assert "sequence length" not in text  # images have none: not unknown
     assert compare.latency_text(a, b) == ""
     # same model, another metric: GPS++ throughput against its time to train
     ids = db.cursor().execute("SELECT result_id FROM results WHERE model = 'GPS++'")
@@ -352,3 +365,58 @@ def test_markdown_notes_name_columns_as_their_headers(db):
     assert len(notes) == 1 and notes[0].startswith(want), notes
     assert " against the baseline: " in notes[0]
     assert a not in notes[0] and b not in notes[0]
+
+
+def test_the_two_reported_compare_cases(tmp_path, _isolated_home):
+    """The issue: two imported rows (an IPU and a GPU system, no accelerator
+    type known) were "like-for-like: only the system size differs", and an
+    imported row's every blank counted as a difference against bowtr-536574."""
+    import csv
+    import io
+
+    ours = tmp_path / "ours.csv"
+    ours.write_text(
+        "Benchmark,System,Chips,Samples/s\n"
+        "ResNet-50 v1.5,Our Bow Pod16,16,40000\n"
+        "ResNet-50 v1.5,Our DGX A100,8,20000\n"
+        "BERT-Large,Bow Pod16,16,6000\n",
+        encoding="utf-8",
+    )
+    p = _cli(
+        "import", str(ours), "--map", "Benchmark=model", "--map", "System=platform",
+        "--map", "Chips=accelerators", "--map", "Samples/s=value",
+        "--metric", "throughput", "--unit", "items/s", home=_isolated_home,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    ids = "usr1-0000001", "usr1-0000002", "usr1-0000003"
+    p = _cli("compare", ids[0], ids[1], home=_isolated_home)
+    assert p.returncode == 0, p.stderr
+    # 40,000 / 16 and 20,000 / 8 = 2,500 images/s per chip, by hand
+    want = (
+        "can't tell: accelerator type, variant, task, dataset, precision, batch "
+        "size unknown; compares 8 vs 16 chips (20,000 vs 40,000 images/s; 2,500 "
+        "vs 2,500 images/s per chip, derived), platform (Our DGX A100 vs Our Bow "
+        "Pod16); also unknown: SDK, framework"
+    )
+    assert f"- ResNet-50 v1.5 · Our DGX A100 against the baseline: {want}" in (
+        p.stdout
+    )
+    assert "like-for-like" not in p.stdout
+    assert "| Accelerator type | *unknown* | *unknown* |" in p.stdout
+    # the imported BERT-Large row against the vendor's: blanks are unknown
+    p = _cli("compare", ids[2], "bowtr-536574", "--format", "csv", home=_isolated_home)
+    assert p.returncode == 0, p.stderr
+    lines = list(csv.reader(io.StringIO(p.stdout)))
+    assert lines[0] == ["attribute", f"{ids[2]} (baseline)", "bowtr-536574", "differs"]
+    differs = {line[0]: line[-1] for line in lines[1:]}
+    for label in ("Variant", "Task", "SDK", "Framework", "Dataset", "Data"):
+        assert differs[label] == "unknown", label
+    for label in ("Batch size", "Precision", "Sequence length"):
+        assert differs[label] == "unknown", label
+    for label in ("Model", "Platform", "Accelerator type", "Accelerators", "Metric"):
+        assert differs[label] == "", label  # known, and the same
+    verdict = next(line for line in lines if line[0] == "Like for like?")
+    assert verdict[2] == (
+        "can't tell: variant, task, dataset, precision, sequence length, batch "
+        "size unknown; also unknown: SDK, framework"
+    )

@@ -62,9 +62,15 @@ def test_add_remove_reorder_and_baseline(qtbot, session, db):
     a, b = (db.run(Query(by_id, {"i": i})).dicts()[0] for i in (ids[2], ids[1]))
     keys = [k for k, _ in ATTRIBUTES if k in a]  # as stored (data_kind is derived)
     flagged = {r.key for r in rows if r.kind == "attribute" and r.differs}
-    assert flagged & set(keys) == {k for k in keys if a[k] != b[k]} != set()
+    # a blank on either side is unknown: never flagged as a difference
+    known = [k for k in keys if a[k] is not None and b[k] is not None]
+    assert flagged & set(keys) == {k for k in known if a[k] != b[k]} != set()
+    unknown = {r.key for r in rows if r.kind == "attribute" and r.status == "unknown"}
+    assert unknown & set(keys) == {k for k in keys if (a[k] is None) != (b[k] is None)}
     w.comparator.only_diff.setChecked(True)
-    assert all(r.differs for r in cm.rows() if r.kind == "attribute")
+    assert all(
+        r.status in ("differs", "unknown") for r in cm.rows() if r.kind == "attribute"
+    )
     # copy as TSV
     qtbot.mouseClick(w.comparator.buttons["tsv"], Qt.MouseButton.LeftButton)
     first = QGuiApplication.clipboard().text().splitlines()[0].split("\t")
@@ -82,7 +88,7 @@ def test_counterpart_added_with_one_click(qtbot, session, db):
     gen = next(
         tree.topLevelItem(i)
         for i in range(tree.topLevelItemCount())
-        if tree.topLevelItem(i).text(0) == "hardware generation"
+        if tree.topLevelItem(i).text(0) == "accelerator type"
     )
     child = gen.child(0)
     tree.itemActivated.emit(child, 0)
@@ -100,7 +106,7 @@ def test_comparison_exports(qtbot, session, tmp_path):
     )
     c = session.compare
     md = c.save_comparison(tmp_path / "c.md", "md").read_text()
-    assert "like-for-like: only the system size differs" in md
+    assert "like for like: same workload; compares 64 vs 16 chips" in md
     csv_text = c.save_comparison(tmp_path / "c.csv", "csv").read_text()
     assert csv_text.splitlines()[0] == (
         "attribute,bowtr-536574 (baseline),bowtr-aeb672,differs"
@@ -167,15 +173,19 @@ def test_searchable_picker_and_focus(qtbot, session):
     picker.view.activated.emit(first)
     rid = first.data(Qt.ItemDataRole.UserRole + 2)
     assert session.state.comparison.ids == (rid,)
-    # choosing what is being compared changes the verdict's wording
+    # choosing what is being compared names it first (not the verdict)
     session.state.set_comparison(
         Comparison(("bowtr-536574", "podtr-0f234b"), "bowtr-536574")
     )
+    text = w.comparator.verdicts.text()
+    assert "not like for like: workload differs in model (" in text
     combo = w.comparator.focus
     combo.setCurrentIndex(combo.findData("batch_size"))
     assert session.state.comparison.focus == "batch_size"
     text = w.comparator.verdicts.text()
-    assert "besides the batch size, also differs in hardware generation" in text
+    assert "not like for like: workload differs in batch size (65,536 vs 54,784)" in (
+        text
+    )
 
 
 def test_compare_model_passes_modeltester(qtmodeltester, session):

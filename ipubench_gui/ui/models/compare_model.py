@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QPalette
 
 from ipubench_gui.domain.compare import CompareRow, shown
+from ipubench_gui.domain.likeness import DIFFERS, SAME, UNKNOWN
 
 DIFFERS_ROLE = Qt.ItemDataRole.UserRole + 1
+STATUS_ROLE = Qt.ItemDataRole.UserRole + 2  # same | differs | unknown | n/a
 _Index = QModelIndex | QPersistentModelIndex
 HIGHLIGHT = QColor(230, 159, 0, 70)  # palette orange, translucent: light and dark
 
@@ -76,16 +78,22 @@ class CompareModel(QAbstractTableModel):
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
-        r = self._shown[index.row()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return r.values[index.column()]
+        r, c = self._shown[index.row()], index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return r.shown(c)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _tip(r, c)
         if role == DIFFERS_ROLE:
             return r.differs
+        if role == STATUS_ROLE:
+            return r.cells[c] if c < len(r.cells) else ""
         if role == Qt.ItemDataRole.BackgroundRole:
-            if self._flash is not None and self._flash[0] == index.column():
+            if self._flash is not None and self._flash[0] == c:
                 return self._flash[1]
-            if r.differs and r.kind == "attribute":
+            if _differs(r, c):
                 return HIGHLIGHT
+        if role == Qt.ItemDataRole.ForegroundRole and r.shown(c) != r.values[c]:
+            return QPalette().color(QPalette.ColorRole.PlaceholderText)
         if role == Qt.ItemDataRole.FontRole and r.kind == "ratio":
             f = QFont()
             f.setBold(True)
@@ -105,8 +113,38 @@ class CompareModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 mark = " ★ baseline" if section == self._baseline else ""
                 return f"{self._labels[section]}{mark}"
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Vertical and section < len(self._shown):
-            return self._shown[section].label
+        vertical = orientation == Qt.Orientation.Vertical
+        if vertical and section < len(self._shown):
+            if role == Qt.ItemDataRole.ToolTipRole:  # which side it is on
+                return SIDES.get(self._shown[section].side) or None
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self._shown[section].label
         return None
+
+
+SIDES = {
+    "workload": "Workload: what was run. Any difference here is not like for like.",
+    "system": "System: what ran it. What a like-for-like comparison compares.",
+}
+_STATUS_TIPS = {
+    UNKNOWN: "unknown: blank on one side or both, so neither the same nor "
+    "different",
+    DIFFERS: "differs from the baseline",
+    SAME: "the same as the baseline",
+}
+
+
+def _differs(r: CompareRow, c: int) -> bool:
+    """An attribute cell unlike the baseline's (the whole row when it is)."""
+    if r.kind != "attribute":
+        return False
+    return r.cells[c] == DIFFERS if c < len(r.cells) and r.cells[c] else r.differs
+
+
+def _tip(r: CompareRow, c: int) -> str:
+    text = r.shown(c)
+    status = r.cells[c] if c < len(r.cells) else ""
+    if r.kind == "attribute" and status in _STATUS_TIPS:
+        side = f" ({r.side})" if r.side else ""
+        return f"{text}\n{r.label}{side}: {_STATUS_TIPS[status]}"
+    return text

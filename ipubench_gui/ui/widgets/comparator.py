@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from ipubench_gui.domain import compare
 from ipubench_gui.domain.chartrows import config_label
 from ipubench_gui.domain.format import format_number, source_name
+from ipubench_gui.domain.likeness import CANT_TELL, LIKE, NOT_LIKE
 from ipubench_gui.ui.models.compare_model import CompareModel
 
 HINT = (
@@ -31,6 +32,8 @@ HINT = (
     "comparison) to compare up to six side by side."
 )
 
+# A verdict's mark beside its sentence: like for like, not, can't tell.
+MARKS = {LIKE: "✓", NOT_LIKE: "⚠", CANT_TELL: "?"}
 
 FLASH_MS = 1500  # how long a column just added stays highlighted
 
@@ -152,8 +155,9 @@ class Comparator(QTabWidget):
         for key in compare.FOCUS_ORDER:
             self.focus.addItem(f"Comparing: {compare.NAMES[key]}", key)
         self.focus.setToolTip(
-            "The attribute the comparison is about; every other "
-            "difference is listed as a confounder"
+            "The attribute the comparison is about: named first after the chip "
+            "counts. Whether it is like for like does not depend on it: a "
+            "difference in what was run (the workload) is never like for like"
         )
         self.focus.currentIndexChanged.connect(
             lambda _: self.focusChosen.emit(self.focus.currentData())
@@ -211,7 +215,7 @@ class Comparator(QTabWidget):
             for i, r in enumerate(rows):
                 if i != baseline:
                     v = compare.verdict(r, base, focus)
-                    mark = "✓" if v.like_for_like else "⚠"
+                    mark = MARKS[v.verdict]
                     # the baseline is its header's ★: named there, not here
                     lines.append(
                         f"{mark} <b>{html.escape(names[i])}</b> against the "
