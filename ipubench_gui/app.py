@@ -76,6 +76,7 @@ class Session:
             self.window.restore_settings()
         self.controller.start(prefetched=self._prefetched)
         self.compare.start()
+        self.state.forget_history()  # what was restored is where undo stops
 
     def close(self) -> None:
         """Stop the worker threads, then close the store (again: a no-op)."""

@@ -59,8 +59,12 @@ class ClaimsController(QObject):
         self.window.claims.show_explanation(a.explain())
         ids = tuple(i for i in a.result_ids if i in self.stored)
         m = self.window.model
-        if any(m.row_of(i) is None for i in ids) and not self.state.filters.is_empty():
-            self.state.set_filters(FilterState())
-            self.window.statusBar().showMessage(FILTERS_CLEARED, 8000)
+        hidden = any(m.row_of(i) is None for i in ids)
+        clear = hidden and not self.state.filters.is_empty()
+        # one undo step: the user's filters come back with Ctrl+Z (said so)
+        said = FILTERS_CLEARED if clear else ""
+        with self.state.step(f"Choose claim {claim_id}", said):
+            if clear:
+                self.state.set_filters(FilterState())
         self.state.set_selection(ids)
         self.window.table.select_ids(ids)

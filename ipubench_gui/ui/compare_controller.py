@@ -179,9 +179,10 @@ class CompareController(QObject):
 
     def _apply_view(self, result) -> None:
         view, dropped = result
-        self.state.set_filters(view.filters)
-        self.state.set_chart(view.chart)
-        self.state.set_comparison(view.comparison)
+        with self.state.step("Open view", announce="View opened"):
+            self.state.set_filters(view.filters)
+            self.state.set_chart(view.chart)
+            self.state.set_comparison(view.comparison)
         if view.comparison.ids:
             self.window.compare_dock.show()
         self.last_view_message = ""

@@ -24,6 +24,7 @@ from ipubench_gui.ui.keyboard import AppShortcuts, FocusRing, PanelFocus
 from ipubench_gui.ui.models.results_model import ResultsModel
 from ipubench_gui.ui.one_paint import paint_now
 from ipubench_gui.ui.state import AppState
+from ipubench_gui.ui.undo_actions import add_undo_actions
 from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
 from ipubench_gui.ui.widgets.chart_options import ChartOptions
 from ipubench_gui.ui.widgets.chips import ChipBar
@@ -203,6 +204,8 @@ class MainWindow(QMainWindow):
         )
         edit = mb.addMenu("&Edit")
         edit.addAction(self.table.copy_action)
+        # filters, chart and comparison: each change a step (AppState)
+        self.undo_action, self.redo_action = add_undo_actions(self, self.state, edit)
         edit.addAction(self.add_compare_action)
         self.find_action = self._action(
             edit, "&Find…", self.focus_search, QKeySequence.StandardKey.Find
