@@ -358,24 +358,36 @@ class Counterpart:
     note: str  # e.g. "also SDK 3.1 (was SDK 2.4.0)"
 
 
+def _pair_status(key: str, a: Row, b: Row) -> str:
+    """``key`` between two rows: same, differs or unknown (a blank on either
+    side); an attribute with no meaning for the pair counts as the same."""
+    st = cell_status(key, a, b)
+    return SAME if st == NOT_APPLICABLE else st
+
+
 def counterparts(row: Row, candidates: Sequence[Row]) -> dict[str, list[Counterpart]]:
     """Rows differing from ``row`` in exactly one COUNTERPART_ATTRS attribute
-    (generation may bring its SDK along), grouped by that attribute."""
+    (generation may bring its SDK along), grouped by that attribute. A blank
+    is never the same nor a difference: the attribute counted must be known
+    on both sides, and what else is unknown is said in the note."""
     out: dict[str, list[Counterpart]] = {a: [] for a in COUNTERPART_ATTRS}
     for c in candidates:
         if c.get("result_id") == row.get("result_id"):
             continue
-        if any(value_of(c, k) != value_of(row, k) for k in SAME_FOR_COUNTERPARTS):
+        kept = {k: _pair_status(k, c, row) for k in SAME_FOR_COUNTERPARTS}
+        if DIFFERS in kept.values() or not_comparable(c, row):
             continue
-        if not_comparable(c, row):
-            continue
-        diffs = [a for a in COUNTERPART_ATTRS if value_of(c, a) != value_of(row, a)]
-        note = ""
+        varied = {a: _pair_status(a, c, row) for a in COUNTERPART_ATTRS}
+        diffs = [a for a, st in varied.items() if st == DIFFERS]
+        notes = []
         if "generation" in diffs and "sdk_version" in diffs:
             diffs.remove("sdk_version")
-            note = f"with {c.get('sdk_version')} (was {row.get('sdk_version')})"
+            notes.append(f"with {c.get('sdk_version')} (was {row.get('sdk_version')})")
+        unknown = [k for k, st in {**kept, **varied}.items() if st == UNKNOWN]
+        if unknown:
+            notes.append("unknown: " + ", ".join(NAMES.get(k, k) for k in unknown))
         if len(diffs) == 1:
-            out[diffs[0]].append(Counterpart(diffs[0], c, note))
+            out[diffs[0]].append(Counterpart(diffs[0], c, "; ".join(notes)))
     for v in out.values():
         v.sort(
             key=lambda cp: (

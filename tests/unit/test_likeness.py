@@ -185,3 +185,30 @@ def test_two_mlperf_results_of_one_round_are_one_workload():
     # a figure outside MLPerf has no division: never like for like with one
     outside = assess(dict(other, division=None, mlperf_round=None), row)
     assert outside.text().startswith("can't tell: variant, dataset, precision, ")
+
+
+def test_counterparts_count_no_blank_as_a_difference():
+    row = {
+        "result_id": "r",
+        "model": "ResNet-50 v1.5",
+        "variant": None,
+        "task": "inference",
+        "metric": "throughput",
+        "unit": "items/s",
+        "unit_family": "images/s",
+        "dataset": "ImageNet-1k",
+        "precision": "16.16",
+        "generation": "Bow",
+        "accelerators": 4,
+        "framework": "TensorFlow 1",
+        "sdk_version": "SDK 3.1",
+        "batch_size": 4,
+    }
+    bigger = dict(row, result_id="b", batch_size=8)
+    no_sdk = dict(row, result_id="s", batch_size=16, sdk_version=None)
+    blank_batch = dict(row, result_id="n", batch_size=None)
+    groups = compare.counterparts(row, [bigger, no_sdk, blank_batch])
+    assert list(groups) == ["batch_size"]
+    notes = {cp.row["result_id"]: cp.note for cp in groups["batch_size"]}
+    # the blank variant is unknown on both sides; a blank SDK is no difference
+    assert notes == {"b": "unknown: variant", "s": "unknown: variant, SDK version"}
