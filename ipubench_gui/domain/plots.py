@@ -18,7 +18,12 @@ from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.kinds import KINDS, kind
 from ipubench_gui.domain.per_chip import LABEL as CHIP_LABEL
 from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
-from ipubench_gui.domain.per_chip import TIMES, chip_time_title, per_chip_rows
+from ipubench_gui.domain.per_chip import (
+    TIMES,
+    chip_time_title,
+    chip_time_unit,
+    per_chip_rows,
+)
 from ipubench_gui.domain.plot_kinds import best_within, pareto_front, scaling_efficiency
 from ipubench_gui.domain.plot_mlperf import mlperf_footnote
 from ipubench_gui.domain.plot_model import Plot, Point, Row, Series
@@ -88,15 +93,17 @@ def _per_chip_labels(plot: Plot, dropped: int) -> Plot:
         notes += (f"{dropped} rows without an accelerator count not shown",)
     title = plot.x_title if bars else plot.y_title
     units = {r.get("system_unit") for r in plot.rows}
+    tag = "per chip"
     if plot.rows and all(r.get("metric") in TIMES for r in plot.rows):
-        title = chip_time_title(str(units.pop()) if len(units) == 1 else "min")
+        unit = str(units.pop()) if len(units) == 1 else "min"
+        title, tag = chip_time_title(unit), chip_time_unit(unit)
     else:
         title += f" — {CHIP_LABEL}"
     return replace(
         plot,
         x_title=title if bars else plot.x_title,
         y_title=plot.y_title if bars else title,
-        series=tuple(replace(s, name=f"{s.name} (per chip)") for s in plot.series),
+        series=tuple(replace(s, name=f"{s.name} ({tag})") for s in plot.series),
         notes=notes,
     )
 

@@ -111,8 +111,9 @@ def test_a_per_chip_chart_point_is_explained_with_its_own_number(
     state.set_filters(FilterState().with_values("model", ["ResNet-50 v1.5"]))
     state.set_chart(state.chart.with_(kind=kind, per_accelerator=True))
     plot = session.controller.plot
-    if kind == "mlperf":
+    if kind == "mlperf":  # times × chips: chip-minutes on the axis and legend
         assert plot.y_title == CHIP_MINUTES
+        assert all(s.name.endswith(" (chip-minutes)") for s in plot.series)
     points = [
         p
         for s in plot.series
