@@ -16,7 +16,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from ipubench_gui import trace
-from ipubench_gui.store.build import DataError
+from ipubench_gui.store.bundled.build import DataError
 from ipubench_gui.store.db import Database, StoreError
 from ipubench_gui.ui import settings_store
 from ipubench_gui.ui.application import ensure_app

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ipubench_gui import paths, trace
 from ipubench_gui.store.db import Database
-from ipubench_gui.store.userdb import open_combined
+from ipubench_gui.store.user.userdb import open_combined
 
 # What is said when a user folder cannot be used (paths says which and why).
 NO_CACHE = (

@@ -455,7 +455,7 @@ def _main(argv: list[str] | None) -> int:
         trace.mark("app modules imported (Qt, pyqtgraph)")
         return run_gui(args, store)
     from ipubench_gui import commands, commands_import
-    from ipubench_gui.store.build import DataError
+    from ipubench_gui.store.bundled.build import DataError
     from ipubench_gui.store.db import StoreError
 
     run = {

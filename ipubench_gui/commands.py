@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ipubench_gui.domain.filters import FilterState
     from ipubench_gui.store.db import Database
-    from ipubench_gui.store.fetch import Universe
+    from ipubench_gui.store.query.fetch import Universe
 
 
 def fail(message: object, code: int) -> int:
@@ -21,7 +21,7 @@ def fail(message: object, code: int) -> int:
 def _write_results(db, write, path) -> int:
     """Run ``write()`` (it returns how many rows it wrote to ``path``), say so
     or why not, and close ``db`` either way."""
-    from ipubench_gui.store.export import ExportError
+    from ipubench_gui.store.export.export import ExportError
 
     try:
         n = write()
@@ -52,14 +52,14 @@ def _export_store() -> Database:
         raise StoreError(f"cannot export your imported results. {st.message}")
     if st is not None and st.message:
         print(f"note: {st.message}", file=sys.stderr)
-    from ipubench_gui.store.export import limit_memory
+    from ipubench_gui.store.export.export import limit_memory
 
     limit_memory(db)
     return db
 
 
 def export_results(args: argparse.Namespace) -> int:
-    from ipubench_gui.store.export import export_results
+    from ipubench_gui.store.export.export import export_results
 
     db = _export_store()
     return _write_results(db, lambda: export_results(db, args.file), args.file)
@@ -67,7 +67,7 @@ def export_results(args: argparse.Namespace) -> int:
 
 def _parse_filters(specs: list[str], universe: Universe, rename=None) -> FilterState:
     """``DIM=VALUE`` options -> FilterState; ValueError naming what is wrong.
-    ``rename(dim, value)`` (store.names.renamer) takes any spelling of a name:
+    ``rename(dim, value)`` (store.bundled.names.renamer) takes any spelling of a name:
     ``model=rn50`` selects ResNet-50 v1.5."""
     from ipubench_gui.domain.fields import FACETS, RANGES, field
     from ipubench_gui.domain.filters import FilterState, NumRange
@@ -137,16 +137,17 @@ def _unknown_value(spec: str, dim: str, value: str, known: list) -> str:
 def _write_points(plot, path) -> None:
     """``export-chart --data``: the plotted points (series, x, y, result_id)."""
     from ipubench_gui.domain.plot_model import point_columns, point_rows
-    from ipubench_gui.store.export import inert, write_csv
+    from ipubench_gui.store.export.export import inert, write_csv
 
     rows = ([inert(v) for v in r] for r in point_rows(plot))
     write_csv(path, point_columns(plot), rows)
 
 
 def _renamer(db):
-    from ipubench_gui.store import names
+    from ipubench_gui.store.bundled import names
+    from ipubench_gui.store.user import aliases
 
-    return names.renamer(names.of(db))
+    return names.renamer(aliases.of(db))
 
 
 def export_chart(args: argparse.Namespace) -> int:
@@ -161,9 +162,9 @@ def export_chart(args: argparse.Namespace) -> int:
         parse_size,
     )
     from ipubench_gui.domain.chartspec import ChartSpec
-    from ipubench_gui.store import fetch
-    from ipubench_gui.store.charts import make_chart
-    from ipubench_gui.store.export import ExportError as TableExportError
+    from ipubench_gui.store.export.export import ExportError as TableExportError
+    from ipubench_gui.store.query import fetch
+    from ipubench_gui.store.query.charts import make_chart
     from ipubench_gui.ui.application import ensure_app
 
     try:
@@ -217,8 +218,8 @@ def export_chart(args: argparse.Namespace) -> int:
 
 
 def export_table(args: argparse.Namespace) -> int:
-    from ipubench_gui.store import fetch
-    from ipubench_gui.store.export import export_table
+    from ipubench_gui.store.export.export import export_table
+    from ipubench_gui.store.query import fetch
 
     db = _export_store()
     try:
@@ -236,7 +237,7 @@ def export_table(args: argparse.Namespace) -> int:
 def compare(args: argparse.Namespace) -> int:
     from ipubench_gui.bootstrap import open_store
     from ipubench_gui.domain import compare
-    from ipubench_gui.store import fetch
+    from ipubench_gui.store.query import fetch
 
     ids = list(dict.fromkeys(args.ids))
     if len(ids) < 2:
@@ -260,7 +261,7 @@ def compare(args: argparse.Namespace) -> int:
         # per chip: the note that the figures are derived ends the Markdown
         sys.stdout.write(compare.to_markdown(rows, b, args.only_differences))
     else:
-        from ipubench_gui.store.export import csv_writer
+        from ipubench_gui.store.export.export import csv_writer
 
         header, body = compare.to_rows(rows, b)
         reconfigure = getattr(sys.stdout, "reconfigure", None)
@@ -277,7 +278,7 @@ def counterparts(args: argparse.Namespace) -> int:
     from ipubench_gui.bootstrap import open_store
     from ipubench_gui.domain import compare
     from ipubench_gui.domain.chartrows import config_label
-    from ipubench_gui.store import fetch
+    from ipubench_gui.store.query import fetch
 
     db = open_store()
     try:
@@ -309,8 +310,8 @@ def claims(args: argparse.Namespace) -> int:
     from ipubench_gui import paths
     from ipubench_gui.bootstrap import open_store
     from ipubench_gui.domain import claims as dc
-    from ipubench_gui.store.claims import audit_store
-    from ipubench_gui.store.export import inert
+    from ipubench_gui.store.export.export import inert
+    from ipubench_gui.store.query.claims import audit_store
 
     db = open_store()
     try:

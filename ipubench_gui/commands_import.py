@@ -48,7 +48,7 @@ def _mapping(items: list[str]) -> dict[str, str]:
 def import_(args: argparse.Namespace) -> int:
     from ipubench_gui.bootstrap import open_store
     from ipubench_gui.domain.entities import EntityError
-    from ipubench_gui.store import importer
+    from ipubench_gui.store.user import import_read, importer
 
     names_said: list[str] = []
     try:
@@ -76,11 +76,11 @@ def import_(args: argparse.Namespace) -> int:
         if not mapping and not unpivot:
             # Guessed from the header and the first rows; the import reads
             # the whole file once, after.
-            names, _ = importer.stage(
+            names, _ = import_read.stage(
                 con, args.file, encoding=args.encoding, rows=GUESS_ROWS
             )
-            mapping = importer.guess(names)
-            for f, v in importer.guess_constants(con, mapping).items():
+            mapping = import_read.guess(names)
+            for f, v in import_read.guess_constants(con, mapping).items():
                 constants.setdefault(f, v)
                 print(f"guessed: {f} = {v!r}")
             for f, c in sorted(mapping.items()):
@@ -93,7 +93,7 @@ def import_(args: argparse.Namespace) -> int:
                     f"(leave out --{field}, or map the column away)",
                     2,
                 )
-        spec = importer.ImportSpec(
+        spec = import_read.ImportSpec(
             args.file,
             mapping,
             constants,
@@ -113,7 +113,7 @@ def import_(args: argparse.Namespace) -> int:
         with db.writing() as con:
             res = importer.import_file(con, spec)
             names_said = _import_names(con, res.source_id)
-    except importer.ImportFailed as exc:
+    except import_read.ImportFailed as exc:
         return fail(exc, 1)
     except EntityError as exc:
         return fail(exc, 2)
@@ -136,8 +136,8 @@ def _existing(n: int, verb: str = "") -> str:
 def import_mlperf(args: argparse.Namespace) -> int:
     from ipubench_gui import paths
     from ipubench_gui.bootstrap import open_store
-    from ipubench_gui.store import mlperf_import
-    from ipubench_gui.store.mlperf import Names, TreeError
+    from ipubench_gui.store.mlperf import mlperf_import
+    from ipubench_gui.store.mlperf.mlperf import Names, TreeError
 
     try:
         rnd = mlperf_import.resolve_round(args.dir, args.round)
@@ -170,7 +170,7 @@ def import_mlperf(args: argparse.Namespace) -> int:
 def _add_aliases(con, specs: list[str]) -> list[str]:
     """``--alias [KIND:]FROM=TO``: saved as user aliases; imported rows renamed."""
     from ipubench_gui.domain.entities import KINDS, EntityError
-    from ipubench_gui.store import names
+    from ipubench_gui.store.user import aliases
 
     said = []
     for spec in specs:
@@ -181,18 +181,18 @@ def _add_aliases(con, specs: list[str]) -> list[str]:
         frm, to, kind = frm.strip(), to.strip(), kind.strip()
         if not sep or not frm or not to:
             raise EntityError(f"--alias {spec!r}: expected [KIND:]FROM=TO")
-        cat = names.user_catalogue(con)
+        cat = aliases.user_catalogue(con)
         if not kind:
             kind = next((k for k in KINDS if cat.resolve(k, to).recognised), "model")
-        name = names.add_user_alias(con, kind, frm, to)
+        name = aliases.add_user_alias(con, kind, frm, to)
         said.append(f"alias: {frm} → {name} ({kind}, saved)")
-    names.rename_user_rows(con, names.user_catalogue(con))
+    aliases.rename_user_rows(con, aliases.user_catalogue(con))
     return said
 
 
 def _import_names(con, source_id: int) -> list[str]:
     """How the import's names read: "ResNet50 → ResNet-50 v1.5 (alias)",
     "Foo (not recognised)" (kept as given)."""
-    from ipubench_gui.store.user_names import import_labels
+    from ipubench_gui.store.user.user_names import import_labels
 
     return [f"{kind}: {label}" for kind, label in import_labels(con, source_id)]

@@ -14,7 +14,7 @@ def version_text() -> str:
     from PySide6.QtCore import qVersion
 
     from ipubench_gui import paths
-    from ipubench_gui.store.build import built_at
+    from ipubench_gui.store.bundled.build import built_at
 
     try:
         when = built_at(paths.data_dir(), paths.user_dir("cache"))

@@ -10,7 +10,7 @@ rm -rf build/pkgdata
 "$PY" - <<'PYEOF'
 import shutil
 from pathlib import Path
-from ipubench_gui.store.build import build_store
+from ipubench_gui.store.bundled.build import build_store
 skip = shutil.ignore_patterns("*.duckdb", "*.duckdb.wal", "__pycache__")
 shutil.copytree("data", "build/pkgdata", ignore=skip)
 build_store(Path("build/pkgdata"), Path("build/pkgdata/results.duckdb"))

@@ -35,7 +35,7 @@ def _isolated_home(tmp_path_factory, monkeypatch):
 
 @pytest.fixture(scope="session")
 def store_path(tmp_path_factory) -> Path:
-    from ipubench_gui.store.build import build_store
+    from ipubench_gui.store.bundled.build import build_store
 
     return build_store(DATA, tmp_path_factory.mktemp("store") / "results.duckdb")
 

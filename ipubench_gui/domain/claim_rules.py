@@ -1,6 +1,6 @@
 """How each IPU-versus-GPU comparison is recomputed from stored figures.
 
-The rows come from ``store.claims`` (the vendor's table rows of the stated
+The rows come from ``store.query.claims`` (the vendor's table rows of the stated
 system and model, and NVIDIA's published figures cited for the comparison);
 here they are chosen by the comparison's stated conditions (framework,
 precision, batch size, latency point) and the arithmetic is done, saying what

@@ -1,6 +1,6 @@
 """Claims audit values and arithmetic: figures used, verdicts within rounding.
 
-Pure Python. ``store.claims`` picks the rows; ``domain.claim_rules`` says how
+Pure Python. ``store.query.claims`` picks the rows; ``domain.claim_rules`` says how
 each kind of comparison is recomputed from them.
 """
 

@@ -42,7 +42,7 @@ class Field:
 FACETS: tuple[Field, ...] = (
     Field("task", "Task"),
     Field("metric", "Metric"),
-    # what a figure counts: images/s, sequences/s, ..., "time" (store/names.py)
+    # what a figure counts: images/s, sequences/s, ..., "time" (store/bundled/names.py)
     Field("unit_family", "Unit family"),
     Field("model", "Model"),
     Field("variant", "Variant"),

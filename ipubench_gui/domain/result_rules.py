@@ -1,7 +1,7 @@
 """The value rules every imported result meets, whatever path it comes by.
 
 One place for them: a CSV, Parquet or JSON import checks its cells in SQL with
-these bounds (``store/import_checks.py``), an MLPerf results folder (training
+these bounds (``store/user/import_checks.py``), an MLPerf results folder (training
 or inference) checks what its logs and system files say here, in Python; a
 property test holds the two to the same answers. A result that breaks a rule
 is refused, or listed as not scored: never stored as a score.

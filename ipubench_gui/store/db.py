@@ -101,7 +101,7 @@ class Database:
         self._lock = threading.Lock()
         self._cursors: list[duckdb.DuckDBPyConnection] = []
         # Called by data_changed: what holds values derived from the rows
-        # (store.cache) registers here, so this module names none of them.
+        # (store.query.cache) registers here, so this module names none of them.
         self._on_change: list[Callable[[], None]] = []
         self.user_status: UserStatus | None = None  # when a user db is attached
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ipubench_gui.domain.fields import (
     FACETS,
     MLPERF_COLUMNS,
@@ -11,11 +9,6 @@ from ipubench_gui.domain.fields import (
     RANGES,
     TABLE_COLUMNS,
 )
-
-SCHEMA_SQL = Path(__file__).with_name("schema.sql")
-VIEWS_SQL = Path(__file__).with_name("views.sql")
-# An official MLPerf result as a results_v row (views.sql and imports use it).
-MLPERF_ROWS_SQL = Path(__file__).with_name("mlperf_rows.sql")
 
 # Columns of results_v that may appear in generated SQL.
 VIEW_COLUMNS: frozenset[str] = frozenset(

@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject
 from ipubench_gui import paths
 from ipubench_gui.domain.claims import Audit
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store.claims import audit_store, stored_ids
+from ipubench_gui.store.query.claims import audit_store, stored_ids
 from ipubench_gui.ui.controller import Controller
 
 SLOT = "claims-audit"  # ("claims" is the comparator's vendor-claims tab)

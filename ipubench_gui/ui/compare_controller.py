@@ -12,7 +12,9 @@ from ipubench_gui.domain.opening import VIEW_SUFFIX, view_path
 from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
 from ipubench_gui.domain.per_chip import per_chip_or_as_is
 from ipubench_gui.domain.views import View, load_view, reconcile
-from ipubench_gui.store import fetch, names, queries
+from ipubench_gui.store.bundled import names
+from ipubench_gui.store.query import fetch, queries
+from ipubench_gui.store.user import aliases
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.widgets.message_box import show_warning
 
@@ -144,7 +146,7 @@ class CompareController(QObject):
         """Write the whole state to ``path`` (JSON); raises ExportError/OSError."""
         import json
 
-        from ipubench_gui.store.export import write_text
+        from ipubench_gui.store.export.export import write_text
         from ipubench_gui.ui import settings_store as ss
 
         write_text(path, json.dumps(self.current_view().to_json(), indent=2) + "\n")
@@ -217,7 +219,7 @@ class CompareController(QObject):
 
         from PySide6.QtWidgets import QFileDialog
 
-        from ipubench_gui.store.export import ExportError
+        from ipubench_gui.store.export.export import ExportError
 
         path, _ = QFileDialog.getSaveFileName(
             self.window,
@@ -393,7 +395,7 @@ class CompareController(QObject):
 
         from ipubench_gui.domain import compare
         from ipubench_gui.domain.format import to_tsv
-        from ipubench_gui.store.export import ExportError
+        from ipubench_gui.store.export.export import ExportError
         from ipubench_gui.ui import settings_store as ss
 
         rows, b = self.compare_rows, self.state.comparison.baseline_index
@@ -425,7 +427,7 @@ class CompareController(QObject):
     def save_comparison(self, path, kind: str):
         """Write the current comparison as csv, md or png (no dialogs)."""
         from ipubench_gui.domain import compare
-        from ipubench_gui.store.export import write_csv, write_text
+        from ipubench_gui.store.export.export import write_csv, write_text
         from ipubench_gui.ui.compare_export import save_png
 
         rows, b = self.compare_rows, self.state.comparison.baseline_index
@@ -453,4 +455,4 @@ def _check_view(db, view: View):
     """Store job: the view without values or ids the store no longer has."""
     u = fetch.universe(db)
     known = fetch.existing_ids(db, list(view.comparison.ids))
-    return reconcile(view, u.values, known, names.renamer(names.of(db)))
+    return reconcile(view, u.values, known, names.renamer(aliases.of(db)))

@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtGui import QColor, QImage, QPainter, QTextDocument
 
 from ipubench_gui.domain import compare
-from ipubench_gui.store.export import atomic_write_binary
+from ipubench_gui.store.export.export import atomic_write_binary
 
 
 def comparison_html(rows: list[dict], baseline: int, px: int = 22) -> str:

@@ -17,9 +17,9 @@ from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.kinds import kind
 from ipubench_gui.domain.plots import Chart, Plot, chart_of
 from ipubench_gui.domain.ranges import counted_unit, per_chip_unit
-from ipubench_gui.store import fetch
-from ipubench_gui.store.charts import color_order
 from ipubench_gui.store.db import Database
+from ipubench_gui.store.query import fetch
+from ipubench_gui.store.query.charts import color_order
 from ipubench_gui.ui.main_window import MainWindow
 from ipubench_gui.ui.results import Built, Results
 from ipubench_gui.ui.runner import Job, QueryRunner

@@ -10,8 +10,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from ipubench_gui.store import importer, names
-from ipubench_gui.store.export import export_table
+from ipubench_gui.store.export.export import export_table
+from ipubench_gui.store.user import aliases, import_csv, import_read, importer
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.import_messages import NOTHING_STORED, explain
@@ -34,7 +34,7 @@ class ImportController(QObject):
         self.window = main.window
         self.dialog = None  # ImportDialog, made on first use
         self.sources_dialog = None  # SourcesDialog
-        self.last_result: importer.ImportResult | None = None
+        self.last_result: import_read.ImportResult | None = None
         self.last_error: str = ""
         self.last_message: tuple[str, str] = ("", "")  # what is wrong, what to do
         file_menu = self.window.file_menu
@@ -84,7 +84,7 @@ class ImportController(QObject):
             on_done=self._on_alias_saved,
         )
 
-    def check(self, spec: importer.ImportSpec) -> None:
+    def check(self, spec: import_read.ImportSpec) -> None:
         self._busy(True)
         self.runner.submit(
             "import-check",
@@ -93,7 +93,7 @@ class ImportController(QObject):
             on_error=self._on_import_failed,
         )
 
-    def start_import(self, spec: importer.ImportSpec) -> None:
+    def start_import(self, spec: import_read.ImportSpec) -> None:
         self._busy(True)
         self.window.statusBar().showMessage(f"Importing {spec.path.name}…")
         self.runner.submit(
@@ -223,7 +223,7 @@ class ImportController(QObject):
                 f"skipped{left_out}."
             )
 
-    def _on_imported(self, result: importer.ImportResult) -> None:
+    def _on_imported(self, result: import_read.ImportResult) -> None:
         self._busy(False)
         self.last_result = result
         left_out = (
@@ -263,7 +263,7 @@ class ImportController(QObject):
         if "choose an encoding" not in text and "choose the encoding" not in text:
             return
         path, tried = self.previewing
-        for enc in importer.ENCODINGS:
+        for enc in import_csv.ENCODINGS:
             if enc != tried:
                 button = box.addButton(
                     f"Read as {enc}", QMessageBox.ButtonRole.AcceptRole
@@ -274,23 +274,23 @@ class ImportController(QObject):
 # Store jobs: run on the worker thread with its own cursor.
 def _preview(db, path: Path, encoding: str = "utf-8"):
     """The file's first rows and the names to read them with."""
-    preview = importer.preview(db.cursor(), path, encoding=encoding)
-    return path, preview, encoding, names.of(db)
+    preview = import_read.preview(db.cursor(), path, encoding=encoding)
+    return path, preview, encoding, aliases.of(db)
 
 
 def _alias(db, kind: str, alias: str, canonical: str):
     """Save a user alias; imported rows get it too. The catalogue after."""
     with db.writing() as cur:
-        names.add_user_alias(cur, kind, alias, canonical)
-        names.rename_user_rows(cur, names.user_catalogue(cur))
-    return names.of(db)
+        aliases.add_user_alias(cur, kind, alias, canonical)
+        aliases.rename_user_rows(cur, aliases.user_catalogue(cur))
+    return aliases.of(db)
 
 
-def _check(db, spec: importer.ImportSpec):
+def _check(db, spec: import_read.ImportSpec):
     return importer.validate(db.cursor(), spec)
 
 
-def _import(db, spec: importer.ImportSpec):
+def _import(db, spec: import_read.ImportSpec):
     with db.writing() as cur:
         return importer.import_file(cur, spec)
 

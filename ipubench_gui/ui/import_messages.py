@@ -1,5 +1,5 @@
 """What the app says when a file cannot be imported: the store's message says
-what is wrong (store/import_csv.py, import_read.py); the advice here says what
+what is wrong (store/user/import_csv.py, import_read.py); the advice here says what
 to do about it. Declared in one place so they can be reviewed and tested."""
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
 )
 
 from ipubench_gui import paths
-from ipubench_gui.store import mlperf_import
-from ipubench_gui.store.mlperf import Cancelled, Names
+from ipubench_gui.store.mlperf import mlperf_import
+from ipubench_gui.store.mlperf.mlperf import Cancelled, Names
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
 

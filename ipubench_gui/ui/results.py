@@ -19,7 +19,7 @@ from ipubench_gui.domain.chartrows import ChartRows
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState, Names
 from ipubench_gui.domain.plots import Chart
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 
 Counts = dict[str, dict[object, int]]
 

@@ -152,7 +152,7 @@ def filter_change_breakdown(
 def bench_breakdown(args, tmp: Path) -> list[Row]:
     import duckdb
 
-    from ipubench_gui.store.build import build_store
+    from ipubench_gui.store.bundled.build import build_store
     from ipubench_gui.store.db import Database
 
     store = build_store(REPO_DATA, tmp / "breakdown-bundled.duckdb")

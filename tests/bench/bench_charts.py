@@ -27,7 +27,7 @@ def _session(store: Path):
 def bench_charts(args, tmp: Path) -> list[Row]:
     from ipubench_gui.charts.export import ExportOptions, export
     from ipubench_gui.domain.kinds import KINDS
-    from ipubench_gui.store.build import build_store
+    from ipubench_gui.store.bundled.build import build_store
 
     rows: list[Row] = []
     app, db, s = _session(build_store(REPO_DATA, tmp / "charts-seed.duckdb"))

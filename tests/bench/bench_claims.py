@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ipubench_gui.store.build import build_store
-from ipubench_gui.store.claims import audit_store
+from ipubench_gui.store.bundled.build import build_store
 from ipubench_gui.store.db import Database
+from ipubench_gui.store.query.claims import audit_store
 from tests.bench.harness import REPO_DATA, Row, case, median_ms
 
 

@@ -15,7 +15,7 @@ _PEAK = """
 import sys
 from pathlib import Path
 from ipubench_gui.store.db import Database
-from ipubench_gui.store import export
+from ipubench_gui.store.export import export
 from ipubench_gui.domain.filters import FilterState
 db = Database.open(Path(sys.argv[1]))
 out = Path(sys.argv[2])
@@ -47,9 +47,9 @@ def _peak_mb(store: Path, out: Path, what: str) -> float:
 @case("export")
 def bench_export(args, tmp: Path) -> list[Row]:
     from ipubench_gui.domain.filters import FilterState
-    from ipubench_gui.store import export
-    from ipubench_gui.store.build import build_store
+    from ipubench_gui.store.bundled.build import build_store
     from ipubench_gui.store.db import Database
+    from ipubench_gui.store.export import export
 
     n = 100_000 if args.quick else 1_000_000
     store = build_store(make_data(tmp / "export-data", n), tmp / "export.duckdb")

@@ -23,9 +23,9 @@ CONSTANTS = {"metric": "throughput", "unit": "items/s"}
 
 @case("import-existing")
 def bench_import_existing(args, tmp: Path) -> list[Row]:
-    from ipubench_gui.store import importer
-    from ipubench_gui.store.build import build_store, fingerprint
-    from ipubench_gui.store.userdb import open_combined
+    from ipubench_gui.store.bundled.build import build_store, fingerprint
+    from ipubench_gui.store.user import import_read, importer
+    from ipubench_gui.store.user.userdb import open_combined
 
     n = 100_000 if args.quick else 1_000_000
     first, second = tmp / "stored.csv", tmp / "new.csv"
@@ -47,9 +47,9 @@ def bench_import_existing(args, tmp: Path) -> list[Row]:
             try:
                 if prefilled:
                     importer.import_file(
-                        db.cursor(), importer.ImportSpec(first, COLUMNS, CONSTANTS)
+                        db.cursor(), import_read.ImportSpec(first, COLUMNS, CONSTANTS)
                     )
-                spec = importer.ImportSpec(second, COLUMNS, CONSTANTS)
+                spec = import_read.ImportSpec(second, COLUMNS, CONSTANTS)
                 t = time.perf_counter()
                 importer.import_file(db.cursor(), spec)
                 times.append((time.perf_counter() - t) * 1000)

@@ -19,7 +19,7 @@ import resource, sys, time
 from pathlib import Path
 t = time.perf_counter()
 if sys.argv[1] == "read":
-    from ipubench_gui.store.mlperf_log import read_log
+    from ipubench_gui.store.mlperf.mlperf_log import read_log
     run = read_log(Path(sys.argv[2]))
     assert abs(run.minutes - 90.0) < 1e-9, run
 elif sys.argv[1] == "lines":
@@ -27,7 +27,7 @@ elif sys.argv[1] == "lines":
         for _ in f:
             pass
 else:
-    from ipubench_gui.store import mlperf_log  # noqa: F401
+    from ipubench_gui.store.mlperf import mlperf_log  # noqa: F401
 print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
@@ -64,10 +64,10 @@ def _child(what: str, path: Path) -> tuple[float, int]:
 
 @case("mlperf")
 def bench_mlperf(args, tmp: Path) -> list[Row]:
-    from ipubench_gui.store import mlperf_build, mlperf_import
-    from ipubench_gui.store.build import build_store, fingerprint
-    from ipubench_gui.store.mlperf import Names
-    from ipubench_gui.store.userdb import open_combined
+    from ipubench_gui.store.bundled.build import build_store, fingerprint
+    from ipubench_gui.store.mlperf import mlperf_build, mlperf_import
+    from ipubench_gui.store.mlperf.mlperf import Names
+    from ipubench_gui.store.user.userdb import open_combined
 
     rows: list[Row] = []
     runs = 1 if args.quick else 3

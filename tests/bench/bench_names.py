@@ -6,9 +6,9 @@ on the combined connection the app opens (bundled store + a user database),
 three ways in the same run:
 
 * with one user alias: the bundled rows pass through the user-alias join
-  (``names.with_user_aliases``), and the haystack holds ``other_names``
+  (``aliases.with_user_aliases``), and the haystack holds ``other_names``
   (every spelling of the model and dataset);
-* as shipped, no user alias: no join (``names.define_combined_views``);
+* as shipped, no user alias: no join (``aliases.define_combined_views``);
 * without ``other_names`` in the haystack either (before canonical names).
 
 At the seed and at the largest store held in memory the answer comes from
@@ -22,10 +22,11 @@ from pathlib import Path
 
 from ipubench_gui.domain.fields import TEXT_SEARCH
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store import clauses, fetch, names, snapshot
-from ipubench_gui.store.cache import cache_of
+from ipubench_gui.store.query import clauses, fetch, snapshot
+from ipubench_gui.store.query.cache import cache_of
 from ipubench_gui.store.schema import quote_ident
-from ipubench_gui.store.userdb import open_combined
+from ipubench_gui.store.user import aliases
+from ipubench_gui.store.user.userdb import open_combined
 from tests.bench.bench_store import FILTER
 from tests.bench.harness import REPO_DATA, Row, case, median_ms
 from tests.bench.synthetic import make_data
@@ -62,12 +63,12 @@ def _filter_change(data: Path, tmp: Path, label: str, runs: int) -> list[Row]:
     try:
         no_join = measure()
         with db.writing() as cur:
-            names.add_user_alias(cur, "model", "Our RN-50", "ResNet-50 v1.5")
-            names.rename_user_rows(cur, names.user_catalogue(cur))
+            aliases.add_user_alias(cur, "model", "Our RN-50", "ResNet-50 v1.5")
+            aliases.rename_user_rows(cur, aliases.user_catalogue(cur))
         aliased = measure()
         with db.writing() as cur:
             cur.execute("DELETE FROM u.user_aliases")
-            names.rename_user_rows(cur, names.user_catalogue(cur))
+            aliases.rename_user_rows(cur, aliases.user_catalogue(cur))
         _hay(SHORT_HAY)
         before = measure()
         no_term = median_ms(lambda: ask(FILTER), runs)
@@ -86,7 +87,7 @@ def _filter_change(data: Path, tmp: Path, label: str, runs: int) -> list[Row]:
 
 @case("names")
 def bench_names(args, tmp: Path) -> list[Row]:
-    from ipubench_gui.store.snapshot import MAX_ROWS
+    from ipubench_gui.store.query.snapshot import MAX_ROWS
 
     os.environ.setdefault("IPUBENCH_GUI_HOME", str(tmp / "home"))
     rows = _filter_change(REPO_DATA, tmp, "seed", runs=30)

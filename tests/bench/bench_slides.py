@@ -55,9 +55,9 @@ def bench_slides(args, tmp: Path) -> list[Row]:
     from ipubench_gui.domain.filters import FilterState
     from ipubench_gui.domain.kinds import KINDS
     from ipubench_gui.domain.plots import build_plot
-    from ipubench_gui.store import fetch
-    from ipubench_gui.store.build import build_store
+    from ipubench_gui.store.bundled.build import build_store
     from ipubench_gui.store.db import Database
+    from ipubench_gui.store.query import fetch
 
     ensure_app()
     db = Database.open(build_store(REPO_DATA, tmp / "slides.duckdb"))

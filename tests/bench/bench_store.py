@@ -7,10 +7,10 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.filters import FilterState, NumRange
-from ipubench_gui.store import fetch
-from ipubench_gui.store import queries as q
-from ipubench_gui.store.build import build_store
+from ipubench_gui.store.bundled.build import build_store
 from ipubench_gui.store.db import Database
+from ipubench_gui.store.query import fetch
+from ipubench_gui.store.query import queries as q
 from tests.bench.harness import REPO_DATA, Row, case, median_ms
 from tests.bench.synthetic import largest_held_store, make_data
 
@@ -99,8 +99,8 @@ def _store_rows(
 
 def _in_memory_rows(label: str, store: Path, runs: int) -> list[Row]:
     """What a filter change asks of the store (page and facet counts), answered
-    from memory (store.snapshot) against the SQL path on the same database."""
-    from ipubench_gui.store.snapshot import Snapshot
+    from memory (store.query.snapshot) against the SQL path on the same database."""
+    from ipubench_gui.store.query.snapshot import Snapshot
 
     db = Database.open(store)
 
@@ -110,7 +110,7 @@ def _in_memory_rows(label: str, store: Path, runs: int) -> list[Row]:
 
     assert fetch.snapshot(db) is not None
     mine = median_ms(ask, runs)
-    from ipubench_gui.store.cache import cache_of
+    from ipubench_gui.store.query.cache import cache_of
 
     cache_of(db).snapshot = False  # as for a store too large to hold
     sql = median_ms(ask, runs)
@@ -124,7 +124,7 @@ def _in_memory_rows(label: str, store: Path, runs: int) -> list[Row]:
 
 @case("store")
 def bench_store(args, tmp: Path) -> list[Row]:
-    from ipubench_gui.store.snapshot import MAX_ROWS
+    from ipubench_gui.store.query.snapshot import MAX_ROWS
 
     rows = _store_rows("seed", REPO_DATA, tmp, build_runs=5, runs=30)
     rows += _in_memory_rows("seed", tmp / "seed.duckdb", runs=30)

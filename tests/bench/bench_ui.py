@@ -36,7 +36,7 @@ def _cold_start_ms(cmd: list[str], env: dict) -> float:
 
 
 def _synthetic_store(tmp: Path, n: int) -> Path:
-    from ipubench_gui.store.build import build_store
+    from ipubench_gui.store.bundled.build import build_store
 
     out = tmp / f"ui-{n}.duckdb"
     if not out.exists():
@@ -311,12 +311,12 @@ def bench_ui(args, tmp: Path) -> list[Row]:
             "<= 1.2x",
         )
     ]
-    from ipubench_gui.store.build import build_store
+    from ipubench_gui.store.bundled.build import build_store
 
     seed_store = build_store(REPO_DATA, tmp / "ui-seed.duckdb")
     rows += _filter_change(seed_store, "seed", 30)
     # The largest store still answered from memory (on a worker thread).
-    from ipubench_gui.store.snapshot import MAX_ROWS
+    from ipubench_gui.store.query.snapshot import MAX_ROWS
     from tests.bench.synthetic import largest_held_store
 
     held = largest_held_store(tmp)

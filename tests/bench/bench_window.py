@@ -16,7 +16,7 @@ def bench_window(args, tmp: Path) -> list[Row]:
     from PySide6.QtWidgets import QStyledItemDelegate
 
     from ipubench_gui.app import Session, ensure_app
-    from ipubench_gui.store.build import build_store
+    from ipubench_gui.store.bundled.build import build_store
     from ipubench_gui.store.db import Database
     from ipubench_gui.ui.widgets.word_elide import WordElideDelegate
 

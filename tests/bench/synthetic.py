@@ -66,8 +66,8 @@ def largest_held_store(tmp: Path) -> Path:
     """A store of exactly ``snapshot.MAX_ROWS`` rows in ``results_v``, the most
     held in memory: synthetic results plus the rows the data holds beside
     ``results`` (NVIDIA's reference figures), which count too."""
-    from ipubench_gui.store.build import build_store
-    from ipubench_gui.store.snapshot import MAX_ROWS
+    from ipubench_gui.store.bundled.build import build_store
+    from ipubench_gui.store.query.snapshot import MAX_ROWS
 
     out = tmp / "held.duckdb"
     build_store(make_data(tmp / "held", MAX_ROWS), out)

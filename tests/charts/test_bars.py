@@ -13,7 +13,7 @@ from ipubench_gui.charts.export import ExportOptions, compose
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 from tests.charts.test_export import _plot
 
 

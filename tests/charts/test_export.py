@@ -16,7 +16,7 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plots import build_plot, footnote
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 from tests.conftest import run_cli
 
 

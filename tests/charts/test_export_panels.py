@@ -11,7 +11,7 @@ import pytest
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 
 KINDS = ("scaling", "latency-throughput")
 SIZES = ((1920, 1080), (1600, 900), (1280, 720))

@@ -12,7 +12,7 @@ from ipubench_gui.charts.export import ExportOptions, export
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 
 
 def test_a_figure_of_1e300_exports_with_a_readable_axis(qapp, db, tmp_path):

@@ -7,8 +7,9 @@ from __future__ import annotations
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import PRECISION_NOTE, build_plot, footnote
-from ipubench_gui.store import fetch, importer
-from ipubench_gui.store.importer import ImportSpec
+from ipubench_gui.store.query import fetch
+from ipubench_gui.store.user import importer
+from ipubench_gui.store.user.import_read import ImportSpec
 from tests.store.conftest import combined  # noqa: F401  (fixture)
 
 

@@ -8,7 +8,7 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plots import build_plot, footnote, pareto_front
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 from tests.conftest import seeds_or_skip
 from tests.seedtables import RESULTS_PAGE, read_tables
 
@@ -280,7 +280,7 @@ def test_vendor_chart_says_the_filters_do_not_apply(db):
     """The vendor's stated comparisons are drawn whatever the filters: its
     subtitle says so, rather than naming filters that chose nothing."""
     from ipubench_gui.domain.plots import IGNORES_FILTERS
-    from ipubench_gui.store.charts import make_chart
+    from ipubench_gui.store.query.charts import make_chart
 
     spec = ChartSpec(kind="vendor")
     one = FilterState().with_values("model", ["BERT-Large"])

@@ -19,7 +19,7 @@ from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plot_kinds import scaling_plot
 from ipubench_gui.domain.plots import build_plot
 from ipubench_gui.domain.series_rule import MAX_PANEL_LINES, MAX_PANELS
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 
 LINE_KINDS = ("scaling", "latency-throughput")
 

@@ -12,7 +12,7 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plot_model import POINT_COLUMNS, point_rows
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 from tests.charts.test_series_rule import _rows
 from tests.conftest import run_cli
 

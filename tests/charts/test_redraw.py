@@ -14,7 +14,7 @@ from ipubench_gui.charts.theme import DARK, LIGHT
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 
 
 def _plot(db, kind: str, framework: str | None):

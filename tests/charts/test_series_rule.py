@@ -9,7 +9,7 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plots import build_plot
 from ipubench_gui.domain.series_rule import CONFIGURATION
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 
 # What a line's points must share, read independently of the rule: every
 # stored column that describes a configuration, but the chart's x dimension.

@@ -6,14 +6,14 @@ import os
 
 import pytest
 
-from ipubench_gui.store.userdb import open_combined
+from ipubench_gui.store.user.userdb import open_combined
 from tests.conftest import DATA
 
 
 def open_test_combined(folder, store_path):
     """The test store (linked as the cached one: same fingerprint) with a user
     database under ``folder``."""
-    from ipubench_gui.store.build import fingerprint
+    from ipubench_gui.store.bundled.build import fingerprint
 
     cache = folder / "cache"
     cache.mkdir()

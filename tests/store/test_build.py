@@ -7,7 +7,12 @@ import hashlib
 import duckdb
 import pytest
 
-from ipubench_gui.store.build import DataError, attach_bundled, build_store, fingerprint
+from ipubench_gui.store.bundled.build import (
+    DataError,
+    attach_bundled,
+    build_store,
+    fingerprint,
+)
 from ipubench_gui.store.db import Database
 from tests.conftest import DATA, STORE_ROWS
 
@@ -139,7 +144,7 @@ def test_opening_never_modifies_the_store_or_data(store_path):
     data_before = fingerprint(DATA)
     d = Database.open(store_path)
     d.run(
-        __import__("ipubench_gui.store.queries", fromlist=["x"]).count(
+        __import__("ipubench_gui.store.query.queries", fromlist=["x"]).count(
             __import__("ipubench_gui.domain.filters", fromlist=["x"]).FilterState()
         )
     )

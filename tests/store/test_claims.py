@@ -11,7 +11,7 @@ import io
 import pytest
 
 from ipubench_gui.domain.claims import CONSISTENT, INCONSISTENT, NOT_CHECKABLE
-from ipubench_gui.store.claims import audit_store
+from ipubench_gui.store.query.claims import audit_store
 from tests.conftest import DATA, REPO, run_cli
 
 FIGURES = REPO.parent / "shared" / "gpu-reference" / "figures.csv"

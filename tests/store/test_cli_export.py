@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from ipubench_gui.store.build import build_store
+from ipubench_gui.store.bundled.build import build_store
 from ipubench_gui.store.db import Database
-from ipubench_gui.store.export import export_results
+from ipubench_gui.store.export.export import export_results
 from tests.conftest import STORE_ROWS, run_cli
 
 REQUIRED = (

@@ -6,7 +6,7 @@ import pytest
 
 from ipubench_gui.domain import compare
 from ipubench_gui.domain.views import View, reconcile
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 from tests.conftest import run_cli, seeds_or_skip
 from tests.seedtables import RESULTS_PAGE, read_tables
 
@@ -206,7 +206,7 @@ def test_claim_recomputed_from_recorded_values(db):
     claims = {
         c["comparison_id"]: c
         for c in db.run(
-            __import__("ipubench_gui.store.queries", fromlist=["q"]).comparisons()
+            __import__("ipubench_gui.store.query.queries", fromlist=["q"]).comparisons()
         ).dicts()
     }
     enb4 = compare.check_claim(claims["cmp-enb4-train-std"])

@@ -13,15 +13,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ipubench_gui.store import export
 from ipubench_gui.store.db import Query
-from ipubench_gui.store.export import (
+from ipubench_gui.store.export import export
+from ipubench_gui.store.export.export import (
     ExportError,
     atomic_write_binary,
     inert,
     inert_sql,
 )
-from ipubench_gui.store.export_xlsx import write_xlsx
+from ipubench_gui.store.export.export_xlsx import write_xlsx
 from tests.conftest import run_cli, small_disk
 
 # Cells as an attacker (or an honest vendor table) writes them, and what a

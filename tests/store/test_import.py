@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ipubench_gui.store import importer, user_tables
-from ipubench_gui.store.export import export_table
-from ipubench_gui.store.importer import ImportFailed, ImportSpec
-from ipubench_gui.store.userdb import open_combined
+from ipubench_gui.store.export.export import export_table
+from ipubench_gui.store.user import import_read, importer, user_tables
+from ipubench_gui.store.user.import_read import ImportFailed, ImportSpec
+from ipubench_gui.store.user.userdb import open_combined
 from tests.conftest import DATA, GPU_STORED, REPO, STORE_ROWS, write_csv
 
 EXTERNAL = REPO.parent / "shared" / "external" / "summary_results.json"
@@ -258,7 +258,7 @@ def test_file_that_vanishes_leaves_nothing(combined, tmp_path):
 @pytest.mark.skipif(not EXTERNAL.exists(), reason="shared/external not present")
 def test_real_mlperf_file_imports_whole(combined):
     con = combined.cursor()
-    pv = importer.preview(con, EXTERNAL)
+    pv = import_read.preview(con, EXTERNAL)
     assert pv.constants == {"task": "inference"}  # Offline/Server scenarios
     spec = ImportSpec(EXTERNAL, pv.guessed, pv.constants, label="MLPerf v4.1")
     res = importer.import_file(con, spec)
@@ -375,8 +375,8 @@ def test_killed_mid_import_leaves_all_or_nothing(tmp_path, store_path, pause, ex
     user = tmp_path / "user.duckdb"
     code = (
         "import sys; from pathlib import Path\n"
-        "from ipubench_gui.store.userdb import open_combined\n"
-        "from ipubench_gui.store import importer\n"
+        "from ipubench_gui.store.user.userdb import open_combined\n"
+        "from ipubench_gui.store.user import import_read, importer\n"
         "a = [Path(x) for x in sys.argv[1:4]]\n"
         "db, st = open_combined(*a)\n"
         "class Paused:\n"  # the real cursor, stopping at its COMMIT
@@ -389,7 +389,7 @@ def test_killed_mid_import_leaves_all_or_nothing(tmp_path, store_path, pause, ex
         "        return out\n"
         "    def stop(self):\n"
         "        print('paused', flush=True); sys.stdin.readline()\n"
-        "importer.import_file(Paused(db.cursor()), importer.ImportSpec("
+        "importer.import_file(Paused(db.cursor()), import_read.ImportSpec("
         "Path(sys.argv[4]), "
         "{'model': 'model', 'platform': 'platform', 'value': 'throughput'}, "
         "{'metric': 'throughput', 'unit': 'items/s'}))\n"
@@ -437,7 +437,7 @@ def test_second_instance_runs_read_only_and_says_so(tmp_path):
             sys.executable,
             "-c",
             "import sys, time; from pathlib import Path\n"
-            "from ipubench_gui.store.userdb import open_combined\n"
+            "from ipubench_gui.store.user.userdb import open_combined\n"
             "a = [Path(x) for x in sys.argv[1:4]]\n"
             "db, s = open_combined(*a)\n"
             "print('holding', flush=True); time.sleep(30)",

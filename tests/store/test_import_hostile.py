@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from ipubench_gui.store import importer
-from ipubench_gui.store.importer import ImportFailed, ImportSpec
+from ipubench_gui.store.user import import_read, importer
+from ipubench_gui.store.user.import_read import ImportFailed, ImportSpec
 from tests.store.conftest import open_test_combined
 
 COLUMNS = {
@@ -243,7 +243,7 @@ def test_ten_thousand_columns_preview_and_import(combined, tmp_path):
     header = ",".join(f"c{i}" for i in range(10_000))
     rows = (",".join(["7"] * 9_999 + [str(i + 1)]) for i in range(5))
     p.write_text(header + "\n" + "\n".join(rows) + "\n")
-    prev = importer.preview(combined.cursor(), p)
+    prev = import_read.preview(combined.cursor(), p)
     assert len(prev.columns) == 500 and prev.columns[-1] == "c499"
     spec = ImportSpec(p, {"model": "c0", "value": "c9999"}, CONSTANTS)
     assert importer.import_file(combined.cursor(), spec).landed == 5

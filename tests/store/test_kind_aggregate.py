@@ -12,8 +12,8 @@ import pytest
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.series_rule import CONFIGURATION
-from ipubench_gui.store import queries as q
 from ipubench_gui.store.db import Database
+from ipubench_gui.store.query import queries as q
 
 # Each kind's rows and what only travels with a point's x (a line's points
 # differ in it), written out here rather than read from the kinds.
@@ -33,7 +33,7 @@ RULE = {
 def grouped_db(tmp_path_factory):
     """3,000 rows resampled from the seed's ~1,050 with one SDK: about three
     rows of each configuration, their figures varied."""
-    from ipubench_gui.store.build import build_store
+    from ipubench_gui.store.bundled.build import build_store
     from tests.bench.synthetic import make_data
 
     tmp = tmp_path_factory.mktemp("grouped")

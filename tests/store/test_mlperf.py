@@ -1,6 +1,7 @@
-"""The MLPerf Training reader and scorer (store/mlperf.py, store/mlperf_log.py)
-against figures published independently of this code: the seven v2.0
-submitters' own summary.csv files, and hand-made trees with known answers."""
+"""The MLPerf Training reader and scorer (store/mlperf/mlperf.py,
+store/mlperf/mlperf_log.py) against figures published independently of this
+code: the seven v2.0 submitters' own summary.csv files, and hand-made trees
+with known answers."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from ipubench_gui.store import mlperf_build
-from ipubench_gui.store.mlperf import Cancelled, Names, TreeError, round_of, scan
-from ipubench_gui.store.mlperf_log import olympic_mean, read_log
+from ipubench_gui.store.mlperf import mlperf_build
+from ipubench_gui.store.mlperf.mlperf import Cancelled, Names, TreeError, round_of, scan
+from ipubench_gui.store.mlperf.mlperf_log import olympic_mean, read_log
 from tests.mlperf_trees import line as _line
 from tests.mlperf_trees import log as _log
 from tests.mlperf_trees import tree as _tree

@@ -11,10 +11,12 @@ import pytest
 
 from ipubench_gui.domain.entities import EntityError
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store import fetch, importer, names
-from ipubench_gui.store import queries as q
-from ipubench_gui.store.importer import ImportSpec
-from ipubench_gui.store.userdb import open_combined
+from ipubench_gui.store.bundled import names
+from ipubench_gui.store.query import fetch
+from ipubench_gui.store.query import queries as q
+from ipubench_gui.store.user import aliases, importer
+from ipubench_gui.store.user.import_read import ImportSpec
+from ipubench_gui.store.user.userdb import open_combined
 from tests.conftest import DATA, GPU_STORED
 
 
@@ -44,7 +46,7 @@ def rn50_ids(db=None) -> set[str]:
 
 @pytest.fixture
 def combined(tmp_path, store_path):
-    from ipubench_gui.store.build import fingerprint
+    from ipubench_gui.store.bundled.build import fingerprint
 
     cache = tmp_path / "cache"
     cache.mkdir()
@@ -174,16 +176,16 @@ def test_user_alias_renames_imported_rows(combined, tmp_path):
         "RN-50 (ours)"
     )
     with db.writing() as cur:
-        assert names.add_user_alias(cur, "model", "RN-50 (ours)", "resnet50") == (
+        assert aliases.add_user_alias(cur, "model", "RN-50 (ours)", "resnet50") == (
             "ResNet-50 v1.5"
         )
-        names.rename_user_rows(cur, names.user_catalogue(cur))
+        aliases.rename_user_rows(cur, aliases.user_catalogue(cur))
     assert db.scalar("SELECT model FROM results_v WHERE source_file = 'gpu.csv'") == (
         "ResNet-50 v1.5"
     )
-    assert names.of(db).canonical("model", "rn-50 (OURS)") == "ResNet-50 v1.5"
+    assert aliases.of(db).canonical("model", "rn-50 (OURS)") == "ResNet-50 v1.5"
     with pytest.raises(EntityError, match="not a known model"):
-        names.add_user_alias(db.cursor(), "model", "x", "No Such Net")
+        aliases.add_user_alias(db.cursor(), "model", "x", "No Such Net")
 
 
 def test_an_older_user_database_gets_canonical_names(combined, tmp_path):
@@ -221,7 +223,7 @@ def test_an_older_user_database_gets_canonical_names(combined, tmp_path):
 
 
 def test_broken_entity_tables_stop_the_build(data_copy, tmp_path):
-    from ipubench_gui.store.build import DataError, build_store
+    from ipubench_gui.store.bundled.build import DataError, build_store
 
     with open(data_copy / "entities" / "aliases.csv", "a", encoding="utf-8") as f:
         f.write("model,rn50,No Such Model,test\n")
@@ -239,7 +241,7 @@ def test_views_saved_with_old_names_still_open(db):
         .with_values("framework", ["TensorFlow1"])
     )
     u = fetch.universe(db)
-    fixed, dropped = reconcile(old, u.values, set(), names.renamer(names.of(db)))
+    fixed, dropped = reconcile(old, u.values, set(), names.renamer(aliases.of(db)))
     assert fixed.filters.values("model") == {"ResNet-50 v1.5", "BERT-Large"}
     assert fixed.filters.values("framework") == {"TensorFlow 1"}
     assert dropped == ["model: Gone Net"]
@@ -306,8 +308,8 @@ def test_imported_mlperf_rows_are_named_as_bundled_ones(combined, tmp_path):
     """import-mlperf rows get canonical names, *_as_printed, unit_family and
     other_names (the search finds them by any alias), and keep them when a
     user alias makes the names be resolved again."""
-    from ipubench_gui.store import mlperf_import
-    from ipubench_gui.store.mlperf import Names
+    from ipubench_gui.store.mlperf import mlperf_import
+    from ipubench_gui.store.mlperf.mlperf import Names
     from tests.mlperf_trees import SYSTEM, tree
 
     db, _cache, _user = combined
@@ -346,8 +348,8 @@ def test_imported_mlperf_rows_are_named_as_bundled_ones(combined, tmp_path):
     assert counts["PyTorch"] == bundled + 1 and "Pytorch" not in counts
     # a user alias resolves every imported row's names again: MLPerf ones too
     with db.writing() as cur:
-        names.add_user_alias(cur, "framework", "Pytorch", "PyTorch")
-        names.rename_user_rows(cur, names.user_catalogue(cur))
+        aliases.add_user_alias(cur, "framework", "Pytorch", "PyTorch")
+        aliases.rename_user_rows(cur, aliases.user_catalogue(cur))
     (again,) = db.cursor().execute(sql).fetchall()
     assert again == got
     counts2 = {
@@ -363,7 +365,7 @@ def test_a_user_alias_finds_the_bundled_rows(combined):
     """ "Treat ... as alias of" (or import --alias) saves a user alias; a search
     for it finds the bundled rows of the entity, in SQL, in the facet counts
     and in the in-memory copy, as the search for a bundled alias does."""
-    from ipubench_gui.store.snapshot import Snapshot
+    from ipubench_gui.store.query.snapshot import Snapshot
 
     db, _cache, _user = combined
     rn50 = rn50_ids(db)
@@ -377,8 +379,8 @@ def test_a_user_alias_finds_the_bundled_rows(combined):
 
     assert found() == (set(), {}, set())
     with db.writing() as cur:
-        names.add_user_alias(cur, "model", "Our RN-50", "rn50")
-        names.rename_user_rows(cur, names.user_catalogue(cur))
+        aliases.add_user_alias(cur, "model", "Our RN-50", "rn50")
+        aliases.rename_user_rows(cur, aliases.user_catalogue(cur))
     got, counts, held = found()
     assert got == rn50 and counts == {"ResNet-50 v1.5": len(rn50)}
     assert held == rn50
@@ -389,25 +391,25 @@ def test_a_user_alias_finds_the_bundled_rows(combined):
 
 
 def test_the_catalogue_is_kept_until_the_data_changes(combined):
-    """names.of(db) is read once into the store's cache (StoreCache) and
+    """aliases.of(db) is read once into the store's cache (StoreCache) and
     forgotten with everything else derived from the rows (data_changed)."""
-    from ipubench_gui.store.cache import cache_of
+    from ipubench_gui.store.query.cache import cache_of
 
     db, _cache, _user = combined
-    before = names.of(db)
-    assert names.of(db) is before and cache_of(db).catalogue is before
+    before = aliases.of(db)
+    assert aliases.of(db) is before and cache_of(db).catalogue is before
     assert before.canonical("model", "Our Net") == "Our Net"  # not recognised
     with db.writing() as cur:
-        names.add_user_alias(cur, "model", "Our Net", "rn50")
+        aliases.add_user_alias(cur, "model", "Our Net", "rn50")
     assert cache_of(db).catalogue is None
-    assert names.of(db).canonical("model", "our net") == "ResNet-50 v1.5"
+    assert aliases.of(db).canonical("model", "our net") == "ResNet-50 v1.5"
 
 
 def test_imported_names_counts_and_search_follow_the_file_across_a_rename(
     combined, tmp_path
 ):
     """The names of imported figures are resolved per combination into a table
-    of the connection (names.NAME_ROWS), made again on an alias and on
+    of the connection (aliases.NAME_ROWS), made again on an alias and on
     opening: the figures' names, facet counts and search hits equal those of
     the file read on its own (DuckDB's read_csv, with only the names the
     bundled catalogue gives: data/entities), before and after a rename."""
@@ -474,8 +476,8 @@ def test_imported_names_counts_and_search_follow_the_file_across_a_rename(
     named, models = expected(before)
     assert seen(db) == (named, models, file_hits(before))
     with db.writing() as cur:
-        names.add_user_alias(cur, "model", "RN-50 (ours)", "resnet50")
-        names.rename_user_rows(cur, names.user_catalogue(cur))
+        aliases.add_user_alias(cur, "model", "RN-50 (ours)", "resnet50")
+        aliases.rename_user_rows(cur, aliases.user_catalogue(cur))
     named2, models2 = expected(after)
     assert models2 != models  # the rename moved figures between names
     assert seen(db) == (named2, models2, file_hits(after))

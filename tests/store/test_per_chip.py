@@ -10,7 +10,7 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.per_chip import LABEL, NOTE, per_chip
 from ipubench_gui.domain.plots import build_plot, footnote
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 from tests.conftest import run_cli, seeds_or_skip
 from tests.seedtables import RESULTS_PAGE, read_tables
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from ipubench_gui.domain.fields import FACETS, field
 from ipubench_gui.domain.filters import FilterState, NumRange
-from ipubench_gui.store import queries as q
+from ipubench_gui.store.query import queries as q
 from ipubench_gui.store.schema import quote_ident
 from tests.conftest import GPU_STORED
 
@@ -72,7 +72,7 @@ def test_results_and_counts_equal_an_independent_filter(db, rows, state):
 
 @pytest.mark.parametrize("state", STATES, ids=lambda s: s.describe())
 def test_in_memory_results_and_counts_equal_an_independent_filter(db, rows, state):
-    from ipubench_gui.store.snapshot import Snapshot
+    from ipubench_gui.store.query.snapshot import Snapshot
 
     want = sorted(r["result_id"] for r in rows if _matches(r, state))
     res, matching = Snapshot.load(db).page(state, ["result_id"], None, False, 5000)
@@ -85,7 +85,7 @@ def test_in_memory_results_and_counts_equal_an_independent_filter(db, rows, stat
 def test_facet_counts_apply_every_filter_but_their_own(db, rows, state, form):
     got: dict[str, Counter] = {f.name: Counter() for f in FACETS}
     if form == "in-memory":
-        from ipubench_gui.store.snapshot import Snapshot
+        from ipubench_gui.store.query.snapshot import Snapshot
 
         for facet, counts in Snapshot.load(db).facet_counts(state).items():
             got[facet].update(counts)
@@ -222,7 +222,7 @@ def _distinct(db, dim):
 def test_bar_rows_picked_in_python_equal_the_store_top_n(db, data):
     """``best_rows`` (from the fetched page) must pick what the SQL Top-N picks."""
     from ipubench_gui.domain.chartrows import best_rows
-    from ipubench_gui.store import fetch
+    from ipubench_gui.store.query import fetch
 
     state = FilterState()
     for dim in data.draw(
@@ -277,7 +277,7 @@ def test_the_best_rows_are_cut_where_the_figures_tie(db, per_chip):
     one (``chart_cut``): where that figure is shared by rows inside and
     outside the best, the tie-break still decides, as one ORDER BY over every
     row does."""
-    from ipubench_gui.store import fetch
+    from ipubench_gui.store.query import fetch
 
     fig = "value / accelerators" if per_chip else "value"
     cut_at_a_tie = 0

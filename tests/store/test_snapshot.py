@@ -1,4 +1,4 @@
-"""The in-memory answers (store.snapshot) against the SQL path, answer for answer.
+"""The in-memory answers (store.query.snapshot) against the SQL path, answer for answer.
 
 Small stores are filtered and counted in memory; larger ones by DuckDB. Both
 must give the same page (rows, order, truncation, count) and the same facet
@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from ipubench_gui.domain.fields import FACETS, RANGES, TABLE_COLUMNS
 from ipubench_gui.domain.filters import FilterState, NumRange
-from ipubench_gui.store import fetch
-from ipubench_gui.store.cache import cache_of
 from ipubench_gui.store.db import Database
+from ipubench_gui.store.query import fetch
+from ipubench_gui.store.query.cache import cache_of
 from tests.conftest import STORE_ROWS
 
 
@@ -38,7 +38,7 @@ def _sql_only(db: Database):
 @pytest.fixture(scope="module")
 def synthetic_db(tmp_path_factory):
     """3,000 rows resampled from the seed (its vocabulary, blanks and skew)."""
-    from ipubench_gui.store.build import build_store
+    from ipubench_gui.store.bundled.build import build_store
     from tests.bench.synthetic import make_data
 
     tmp = tmp_path_factory.mktemp("syn")
@@ -190,7 +190,7 @@ def test_inline_jobs_answer_from_the_rows_handed_to_them(db):
 
 
 def test_stores_above_the_limit_are_not_held(db, monkeypatch):
-    from ipubench_gui.store import snapshot
+    from ipubench_gui.store.query import snapshot
 
     db.data_changed()
     monkeypatch.setattr(fetch, "SNAPSHOT_MAX_ROWS", STORE_ROWS - 1)
@@ -210,7 +210,7 @@ def test_only_small_stores_are_answered_on_the_calling_thread(db, monkeypatch):
 def test_every_filter_kind_is_compiled_from_a_filter_state():
     # A kind in the table that no part of FilterState compiles to is dead; the
     # property test above reaches each kind through the states it draws.
-    from ipubench_gui.store import clauses
+    from ipubench_gui.store.query import clauses
 
     state = (
         FilterState()

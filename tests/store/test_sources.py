@@ -1,4 +1,4 @@
-"""Data sources as one place (store/sources.py): a new source is one entry."""
+"""Data sources as one place (store/bundled/sources.py): a new source is one entry."""
 
 from __future__ import annotations
 
@@ -6,10 +6,16 @@ import duckdb
 import pytest
 
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store import fetch, sources
-from ipubench_gui.store.build import DataError, build_store
+from ipubench_gui.store.bundled import sources
+from ipubench_gui.store.bundled.build import DataError, build_store
+from ipubench_gui.store.bundled.sources import (
+    NAMED_COLUMNS,
+    DataSource,
+    Rule,
+    shown_rows,
+)
 from ipubench_gui.store.db import Database
-from ipubench_gui.store.sources import NAMED_COLUMNS, DataSource, Rule, shown_rows
+from ipubench_gui.store.query import fetch
 
 # A made-up source: another vendor's published figures, in a file of its own.
 TPU_CSV = (

@@ -15,10 +15,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ipubench_gui.store import importer
-from ipubench_gui.store.build import fingerprint
-from ipubench_gui.store.importer import ImportFailed, ImportSpec
-from ipubench_gui.store.userdb import check_user, open_combined
+from ipubench_gui.store.bundled.build import fingerprint
+from ipubench_gui.store.user import importer
+from ipubench_gui.store.user.import_read import ImportFailed, ImportSpec
+from ipubench_gui.store.user.userdb import check_user, open_combined
 from tests.conftest import DATA, REPO, STORE_ROWS, run_cli, small_disk
 
 CACHE_NAME = f"results-{fingerprint(DATA)[:16]}.duckdb"

@@ -8,10 +8,10 @@ import os
 import duckdb
 
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store import importer
-from ipubench_gui.store import queries as q
-from ipubench_gui.store.build import fingerprint
-from ipubench_gui.store.userdb import open_combined
+from ipubench_gui.store.bundled.build import fingerprint
+from ipubench_gui.store.query import queries as q
+from ipubench_gui.store.user import import_read, importer
+from ipubench_gui.store.user.userdb import open_combined
 from tests.conftest import DATA
 
 
@@ -33,7 +33,7 @@ CREATE TABLE imports (source_id INTEGER PRIMARY KEY, file_name VARCHAR NOT NULL,
 
 def _user_results(*without: str) -> str:
     """The narrow table of imported figures, but the columns ``without``."""
-    from ipubench_gui.store.user_tables import USER_COLUMNS
+    from ipubench_gui.store.user.user_tables import USER_COLUMNS
 
     cols = ", ".join(f'"{c}" {t}' for c, t in USER_COLUMNS.items() if c not in without)
     return f"CREATE TABLE user_results ({cols});"
@@ -126,7 +126,7 @@ def test_old_wide_user_database_keeps_its_figures_and_ids(tmp_path, store_path):
     # A new import lands beside them, with the next id.
     p = tmp_path / "new.csv"
     p.write_text("model,platform,throughput\nNew model,X,5\n")
-    spec = importer.ImportSpec(
+    spec = import_read.ImportSpec(
         p,
         {"model": "model", "platform": "platform", "value": "throughput"},
         {"metric": "throughput", "unit": "items/s"},
@@ -270,7 +270,7 @@ def test_older_imports_are_keyed_on_opening_and_named_alike(tmp_path, store_path
         DATA, _cache(tmp_path / "new", store_path), tmp_path / "new" / "user.duckdb"
     )
     assert new_status.writable
-    spec = importer.ImportSpec(
+    spec = import_read.ImportSpec(
         p,
         {"model": "model", "platform": "system", "framework": "fw", "value": "v"},
         {"metric": "throughput", "unit": "items/s"},
@@ -324,7 +324,7 @@ def test_older_imports_are_keyed_on_opening_and_named_alike(tmp_path, store_path
     db, _ = open_combined(DATA, tmp_path / "old" / "cache", old)
     try:
         assert _shown(db) == got
-        from ipubench_gui.store.user_tables import key_names
+        from ipubench_gui.store.user.user_tables import key_names
 
         assert key_names(db.cursor()) is False
     finally:

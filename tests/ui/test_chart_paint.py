@@ -16,7 +16,7 @@ from ipubench_gui.charts.axes import NumberAxis
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 
 TF2 = FilterState().with_values("framework", ["TensorFlow 2"])
 

@@ -11,7 +11,7 @@ from ipubench_gui.charts.panels import draw_panels
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 
 TORCH = FilterState().with_values("framework", ["PyTorch"])
 TF = FilterState().with_values("framework", ["TensorFlow 1"])

@@ -214,7 +214,7 @@ def test_vendor_claims_load_when_the_compare_dock_first_shows(qtbot, session, db
 def test_headers_only_differences_and_copy_keys(qtbot, session, db):
     from ipubench_gui.domain import compare
     from ipubench_gui.domain.compare import Comparison
-    from ipubench_gui.store import fetch
+    from ipubench_gui.store.query import fetch
 
     ids = ("bowtr-536574", "bowtr-aeb672")
     session.state.set_comparison(Comparison(ids, ids[0]))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ipubench_gui.store import queries as q
+from ipubench_gui.store.query import queries as q
 
 LAPTOP = (1280, 720)
 
@@ -31,7 +31,7 @@ def test_main_window_fits(session):
 
 
 def test_dialogs_fit(qtbot, session, db):
-    from ipubench_gui.store.importer import Preview
+    from ipubench_gui.store.user.import_read import Preview
     from ipubench_gui.ui.widgets.export_dialog import ExportDialog
     from ipubench_gui.ui.widgets.import_dialog import ImportDialog
     from ipubench_gui.ui.widgets.picker import ResultPicker

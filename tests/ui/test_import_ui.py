@@ -15,8 +15,8 @@ from tests.conftest import DATA, STORE_ROWS, write_csv
 def combined_session(tmp_path, store_path, make_session):
     """``make(synchronous)``: a shown window over the test store plus a user
     database of its own (closed with the session)."""
-    from ipubench_gui.store.build import fingerprint
-    from ipubench_gui.store.userdb import open_combined
+    from ipubench_gui.store.bundled.build import fingerprint
+    from ipubench_gui.store.user.userdb import open_combined
 
     cache = tmp_path / "cache"
     cache.mkdir()
@@ -159,9 +159,9 @@ def test_cancel_a_large_import_keeps_nothing(qtbot, combined_session, tmp_path):
 def test_renaming_and_removing_a_source_update_the_table(
     qtbot, combined_session, tmp_path
 ):
-    # The seed is held in memory (store.snapshot): each write must drop that
+    # The seed is held in memory (store.query.snapshot): each write must drop that
     # copy, or the table would keep showing the rows as they were.
-    from ipubench_gui.store.importer import ImportSpec
+    from ipubench_gui.store.user.import_read import ImportSpec
 
     make, db = combined_session
     s = make()

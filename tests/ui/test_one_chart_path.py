@@ -1,5 +1,5 @@
 """The window, the command line and the self-test draw one chart the same way
-(``store.charts.make_chart``), and the CLI's export needs no window module."""
+(``store.query.charts.make_chart``), and the CLI's export needs no window module."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ FILTERS = {
 @pytest.mark.parametrize("filters", list(FILTERS))
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_window_chart_is_make_chart(make_session, kind, filters):
-    from ipubench_gui.store.charts import make_chart
+    from ipubench_gui.store.query.charts import make_chart
 
     s = make_session()
     spec = ChartSpec(kind=kind, color_by="platform")
@@ -42,7 +42,7 @@ def test_a_chart_built_on_the_worker_is_the_one_drawn(make_session, qtbot):
     """Queries on the worker, as the app runs: a filter change's chart is
     built there with its rows (the GUI thread only draws it), and it is the
     CLI's chart."""
-    from ipubench_gui.store.charts import make_chart
+    from ipubench_gui.store.query.charts import make_chart
 
     s = make_session(synchronous=False)
     spec = ChartSpec(kind="scaling")

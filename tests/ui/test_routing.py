@@ -8,8 +8,8 @@ from __future__ import annotations
 import threading
 
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store import fetch
 from ipubench_gui.store.db import Cancelled, Query
+from ipubench_gui.store.query import fetch
 from tests.conftest import STORE_ROWS
 from tests.ui.conftest import GuiSide, sql_ids, table_ids
 from tests.ui.test_import_ui import combined_session  # noqa: F401 (a fixture)

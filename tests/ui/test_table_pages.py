@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store import fetch
+from ipubench_gui.store.query import fetch
 from tests.conftest import STORE_ROWS
 from tests.ui.conftest import MLPERF_AS_RESULTS, STORED, sql_ids, table_ids
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,79 @@ def test_the_window_imports_nothing_of_the_command_line():
         for t in used & top
     }
     assert bad == set()
+
+
+# store/'s parts -> the parts each may import ("" is store/ itself: the
+# connection, the identifier whitelist and a file's health). Nothing imports
+# upwards: a part can be read knowing only the parts it names.
+STORE_PARTS = {
+    "": set(),
+    "query": {""},
+    "bundled": {""},
+    "user": {"", "query", "bundled"},
+    "mlperf": {"", "user"},
+    "export": {"", "query", "user"},
+}
+
+
+def _store_part(mod: str) -> str:
+    """The part of store/ that module ``mod`` (dotted) belongs to."""
+    parts = mod.split(".")[2:]
+    return parts[0] if len(parts) > 1 and parts[0] in STORE_PARTS else ""
+
+
+def test_store_parts_import_only_the_parts_below_them():
+    graph = _module_graph()
+    assert {_store_part(m) for m in graph if m.startswith("ipubench_gui.store.")} == (
+        set(STORE_PARTS)
+    )
+    bad = sorted(
+        (m, t)
+        for m, used in graph.items()
+        if m.startswith("ipubench_gui.store.")
+        for t in used
+        if t.startswith("ipubench_gui.store.")
+        and _store_part(t) != _store_part(m)
+        and _store_part(t) not in STORE_PARTS[_store_part(m)]
+    )
+    assert bad == []
+
+
+@functools.cache
+def _defined(path: Path) -> set[str]:
+    """Names a module defines at its top level (not those it imports)."""
+    names = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {
+                n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)
+            }
+    return names
+
+
+def test_names_of_the_store_are_imported_from_where_they_are_defined():
+    """No module of store/ hands on names it imported: a reader who follows
+    an import lands on the definition."""
+    root = PKG.parent
+    bad = []
+    for f in [*PKG.rglob("*.py"), *(root / "tests").rglob("*.py")]:
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if not (
+                isinstance(node, ast.ImportFrom)
+                and node.level == 0
+                and (node.module or "").startswith("ipubench_gui.store")
+            ):
+                continue
+            where = root / Path(*node.module.split("."))
+            src = where / "__init__.py" if where.is_dir() else where.with_suffix(".py")
+            defined = _defined(src)
+            for a in node.names:
+                sub = where / a.name
+                if a.name not in defined and not (
+                    sub.is_dir() or sub.with_suffix(".py").exists()
+                ):
+                    bad.append(f"{f.relative_to(root)}: {node.module}.{a.name}")
+    assert bad == []

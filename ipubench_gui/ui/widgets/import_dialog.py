@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
 
 from ipubench_gui.domain.entities import Catalogue
 from ipubench_gui.domain.format import format_cell
-from ipubench_gui.store.importer import ENCODINGS, FIELDS, METRICS, ImportSpec, Preview
+from ipubench_gui.store.user.import_csv import ENCODINGS
+from ipubench_gui.store.user.import_read import FIELDS, METRICS, ImportSpec, Preview
 from ipubench_gui.ui.widgets.import_names import NamesPanel
 
 IGNORE = "(ignore)"

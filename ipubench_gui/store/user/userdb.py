@@ -19,8 +19,8 @@ import duckdb
 
 from ipubench_gui.domain.entities import EntityError
 from ipubench_gui.domain.files import io_reason
-from ipubench_gui.store import names
-from ipubench_gui.store.build import attach_bundled
+from ipubench_gui.store.bundled import names
+from ipubench_gui.store.bundled.build import MLPERF_ROWS_SQL, attach_bundled
 from ipubench_gui.store.db import Database, UserStatus, one_row
 from ipubench_gui.store.health import (
     cut_short,
@@ -29,9 +29,9 @@ from ipubench_gui.store.health import (
     lock_holder,
     reason,
 )
-from ipubench_gui.store.schema import MLPERF_ROWS_SQL
-from ipubench_gui.store.user_names import upgrade_user_names
-from ipubench_gui.store.user_tables import (
+from ipubench_gui.store.user import aliases
+from ipubench_gui.store.user.user_names import upgrade_user_names
+from ipubench_gui.store.user.user_tables import (
     BASE_TABLE,
     NAME_SETS,
     USER_COLUMNS,
@@ -60,13 +60,13 @@ CREATE TABLE IF NOT EXISTS u.user_cube AS
 CREATE TABLE IF NOT EXISTS u.user_mlperf AS
     SELECT *, CAST(NULL AS INTEGER) AS source_id FROM b.mlperf_training LIMIT 0;
 """
-    + names.USER_NAMES
+    + aliases.USER_NAMES
 )
 
-# Imported MLPerf results (store/mlperf_import.py): kept as the bundled ones
+# Imported MLPerf results (store/mlperf/mlperf_import.py): kept as the bundled ones
 # are (data/mlperf_training.csv's columns), shown through the same SQL, and
 # named as every row is (canonical names, *_as_printed, unit_family,
-# other_names: store/names.py, resolved in u.user_names).
+# other_names: store/bundled/names.py, resolved in u.user_names).
 USER_MLPERF_V = f"""
 CREATE OR REPLACE VIEW user_mlperf_v AS
 WITH mlperf_src AS (SELECT * FROM u.user_mlperf),

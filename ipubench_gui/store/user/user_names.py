@@ -1,19 +1,19 @@
 """Names of imported rows: given canonical names in a user database from before
 them, and told back after an import ("ResNet50 → ResNet-50 v1.5 (alias)").
 
-Apart from ``store/names.py``, which ``store/user_tables.py`` (the views over
-imported rows) reads: these read both.
+Apart from ``store/user/aliases.py``, which ``store/user/user_tables.py`` (the
+views over imported rows) reads: these read both.
 """
 
 from __future__ import annotations
 
 import duckdb
 
-from ipubench_gui.store import names
+from ipubench_gui.store.bundled.sources import NAMED_COLUMNS
 from ipubench_gui.store.db import one_row
-from ipubench_gui.store.sources import NAMED_COLUMNS
-from ipubench_gui.store.user_cube import held_columns, recount_user_cube
-from ipubench_gui.store.user_tables import KEY, all_rows, held, rows_of
+from ipubench_gui.store.user import aliases
+from ipubench_gui.store.user.user_cube import held_columns, recount_user_cube
+from ipubench_gui.store.user.user_tables import KEY, all_rows, held, rows_of
 
 
 def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
@@ -38,12 +38,12 @@ def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
     ):
         todo = True
     if todo:
-        cat = names.user_catalogue(con)
-        names.refresh_user_names(con, cat, all_rows(con))
-        names.refresh_user_names(con, cat, names.USER_MLPERF)
-        names.refresh_name_rows(con)
+        cat = aliases.user_catalogue(con)
+        aliases.refresh_user_names(con, cat, all_rows(con))
+        aliases.refresh_user_names(con, cat, aliases.USER_MLPERF)
+        aliases.refresh_name_rows(con)
         recount_user_cube(con)
-        names.define_combined_views(con)  # the facet counts' table
+        aliases.define_combined_views(con)  # the facet counts' table
     return todo
 
 

@@ -12,7 +12,7 @@ import duckdb
 
 from ipubench_gui.domain.fields import RESULT_FIELDS
 from ipubench_gui.store.db import Params, Row, one_row
-from ipubench_gui.store.import_csv import CsvUnreadable, read_error, shorten, sniff
+from ipubench_gui.store.user.import_csv import CsvUnreadable, read_error, shorten, sniff
 
 FIELDS: tuple[str, ...] = (*RESULT_FIELDS, "task", "accelerators", "nodes", "division")
 METRICS = ("throughput", "latency", "time_to_train", "time_to_result")

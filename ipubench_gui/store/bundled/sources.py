@@ -9,9 +9,10 @@ their system, metric and source title from platforms, metrics and sources),
 what the "Source kind" facet calls them (``label``), which columns name
 models, systems... (``names``, resolved to canonical names) and how many of
 its CSV rows the store shows (``shown``, counted with the standard library by
-``--self-test``). The build (store/build.py), the names (store/entity_tables)
-and the self-test read this list: a new source is one entry here, plus its
-CSV, its row in data/sources.csv and its columns in data/README.md.
+``--self-test``). The build (store/bundled/build.py), the names
+(store/bundled/entity_tables.py) and the self-test read this list: a new source
+is one entry here, plus its CSV, its row in data/sources.csv and its columns
+in data/README.md.
 
 The official MLPerf results are shown through ``mlperf_rows.sql`` (their own
 system and source columns; imported ones too), not through ``rows``.

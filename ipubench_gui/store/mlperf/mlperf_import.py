@@ -1,6 +1,6 @@
 """Import an MLPerf Training results folder (a round, or one submitter's folder
 of any round's ``training_results_vX.Y`` clone) into the user's results: read
-and scored by store/mlperf.py (the same code that built the bundled rows), then
+and scored by store/mlperf/mlperf.py (the same code that built the bundled rows), then
 landed all or nothing."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import duckdb
 
-from ipubench_gui.store import names, user_cube
 from ipubench_gui.store.db import one_row
-from ipubench_gui.store.mlperf import Names, Result, round_of, scan
-from ipubench_gui.store.mlperf_build import COLUMNS, commit_of, row
+from ipubench_gui.store.mlperf.mlperf import Names, Result, round_of, scan
+from ipubench_gui.store.mlperf.mlperf_build import COLUMNS, commit_of, row
+from ipubench_gui.store.user import aliases, user_cube
 
 
 class MLPerfImportError(ValueError):
@@ -142,13 +142,15 @@ def land(
             [[r[c] for c in COLUMNS] + [sid] for r in rows],
         )
         # their names resolved as every imported row's are (canonical names)
-        names.refresh_user_names(con, names.user_catalogue(con), names.USER_MLPERF)
+        aliases.refresh_user_names(
+            con, aliases.user_catalogue(con), aliases.USER_MLPERF
+        )
         user_cube.count_user_cube(con, "user_mlperf_v", sid)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
-    names.define_combined_views(con)  # results_v takes them in; their counts
+    aliases.define_combined_views(con)  # results_v takes them in; their counts
     return sid, len(rows)
 
 

@@ -26,7 +26,7 @@ from ipubench_gui.store.schema import quote_ident
 
 
 class HeldRows(Protocol):
-    """What the in-memory evaluation reads of the rows (``store.snapshot``)."""
+    """What the in-memory evaluation reads of the rows (``store.query.snapshot``)."""
 
     hay: list[str]  # per row, the search haystack (HAY_SQL's value)
 
@@ -37,7 +37,7 @@ class HeldRows(Protocol):
 
 # The text a search term must occur in: the searched columns (TEXT_SEARCH),
 # lowered, joined by a space, stored with every row (``search_text``, made by
-# store/names.SEARCH_TEXT). The snapshot asks DuckDB for this same expression
+# store/bundled/names.SEARCH_TEXT). The snapshot asks DuckDB for this same expression
 # per row, so case folding is the SQL path's own.
 HAY_SQL = f"coalesce({quote_ident('search_text')}, '')"
 TEXT = "text"  # the dimension a search term belongs to (chips, views)

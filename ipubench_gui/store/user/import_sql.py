@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ipubench_gui.store.db import Params
-from ipubench_gui.store.import_csv import shorten
-from ipubench_gui.store.import_read import (
+from ipubench_gui.store.user.import_csv import shorten
+from ipubench_gui.store.user.import_read import (
     FIELDS,
     ImportFailed,
     ImportSpec,

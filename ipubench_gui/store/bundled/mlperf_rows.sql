@@ -1,5 +1,5 @@
--- An official MLPerf result as a results_v row. Included (by store/build.py and
--- store/mlperf_import.py) where two names are defined: mlperf_src (rows shaped
+-- An official MLPerf result as a results_v row. Included (by store/bundled/build.py and
+-- store/mlperf/mlperf_import.py) where two names are defined: mlperf_src (rows shaped
 -- as data/mlperf_training.csv) and vendor_src (rows of data/results.csv: the
 -- vendor-page figure a result shares its row with, if any).
 SELECT

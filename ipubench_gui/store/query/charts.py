@@ -10,8 +10,8 @@ from __future__ import annotations
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import Chart, chart_of
-from ipubench_gui.store import fetch
 from ipubench_gui.store.db import Database
+from ipubench_gui.store.query import fetch
 
 
 def make_chart(

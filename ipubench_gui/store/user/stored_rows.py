@@ -12,9 +12,9 @@ from __future__ import annotations
 import duckdb
 
 from ipubench_gui.store.db import one_row
-from ipubench_gui.store.import_checks import FIGURE_COLUMNS
-from ipubench_gui.store.import_read import Problem
-from ipubench_gui.store.user_tables import USER_COLUMNS, all_rows
+from ipubench_gui.store.user.import_checks import FIGURE_COLUMNS
+from ipubench_gui.store.user.import_read import Problem
+from ipubench_gui.store.user.user_tables import USER_COLUMNS, all_rows
 
 # What makes two imported rows the same figure (import_checks says it once).
 FIGURE = FIGURE_COLUMNS

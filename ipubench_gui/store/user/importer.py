@@ -1,15 +1,15 @@
 """Import result files (CSV/TSV, Parquet, JSON) into the user database.
 
 The file is read once, with DuckDB's own readers, straight into normalised
-rows (store/import_sql.py: a million rows never pass through Python); one
+rows (store/user/import_sql.py: a million rows never pass through Python); one
 aggregate scan then says whether any row has a problem and what landing
-needs (store/import_checks.py). Every row that cannot be read is reported
+needs (store/user/import_checks.py). Every row that cannot be read is reported
 with its row, column and reason, and then nothing is stored. Rows without a
 figure are skipped and counted. What lands, lands in one transaction.
 
 ``import_file``, ``rename_source`` and ``remove_source`` write rows: a caller
 holding the ``Database`` gives them the cursor of ``db.writing()``, so answers
-kept in memory (``store.snapshot``) are rebuilt afterwards.
+kept in memory (``store.query.snapshot``) are rebuilt afterwards.
 """
 
 from __future__ import annotations
@@ -22,48 +22,38 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.files import io_reason
-from ipubench_gui.store import names, stored_rows
+from ipubench_gui.store.bundled import names
 from ipubench_gui.store.db import Params, Row, one_row
-from ipubench_gui.store.import_checks import (
+from ipubench_gui.store.user import aliases, stored_rows
+from ipubench_gui.store.user.import_checks import (
     FIGURE_COLUMNS,
     check_constants,
     problems,
     summary,
 )
-from ipubench_gui.store.import_csv import (  # noqa: F401
-    ENCODINGS,
-    MAX_SHOWN,
+from ipubench_gui.store.user.import_csv import (
     read_error,
-    shorten,
 )
-from ipubench_gui.store.import_read import (  # noqa: F401  (the import API)
-    FIELDS,
+from ipubench_gui.store.user.import_read import (
     MAX_PROBLEMS,
-    METRICS,
-    SYNONYMS,
     Counts,
     ImportFailed,
     ImportResult,
     ImportSpec,
-    Preview,
     Problem,
     delimiter_hint,
     describe,
-    first_line,
-    guess,
-    guess_constants,
     is_csv,
-    preview,
     reader,
     stage,
 )
-from ipubench_gui.store.import_sql import (
+from ipubench_gui.store.user.import_sql import (
     NUMBER_FIELDS,
     check_mapping,
     normalised_sql,
     some,
 )
-from ipubench_gui.store.user_tables import (
+from ipubench_gui.store.user.user_tables import (
     KEY,
     NAME_COLUMNS,
     add_name_sets,
@@ -301,7 +291,7 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             f"SELECT DISTINCT source_id, {KEY}, {name_cols} FROM import_groups",
         )
         groups = "SELECT * FROM import_groups"
-        names.refresh_user_names(con, names.user_catalogue(con), groups)
+        aliases.refresh_user_names(con, aliases.user_catalogue(con), groups)
         keyed = f"SELECT * EXCLUDE ({name_cols}) FROM import_groups"
         sets = names.resolved_sql(
             f"SELECT * FROM u.user_name_sets WHERE source_id = {int(sid)}"
@@ -309,7 +299,7 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
         con.execute(
             f"""
             INSERT INTO u.user_cube BY NAME
-            SELECT {names.CUBE_COLUMNS}, sum(__rows) AS n, source_id
+            SELECT {aliases.CUBE_COLUMNS}, sum(__rows) AS n, source_id
             FROM ({derived_sql(named_sql(keyed, sets))}) GROUP BY ALL"""
         )
         con.execute("COMMIT")

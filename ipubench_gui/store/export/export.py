@@ -19,8 +19,8 @@ from ipubench_gui.domain.files import atomic_write as atomic_write_file
 from ipubench_gui.domain.files import io_reason
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.store.db import Database, Query
-from ipubench_gui.store.import_read import column_ident
 from ipubench_gui.store.schema import quote_ident
+from ipubench_gui.store.user.import_read import column_ident
 
 # The documented export columns first (names fixed by contract), then extras.
 EXPORT_COLUMNS: tuple[str, ...] = (
@@ -235,7 +235,7 @@ TABLE_FORMATS = ("csv", "parquet", "xlsx")
 
 def table_query(state: FilterState, columns: tuple[str, ...] | None = None) -> Query:
     """The filtered rows with display columns and provenance (no row limit)."""
-    from ipubench_gui.store import queries as q
+    from ipubench_gui.store.query import queries as q
 
     return q.results(state, columns=columns)
 
@@ -274,7 +274,7 @@ def export_table(
     ``per_accelerator``: figures per accelerator chip, in a column saying they
     are derived (rows without a chip count left out)."""
     from ipubench_gui.domain.fields import field
-    from ipubench_gui.store.export_xlsx import XLSX_MAX_ROWS, write_xlsx
+    from ipubench_gui.store.export.export_xlsx import XLSX_MAX_ROWS, write_xlsx
 
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")

@@ -11,18 +11,20 @@ from typing import Literal
 
 from ipubench_gui.domain.entities import Catalogue
 from ipubench_gui.store.db import Database
-from ipubench_gui.store.snapshot import Snapshot
+from ipubench_gui.store.query.snapshot import Snapshot
 
 
 @dataclass
 class StoreCache:
     """One Database's derived values; read and set under ``lock``."""
 
-    # The rows in memory (store.fetch.snapshot); False: too many to hold;
+    # The rows in memory (store.query.fetch.snapshot); False: too many to hold;
     # None: not loaded yet, or dropped because the rows changed.
     snapshot: Snapshot | Literal[False] | None = None
-    cube_pays: bool | None = None  # store.fetch.cube_pays (the cube never changes)
-    # store.names.of: the store's names with the user's aliases (None: not read)
+    # store.query.fetch.cube_pays (the cube never changes)
+    cube_pays: bool | None = None
+    # store.user.aliases.of: the store's names with the user's aliases (None:
+    # not read)
     catalogue: Catalogue | None = None
     # how many times the rows changed: a value worked out from older rows is
     # not kept (see ``keep``)

@@ -2,7 +2,7 @@
 scored results, one per SUBMITTER/results/SYSTEM/BENCHMARK folder.
 
 Layout as in MLCommons' ``training_results_vX.Y`` repositories; scoring in
-``store/mlperf_log.py`` (the result summarizer's rule, cited there). Nothing
+``store/mlperf/mlperf_log.py`` (the result summarizer's rule, cited there). Nothing
 here writes anywhere: callers decide what lands.
 """
 
@@ -18,7 +18,12 @@ from typing import Any
 
 from ipubench_gui.domain.entities import Catalogue
 from ipubench_gui.domain.entities import load as entities_load
-from ipubench_gui.store.mlperf_log import LogError, read_log, read_scaling, score_runs
+from ipubench_gui.store.mlperf.mlperf_log import (
+    LogError,
+    read_log,
+    read_scaling,
+    score_runs,
+)
 
 _ROUND_DIR = re.compile(r"training_results_v(\d+\.\d+)$")
 _SHORT_ROUND_DIR = re.compile(r"v(\d+\.\d+)$")

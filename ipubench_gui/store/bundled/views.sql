@@ -10,21 +10,21 @@ SELECT DISTINCT repository, 'MLPerf Training v' || mlperf_round
 FROM mlperf_training;
 
 -- One row per published figure, with everything a filter, chart or comparison needs:
--- every data source's rows (store/sources.py: the vendor's own tables, the other
+-- every data source's rows (store/bundled/sources.py: the vendor's own tables, the other
 -- vendor's (NVIDIA's) published figures of data/gpu_reference.csv that are
 -- measurements), then every official MLPerf Training result. One result, one row: a vendor-page
 -- figure that cites an MLPerf result (the seed's MLPerf v2.0 table) shares the
 -- official result's row; the build script matched them
--- (mlperf_training.vendor_result_id, see store/mlperf_build.py).
+-- (mlperf_training.vendor_result_id, see store/mlperf/mlperf_build.py).
 -- model, framework, dataset, platform and unit hold canonical names (the entity
--- tables; the {...} parts are filled in by store/names.py, one text for these
+-- tables; the {...} parts are filled in by store/bundled/names.py, one text for these
 -- rows and imported ones); *_as_printed keep the source's spelling. unit_family
 -- says what a figure counts: "images/s" for a ResNet-50 throughput printed in
 -- items/s, "time" for times; other_names holds every spelling of the model and
--- dataset; search_text, what the text search looks in (store/names.SEARCH_TEXT).
+-- dataset; search_text, what the text search looks in (store/bundled/names.SEARCH_TEXT).
 CREATE TABLE results_v AS
 WITH rows AS (
-    -- every data source's rows (store/sources.py: each entry's ``rows``)
+    -- every data source's rows (store/bundled/sources.py: each entry's ``rows``)
     {SOURCE_ROWS}
 ),
 vendor_rows AS (

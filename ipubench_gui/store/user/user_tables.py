@@ -17,7 +17,7 @@ The names as printed (NAME_COLUMNS) are not stored per figure either: each
 import's distinct combinations of them are rows of ``u.user_name_sets``, keyed
 by a hash of the combination (``name_key``), and a figure carries that key.
 Canonical names, vendor, unit family and search text are resolved once per
-combination (~15k for 1M figures) into names.NAME_ROWS, a table of the
+combination (~15k for 1M figures) into aliases.NAME_ROWS, a table of the
 connection's own in-memory catalog made again whenever names may have
 changed; each import's figures join their own combinations on the key (a
 filter change over 1M imported rows cost 3.7-4.9x the same over 1M bundled
@@ -37,8 +37,9 @@ from collections.abc import Collection
 import duckdb
 
 from ipubench_gui.domain.chartrows import LOWER_IS_BETTER
-from ipubench_gui.store import names
+from ipubench_gui.store.bundled import names
 from ipubench_gui.store.db import Params, one_row
+from ipubench_gui.store.user import aliases
 
 # Every stored column of an imported figure, and its type.
 USER_COLUMNS: dict[str, str] = {
@@ -137,7 +138,7 @@ JOIN ({name_sets}) s ON s.source_id = f.source_id AND s.{KEY} = f.{KEY}
 
 def keyed_sql(sid: int) -> str:
     """Import ``sid``'s figures (keyed layout) as ``named_sql`` gives them,
-    named from names.NAME_ROWS: joined on one key to the import's own name
+    named from aliases.NAME_ROWS: joined on one key to the import's own name
     sets, its row of u.imports crossed in. Joining every import's figures on
     (source_id, name_key) and then on u.imports cost a filter change over 1M
     figures ~10% more (CPU, /work/helpers/shots-h18/s4/exp2.py)."""
@@ -145,7 +146,7 @@ def keyed_sql(sid: int) -> str:
     return (
         f"SELECT f.* EXCLUDE ({KEY}), s.* EXCLUDE (source_id, {KEY}), "
         f'i.file_name, i."label", i.imported_at FROM ({_stored(i)}) f '
-        f"JOIN (SELECT * FROM {names.NAME_ROWS} WHERE source_id = {i}) s "
+        f"JOIN (SELECT * FROM {aliases.NAME_ROWS} WHERE source_id = {i}) s "
         f"USING ({KEY}) CROSS JOIN (SELECT file_name, "
         f'"label", imported_at FROM u.imports WHERE source_id = {i}) i'
     )
@@ -217,13 +218,13 @@ def all_rows(con: duckdb.DuckDBPyConnection) -> str:
 
 def define_view(con: duckdb.DuckDBPyConnection) -> None:
     """(Re)define ``user_results_v`` over every import's tables, and the
-    combined views over it (names.define_combined_views). Not inside a
+    combined views over it (aliases.define_combined_views). Not inside a
     transaction that wrote the user database (DuckDB writes one database per
     transaction; these live in the connection's own catalog)."""
     tables = held(con)
     keyed = [i for i, cols in tables.items() if KEY in cols]
     older = [_stored(i) for i, cols in tables.items() if KEY not in cols]
-    names.refresh_name_rows(con)
+    aliases.refresh_name_rows(con)
     parts = []
     if (
         older
@@ -236,7 +237,7 @@ def define_view(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(
         f"CREATE OR REPLACE VIEW user_results_v AS {' UNION ALL BY NAME '.join(parts)}"
     )
-    names.define_combined_views(con)
+    aliases.define_combined_views(con)
 
 
 def add_name_sets(con: duckdb.DuckDBPyConnection, sid: int, select: str) -> None:

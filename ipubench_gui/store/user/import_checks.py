@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import duckdb
 
 from ipubench_gui.store.db import one_row
-from ipubench_gui.store.import_csv import MAX_SHOWN, shorten
-from ipubench_gui.store.import_read import MAX_PROBLEMS, ImportFailed, Problem
-from ipubench_gui.store.import_sql import blank, num
+from ipubench_gui.store.user.import_csv import MAX_SHOWN, shorten
+from ipubench_gui.store.user.import_read import MAX_PROBLEMS, ImportFailed, Problem
+from ipubench_gui.store.user.import_sql import blank, num
 
 # Whole numbers are stored as INTEGER (32 bits).
 INT_MAX = 2**31 - 1

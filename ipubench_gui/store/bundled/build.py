@@ -14,11 +14,14 @@ import duckdb
 from ipubench_gui import __version__
 from ipubench_gui.domain.entities import EntityError
 from ipubench_gui.domain.files import io_reason
-from ipubench_gui.store import entity_tables, sources
+from ipubench_gui.store.bundled import entity_tables, sources
 from ipubench_gui.store.db import StoreError
 from ipubench_gui.store.health import cut_short
-from ipubench_gui.store.schema import MLPERF_ROWS_SQL, SCHEMA_SQL, VIEWS_SQL
 
+SCHEMA_SQL = Path(__file__).with_name("schema.sql")
+VIEWS_SQL = Path(__file__).with_name("views.sql")
+# An official MLPerf result as a results_v row (views.sql and imports use it).
+MLPERF_ROWS_SQL = Path(__file__).with_name("mlperf_rows.sql")
 STORE_NAME = "results.duckdb"
 
 
@@ -33,10 +36,6 @@ class DataError(Exception):
             if p
         )
         super().__init__(f"{where}: {reason}")
-
-
-# Tables, keys and row checks: one entry per data file (store/sources.py).
-Rule = sources.Rule
 
 
 def fingerprint(data_dir: Path) -> str:
@@ -102,8 +101,8 @@ def load_into(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
 
 def views_sql() -> str:
     """views.sql with mlperf_rows.sql in place of its include line, every data
-    source's rows (store/sources.py) and the canonical names' shared parts
-    filled in (store/entity_tables.py)."""
+    source's rows (store/bundled/sources.py) and the canonical names' shared parts
+    filled in (store/bundled/entity_tables.py)."""
     return entity_tables.views_sql(
         VIEWS_SQL.read_text(encoding="utf-8")
         .replace(

@@ -12,14 +12,14 @@ from ipubench_gui.domain.fields import FACETS, PROVENANCE, TABLE_COLUMNS, TEXT_S
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import ChartKind
 from ipubench_gui.domain.series_rule import CONFIGURATION
-from ipubench_gui.store.clauses import (
+from ipubench_gui.store.db import Params, Query
+from ipubench_gui.store.query.clauses import (
     TEXT,
     compile_filters,
     order_sql,
     where_sql,
     without_own,
 )
-from ipubench_gui.store.db import Params, Query
 from ipubench_gui.store.schema import quote_ident
 
 VIEW = "results_v"
@@ -54,7 +54,7 @@ def where(
 
     ``exclude`` drops that facet's own selection, for its counts; ``prefix``
     keeps parameter names apart when several conditions share one statement.
-    The conditions themselves are ``store.clauses``'.
+    The conditions themselves are ``store.query.clauses``'.
     """
     return where_sql(without_own(compile_filters(state), exclude), prefix)
 

@@ -1,11 +1,11 @@
 """The entity tables (data/entities) built into the store: what
-``store/build.py`` calls while it builds, and the views' shared parts.
+``store/bundled/build.py`` calls while it builds, and the views' shared parts.
 
 ``entity_names`` maps a name exactly as some source printed it to its
 canonical name, for every spelling the alias tables list and every value the
 rows hold (resolved in Python by :mod:`ipubench_gui.domain.entities`, so the
 SQL join is a plain equality). The user's rows get theirs from the same
-functions (store/names.py), in ``u.user_names``.
+functions (store/bundled/names.py), in ``u.user_names``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.entities import FILES, Catalogue, read_texts
-from ipubench_gui.store.names import (
+from ipubench_gui.store.bundled.names import (
     CANONICAL_NAMES,
     UNIT_FAMILY_AND_OTHER_NAMES,
     UNIT_FAMILY_MACRO,
@@ -24,7 +24,7 @@ from ipubench_gui.store.names import (
     name_rows,
     printed_names,
 )
-from ipubench_gui.store.sources import NAMED_COLUMNS, SOURCES
+from ipubench_gui.store.bundled.sources import NAMED_COLUMNS, SOURCES
 
 ENTITY_DIR = "entities"
 

@@ -1,10 +1,11 @@
 """Build ``data/mlperf_training.csv`` (derived figures only) from clones of the
 MLCommons training results repositories.
 
-    python -m ipubench_gui.store.mlperf_build [../shared/mlperf/training] [--out FILE]
+    python -m ipubench_gui.store.mlperf.mlperf_build \
+        [../shared/mlperf/training] [--out FILE]
 
 Each round folder ``vX.Y`` (or ``training_results_vX.Y``) is read with
-``store.mlperf``; its ``SNAPSHOT.txt`` (or ``.git/HEAD``) gives the commit.
+``store.mlperf.mlperf``; its ``SNAPSHOT.txt`` (or ``.git/HEAD``) gives the commit.
 Same input, same bytes out: rows sorted by round and path, figures rounded to
 microminutes.
 """
@@ -20,9 +21,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ipubench_gui.store.mlperf import Names, Result, round_of, scan
+from ipubench_gui.store.mlperf.mlperf import Names, Result, round_of, scan
 
-DATA = Path(__file__).resolve().parents[2] / "data"
+DATA = Path(__file__).resolve().parents[3] / "data"
 
 COLUMNS = (
     "result_id",
@@ -215,7 +216,9 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     repo_root = DATA.parent
-    ap = argparse.ArgumentParser(prog="python -m ipubench_gui.store.mlperf_build")
+    ap = argparse.ArgumentParser(
+        prog="python -m ipubench_gui.store.mlperf.mlperf_build"
+    )
     ap.add_argument(
         "source",
         nargs="?",

@@ -23,12 +23,14 @@ from ipubench_gui.domain.fields import field as field_of
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import source_labels, source_list_labels
 from ipubench_gui.domain.kinds import kind
-from ipubench_gui.store import queries as q
-from ipubench_gui.store.cache import cache_of
 from ipubench_gui.store.db import Database, Query, QueryResult
-from ipubench_gui.store.snapshot import INLINE_MAX_ROWS as SNAPSHOT_INLINE_MAX_ROWS
-from ipubench_gui.store.snapshot import MAX_ROWS as SNAPSHOT_MAX_ROWS
-from ipubench_gui.store.snapshot import Snapshot
+from ipubench_gui.store.query import queries as q
+from ipubench_gui.store.query.cache import cache_of
+from ipubench_gui.store.query.snapshot import (
+    INLINE_MAX_ROWS as SNAPSHOT_INLINE_MAX_ROWS,
+)
+from ipubench_gui.store.query.snapshot import MAX_ROWS as SNAPSHOT_MAX_ROWS
+from ipubench_gui.store.query.snapshot import Snapshot
 
 TABLE_LIMIT = 5000  # rows of a page answered from memory
 # A page DuckDB answers starts with the rows that fill the view and brings the
@@ -97,7 +99,7 @@ def universe(db: Database) -> Universe:
 
 
 def snapshot(db: Database) -> Snapshot | None:
-    """The store's rows in memory when it is small (see ``store.snapshot``),
+    """The store's rows in memory when it is small (see ``store.query.snapshot``),
     else None. Loaded once per database, and again after ``db.data_changed()``."""
     cache = cache_of(db)
     with cache.lock:

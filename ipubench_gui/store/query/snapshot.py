@@ -7,7 +7,7 @@ same answers come from arrays built once: each facet as integer codes, each
 range column as floats (NaN for blank), the text search as one lowered string
 per row, computed by DuckDB itself so case folding is the SQL path's.
 
-Each filter condition is tested as ``store.clauses`` defines it, the same
+Each filter condition is tested as ``store.query.clauses`` defines it, the same
 table the SQL comes from (semantics in ``domain.filters``);
 ``tests/store/test_snapshot.py`` checks every answer against the SQL path.
 Only stores of at most ``MAX_ROWS`` rows are held (``fetch.snapshot``): above
@@ -24,7 +24,8 @@ import numpy as np
 
 from ipubench_gui.domain.fields import FACETS, RANGES
 from ipubench_gui.domain.filters import FilterState, Value
-from ipubench_gui.store.clauses import (
+from ipubench_gui.store.db import Database, QueryResult, Row, fetch_rows
+from ipubench_gui.store.query.clauses import (
     HAY_SQL,
     all_of,
     clause_mask,
@@ -32,7 +33,6 @@ from ipubench_gui.store.clauses import (
     order_rows,
     without_own,
 )
-from ipubench_gui.store.db import Database, QueryResult, Row, fetch_rows
 
 MAX_ROWS = 20_000
 # Up to this many rows, a filter's table and counts are computed on the GUI

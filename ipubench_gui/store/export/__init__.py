@@ -1,0 +1,2 @@
+"""Stored results written to files (CSV, Markdown, JSON, Parquet, xlsx):
+streamed, atomic, never partial."""
