@@ -9,9 +9,12 @@ from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QScrollArea,
+    QSplitter,
     QTableView,
     QTabWidget,
     QToolButton,
@@ -80,8 +83,19 @@ class Comparator(QTabWidget):
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addLayout(self._build_bar())
         lay.addWidget(self.hint)
-        lay.addWidget(self.view, 1)
-        lay.addWidget(self.verdicts)
+        # the verdicts scroll beside the table, never squeezing it: each names
+        # every difference, so several of them run long on a laptop's screen
+        scroll = QScrollArea(widgetResizable=True, frameShape=QFrame.Shape.NoFrame)
+        scroll.setWidget(self.verdicts)
+        # a line at least: the dock's own minimum stays what it was (1280x720)
+        scroll.setMinimumHeight(self.fontMetrics().lineSpacing())
+        self.verdicts.setAlignment(Qt.AlignmentFlag.AlignTop)
+        split = QSplitter(Qt.Orientation.Vertical, childrenCollapsible=False)
+        split.addWidget(self.view)
+        split.addWidget(scroll)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        lay.addWidget(split, 1)
         self.addTab(page, "Comparison")
         self.addTab(self._build_counterparts(), "Counterparts")
         self.claims = QTreeWidget()
