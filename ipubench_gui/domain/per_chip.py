@@ -19,12 +19,12 @@ NOTE = (
 )
 TIMES = frozenset({"time_to_train", "time_to_result"})
 # A time multiplied by chips is chip-time, called so in full wherever shown.
-_TIME_WORDS = {"min": "minutes", "s": "seconds", "h": "hours", "ms": "milliseconds"}
+TIME_WORDS = {"min": "minutes", "s": "seconds", "h": "hours", "ms": "milliseconds"}
 
 
 def chip_time_unit(unit: str) -> str:
     """The unit of a time multiplied by chips: "min" → "chip-minutes"."""
-    return "chip-" + _TIME_WORDS.get(unit, unit)
+    return "chip-" + TIME_WORDS.get(unit, unit)
 
 
 def chip_time_words(unit: str = "min") -> str:

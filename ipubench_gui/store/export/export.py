@@ -249,21 +249,41 @@ SELECT * REPLACE (
          WHEN metric IN ('time_to_train', 'time_to_result')
          THEN value * accelerators END AS value,
     CASE WHEN metric = 'throughput' THEN unit || ' per chip'
-         WHEN metric IN ('time_to_train', 'time_to_result') THEN 'chip-' || unit
+         WHEN metric IN ('time_to_train', 'time_to_result') THEN {chip_unit}
     END AS unit
-), {label} AS derived
+), CASE WHEN metric = 'throughput' THEN {label} ELSE {chip_words} END AS derived
 FROM ({sql}) WHERE accelerators IS NOT NULL
     AND metric IN ('throughput', 'time_to_train', 'time_to_result')
 """
 
 
-def per_chip_query(query: Query) -> Query:
-    from ipubench_gui.domain.per_chip import LABEL
+def _literal(text: str) -> str:
+    # our own constant text, quoted as a literal: a COPY statement (copy_csv)
+    # takes no parameters beyond the query's own
+    return "'" + text.replace("'", "''") + "'"
 
-    # LABEL is our own constant text, quoted as a literal: a COPY statement
-    # (copy_csv) takes no parameters beyond the query's own
-    label = "'" + LABEL.replace("'", "''") + "'"
-    return Query(PER_CHIP_SQL.format(sql=query.sql, label=label), query.params)
+
+def _by_time_unit(say: Callable[[str], str], otherwise: str) -> str:
+    """SQL naming a time × chips by its unit as domain/per_chip does ("min" →
+    "chip-minutes": ``say`` gives the words), from its one table of units;
+    ``otherwise``: the SQL for a unit it does not name."""
+    from ipubench_gui.domain.per_chip import TIME_WORDS
+
+    whens = " ".join(f"WHEN {_literal(u)} THEN {_literal(say(u))}" for u in TIME_WORDS)
+    return f"CASE unit {whens} ELSE {otherwise} END"
+
+
+def per_chip_query(query: Query) -> Query:
+    from ipubench_gui.domain.per_chip import LABEL, chip_time_unit, chip_time_words
+
+    label = _literal(LABEL)
+    sql = PER_CHIP_SQL.format(
+        sql=query.sql,
+        label=label,
+        chip_unit=_by_time_unit(chip_time_unit, "'chip-' || unit"),
+        chip_words=_by_time_unit(chip_time_words, label),
+    )
+    return Query(sql, query.params)
 
 
 def export_table(
