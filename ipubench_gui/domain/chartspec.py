@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
-
-from ipubench_gui.domain.kinds import KINDS
 
 # Dimensions a bar chart can be coloured and grouped by (chart options, CLI).
 COLOR_CHOICES: tuple[str, ...] = (
@@ -63,30 +60,6 @@ class ChartSpec:
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ChartSpec:
-        """Known keys with values of the right type; raises ValueError otherwise."""
-        if not isinstance(data, dict):
-            raise ValueError("chart options must be an object")
-        known = {f.name: f for f in fields(cls)}
-        kw = {}
-        for k, v in data.items():
-            if k not in known:
-                continue
-            default = getattr(cls(), k)
-            if (
-                default is not None
-                and v is not None
-                and not isinstance(v, type(default))
-                and not (isinstance(default, float) and isinstance(v, int))
-            ):
-                raise ValueError(f"chart option {k!r} has the wrong type")
-            kw[k] = v
-        spec = cls(**kw)
-        if spec.kind not in KINDS:
-            raise ValueError(f"unknown chart kind {spec.kind!r}")
-        return spec
 
 
 def chart_metric(spec: ChartSpec, selected_metrics: frozenset[object]) -> str:

@@ -130,25 +130,6 @@ class FilterState:
             "text": self.text,
         }
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> FilterState:
-        """Build from :meth:`to_json` output; raises ``ValueError`` on bad shapes."""
-        if not isinstance(data, dict):
-            raise ValueError("filter state must be an object")
-        st = cls(text=str(data.get("text", "")))
-        for dim, vals in dict(data.get("selected", {})).items():
-            if not isinstance(vals, list):
-                raise ValueError(f"selection for {dim!r} must be a list")
-            st = st.with_values(str(dim), vals)
-        for dim, bounds in dict(data.get("ranges", {})).items():
-            lo, hi = bounds
-            st = st.with_range(str(dim), NumRange(_num(lo), _num(hi)))
-        return st
-
-
-def _num(v: object) -> float | None:
-    return None if v is None else float(v)  # type: ignore[arg-type]
-
 
 def _show(v: Value) -> str:
     return "(blank)" if v is None else str(v)

@@ -9,9 +9,13 @@ to import against pydantic's ~100 ms, which every start of the app would pay.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
+import operator
 from collections.abc import Mapping
-from typing import Annotated, Any
+from types import NoneType, UnionType
+from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 import msgspec
 
@@ -26,25 +30,55 @@ Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT)]
 Value = str | int | float | None
 
 
-class ChartDoc(msgspec.Struct, forbid_unknown_fields=False):
-    """Chart options as saved (unknown keys are ignored: a newer app's)."""
+def _bounded(hint: Any, meta: msgspec.Meta | None = None) -> Any:
+    """``hint`` with every ``str`` in it at most MAX_TEXT long, and ``meta``'s
+    limits on the value itself (on each member of a union but None)."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (Union, UnionType):
+        members = [a if a is NoneType else _bounded(a, meta) for a in args]
+        return functools.reduce(operator.or_, members)
+    if origin is tuple:
+        hint = tuple.__class_getitem__(
+            tuple(a if a is ... else _bounded(a) for a in args)
+        )
+    elif hint is str and meta is None:
+        return Text
+    return Annotated[hint, meta] if meta is not None else hint
 
-    kind: str = "throughput"
-    metric: Annotated[str, msgspec.Meta(max_length=40)] | None = None
-    max_bars: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 60
-    color_by: str = "framework"
-    group_by: str | None = None
-    log: bool = True
-    budget_ms: Annotated[float, msgspec.Meta(gt=0)] | None = None
-    title: Text = ""
-    subtitle: Text = ""
+
+def schema_of(cls: type[Any], limits: Mapping[str, msgspec.Meta]) -> type[Any]:
+    """The schema of a frozen dataclass as saved: its own fields, types and
+    defaults (a field added to the class is saved and read the day it is
+    added), ``limits`` on some of them; unknown keys (a newer app's) ignored."""
+    hints = get_type_hints(cls)
+    unknown = set(limits) - {f.name for f in dataclasses.fields(cls)}
+    if unknown:
+        raise TypeError(f"limits on no field of {cls.__name__}: {sorted(unknown)}")
+    return msgspec.defstruct(
+        f"{cls.__name__}Doc",
+        [
+            (f.name, _bounded(hints[f.name], limits.get(f.name)), f.default)
+            for f in dataclasses.fields(cls)
+        ],
+        forbid_unknown_fields=False,
+    )
 
 
-class ComparisonDoc(msgspec.Struct, forbid_unknown_fields=False):
-    ids: Annotated[list[Text], msgspec.Meta(max_length=Comparison.MAX)] = []
-    baseline: Text | None = None
-    focus: Text | None = None
-    only_differences: bool = False  # absent in views saved before it was kept
+ChartDoc = schema_of(
+    ChartSpec,
+    {
+        "metric": msgspec.Meta(max_length=40),
+        "max_bars": msgspec.Meta(ge=1, le=10_000),
+        "budget_ms": msgspec.Meta(gt=0),
+    },
+)
+ComparisonDoc = schema_of(Comparison, {"ids": msgspec.Meta(max_length=Comparison.MAX)})
+
+
+def to_saved(value: Comparison) -> dict[str, Any]:
+    """A comparison as saved JSON: every field, by name."""
+    out: dict[str, Any] = msgspec.to_builtins(value)
+    return out
 
 
 def _error(exc: Exception) -> str:
@@ -56,20 +90,20 @@ def parse_chart(data: object) -> tuple[ChartSpec, list[str]]:
     if data is None or data == {}:
         return ChartSpec(), []
     try:
-        doc = msgspec.convert(data, ChartDoc)
+        spec = ChartSpec(**msgspec.structs.asdict(msgspec.convert(data, ChartDoc)))
     except msgspec.ValidationError as exc:
         return ChartSpec(), [f"chart options ({_error(exc)}): the defaults are used"]
     notes = []
-    if doc.kind not in KINDS:
-        notes.append(f"unknown chart kind {doc.kind[:40]!r}: throughput is shown")
-        doc.kind = "throughput"
-    if doc.color_by not in COLOR_CHOICES:
-        notes.append(f"chart colour by {doc.color_by[:40]!r} is unknown: framework")
-        doc.color_by = "framework"
-    if doc.group_by not in GROUP_CHOICES:
-        notes.append(f"chart group by {str(doc.group_by)[:40]!r} is unknown: none")
-        doc.group_by = None
-    return ChartSpec(**msgspec.structs.asdict(doc)), notes
+    if spec.kind not in KINDS:
+        notes.append(f"unknown chart kind {spec.kind[:40]!r}: throughput is shown")
+        spec = spec.with_(kind="throughput")
+    if spec.color_by not in COLOR_CHOICES:
+        notes.append(f"chart colour by {spec.color_by[:40]!r} is unknown: framework")
+        spec = spec.with_(color_by="framework")
+    if spec.group_by not in GROUP_CHOICES:
+        notes.append(f"chart group by {str(spec.group_by)[:40]!r} is unknown: none")
+        spec = spec.with_(group_by=None)
+    return spec, notes
 
 
 def parse_filters(data: object) -> tuple[FilterState, list[str]]:
@@ -128,11 +162,10 @@ def parse_comparison(data: object) -> tuple[Comparison, list[str]]:
     if data is None or data == {}:
         return Comparison(), []
     try:
-        doc = msgspec.convert(data, ComparisonDoc)
+        got = Comparison(**msgspec.structs.asdict(msgspec.convert(data, ComparisonDoc)))
     except msgspec.ValidationError as exc:
         return Comparison(), [f"comparison ({_error(exc)}): dropped"]
-    ids = tuple(dict.fromkeys(doc.ids))
-    return Comparison(ids, doc.baseline, doc.focus, doc.only_differences), []
+    return dataclasses.replace(got, ids=tuple(dict.fromkeys(got.ids))), []
 
 
 def decode_json(raw: bytes) -> Any:

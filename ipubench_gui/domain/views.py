@@ -23,24 +23,15 @@ class View:
     comparison: Comparison = Comparison()
 
     def to_json(self) -> dict[str, Any]:
+        from ipubench_gui.domain.view_schema import to_saved
+
         return {
             "format": FORMAT,
             "version": VERSION,
             "filters": self.filters.to_json(),
             "chart": self.chart.to_json(),
-            "comparison": {
-                "ids": list(self.comparison.ids),
-                "baseline": self.comparison.baseline,
-                "focus": self.comparison.focus,
-                "only_differences": self.comparison.only_differences,
-            },
+            "comparison": to_saved(self.comparison),
         }
-
-    @classmethod
-    def from_json(cls, data: object) -> View:
-        """Parse a saved view; ValueError says what is wrong with it (parts
-        that do not fit are dropped: :meth:`parse` says which)."""
-        return cls.parse(data)[0]
 
     @classmethod
     def parse(cls, data: object) -> tuple[View, list[str]]:

@@ -266,7 +266,7 @@ def test_view_json_round_trip_and_reconcile(db):
         ChartSpec(kind="scaling", log=False),
         Comparison(("podtr-0f234b", "nope"), "nope"),
     )
-    assert View.from_json(v.to_json()) == v
+    assert View.parse(v.to_json()) == (v, [])
     u = fetch.universe(db)
     fixed, dropped = reconcile(
         v, u.values, fetch.existing_ids(db, list(v.comparison.ids))
@@ -275,7 +275,7 @@ def test_view_json_round_trip_and_reconcile(db):
     assert fixed.comparison == Comparison(("podtr-0f234b",), "podtr-0f234b")
     assert dropped == ["framework: Gone", "compared results: nope"]
     with pytest.raises(ValueError, match="not an ipubench-gui view"):
-        View.from_json({"format": "x"})
+        View.parse({"format": "x"})
 
 
 def test_ratio_words_and_column_labels():
