@@ -330,8 +330,9 @@ def _add_claims(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "the stored results",
         description="Every claim (data/claims.csv) and comparison "
         "(data/comparisons.csv): the stated figure, the figure recomputed from "
-        "stored results (naming them), a verdict (consistent, inconsistent, not "
-        "checkable) and what is not like for like.",
+        "stored results (naming them and whose they are), a verdict (confirmed, "
+        "contradicted, consistent with the vendor's own figures, nearest "
+        "evidence only, not checkable) and every difference, chip counts first.",
     )
     cl.add_argument("--format", choices=("csv", "markdown"), default="markdown")
 

@@ -1,5 +1,5 @@
-"""The vendor's MLPerf claims checked against MLPerf results, and the nearest
-independent MLPerf evidence for each IPU-versus-GPU comparison.
+"""The vendor's MLPerf claims recomputed from MLPerf results, and the nearest
+independent MLPerf Training evidence for each IPU-versus-GPU comparison.
 
 MLPerf rows are figures derived from the official logs (data/mlperf_training.csv);
 ratios and per-chip figures made from them are not verified by MLCommons.
@@ -10,44 +10,47 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ipubench_gui.domain.claims import (
-    CONSISTENT,
-    INCONSISTENT,
-    NOT_CHECKABLE,
-    Audit,
-    Figure,
-    figure_of,
-    percent_less,
-    verdict,
-)
+from ipubench_gui.domain.claim_evidence import Evidence
+from ipubench_gui.domain.claims import Figure, figure_of, percent_less
 from ipubench_gui.domain.entities import Catalogue
+from ipubench_gui.domain.verdicts import Agreement, Difference, agreement
 
 Row = Mapping[str, Any]
+Fields = dict[str, Any]
 AVAILABLE = ("onprem", "cloud", "available", "Available on-premise")
 NOT_VERIFIED = "derived from MLPerf results; not verified by MLCommons"
 ON_PAR_PERCENT = 2.0  # "on par": times within 2% of each other (our reading)
 
 
-def _fig(r: Row) -> Figure:
+def mlperf_fig(r: Row) -> Figure:
     return figure_of(
         r,
         "MLPerf",
         f"v{r['mlperf_round']} {r['division']} {r['availability']} {r['submitter']} "
         f"{r['system_name']} "
         f"({r['accelerators']}× {r['accelerator_type']}), {r['mlperf_benchmark']}",
+        whose="MLPerf",
         source=f"MLPerf Training v{r['mlperf_round']} results, {r['path']}",
         unit="min",
         as_printed=f"{float(r['value']):.2f} min",
     )
 
 
-def _vendor_fig(r: Row) -> Figure:
+def vendor_fig(r: Row) -> Figure:
+    """A row of the vendor's MLPerf table; an official MLPerf result when the
+    store shares it with the result's own row (its figure is the log's)."""
     return figure_of(
-        r, "IPU", f"{r['platform']} · {r['framework']} · MLPerf ID {r['mlperf_id']}"
+        r,
+        "IPU",
+        f"{r['platform']} · {r['framework']} · MLPerf ID {r['mlperf_id']}",
+        whose="MLPerf" if r.get("mlperf_round") else "vendor",
     )
 
 
-def _bench(rows: Sequence[Row], cat: Catalogue, model: str) -> list[Row]:
+def bench(
+    rows: Sequence[Row], cat: Catalogue, model: str, division: str = "closed"
+) -> list[Row]:
+    """MLPerf results of ``model``'s benchmark, one division, available systems."""
     want = cat.canonical("model", model)
     names = {
         b: cat.canonical("model", b) for b in {r["mlperf_benchmark"] for r in rows}
@@ -56,16 +59,16 @@ def _bench(rows: Sequence[Row], cat: Catalogue, model: str) -> list[Row]:
         r
         for r in rows
         if names[r["mlperf_benchmark"]] == want
-        and r["division"] == "closed"
+        and r["division"] == division
         and r["availability"] in AVAILABLE
     ]
 
 
-def _best(rows: Sequence[Row]) -> Row | None:
+def best(rows: Sequence[Row]) -> Row | None:
     return min(rows, key=lambda r: float(r["value"])) if rows else None
 
 
-def _ipu(rows: Sequence[Row], rnd: str, n: int | None = None) -> list[Row]:
+def ipus(rows: Sequence[Row], rnd: str, n: int | None = None) -> list[Row]:
     return [
         r
         for r in rows
@@ -75,8 +78,33 @@ def _ipu(rows: Sequence[Row], rnd: str, n: int | None = None) -> list[Row]:
     ]
 
 
+def of_system(
+    rows: Sequence[Row], rnd: str, system: str, cat: Catalogue, own: bool = True
+) -> list[Row]:
+    """Results of round ``rnd`` on ``system`` by the entity tables: its
+    accelerator and chip count ("DGX-A100 640GB" = 8× A100-SXM4-80GB) and,
+    with ``own``, submitted by the system's maker (a named product is the
+    maker's own submission, not another's machine with the same chips)."""
+    ent = cat.entity("system", system)
+    if ent is None:
+        return []
+    acc, chips = ent.get("accelerator"), cat.chips(system)
+    return [
+        r
+        for r in rows
+        if r["mlperf_round"] == rnd
+        and int(r["accelerators"]) == chips
+        and (not own or r["submitter"] == ent.get("vendor"))
+        and acc
+        in (
+            cat.canonical("accelerator", r.get("accelerator")),
+            cat.canonical("accelerator", r.get("accelerator_model")),
+        )
+    ]
+
+
 def _dgx(rows: Sequence[Row], rnd: str) -> Row | None:
-    return _best(
+    return best(
         [
             r
             for r in rows
@@ -88,107 +116,152 @@ def _dgx(rows: Sequence[Row], rnd: str) -> Row | None:
     )
 
 
-def comparison_evidence(cmp: Row, mlperf: Sequence[Row], cat: Catalogue) -> list[str]:
+def comparison_evidence(
+    item: Row, kind: str, vendor: Sequence[Row], mlperf: Sequence[Row], cat: Catalogue
+) -> Evidence:
     """Per round: the smallest IPU system's and NVIDIA's 8×A100 time to train on
-    the same MLPerf benchmark, and per chip (chip-minutes)."""
-    rows = _bench(mlperf, cat, cmp["model"])
-    if cmp["task"] != "training" or not rows:
-        return (
-            [
+    the comparison's MLPerf benchmark, with per-chip chip-minutes. Lines only:
+    a time to train to a quality target cannot recompute a throughput ratio."""
+    if kind != "comparison":
+        return Evidence()
+    rows = bench(mlperf, cat, item["model"])
+    if item["task"] != "training" or not rows:
+        return Evidence(
+            (
                 "no MLPerf Training benchmark for this model"
                 + (
                     " (MLPerf Training has no inference results)"
-                    if cmp["task"] == "inference"
+                    if item["task"] == "inference"
                     else ""
-                )
-            ]
+                ),
+            )
             if mlperf
-            else []
+            else ()
         )
     out = []
     for rnd in sorted({r["mlperf_round"] for r in rows}):
-        ipus = _ipu(rows, rnd)
-        gpu = _dgx(rows, rnd)
-        if not ipus or gpu is None:
+        found, gpu = ipus(rows, rnd), _dgx(rows, rnd)
+        if not found or gpu is None:
             continue
-        n = min(int(r["accelerators"]) for r in ipus)
-        ipu = _best([r for r in ipus if int(r["accelerators"]) == n])
+        n = min(int(r["accelerators"]) for r in found)
+        ipu = best([r for r in found if int(r["accelerators"]) == n])
         assert ipu is not None
         iv, gv = float(ipu["value"]), float(gpu["value"])
         out.append(
             f"MLPerf v{rnd} {ipu['mlperf_benchmark']} (closed): {ipu['system_name']} "
             f"({n}× {ipu['accelerator_type']}) {iv:.2f} min [{ipu['result_id']}] vs "
             f"{gpu['system_name']} (8× A100) {gv:.2f} min [{gpu['result_id']}]; "
-            f"per chip {iv * n:,.0f} vs {gv * 8:,.0f} chip-minutes — not like for "
-            f"like: time to train to a quality target, not the chart's "
-            f"{cmp['metric'].replace('_', ' ')}; {n} IPUs vs 8 GPUs; {NOT_VERIFIED}"
+            f"per chip {iv * n:,.0f} vs {gv * 8:,.0f} chip-minutes (time × "
+            f"accelerators, derived) — not like for like: {n} IPUs vs 8 GPUs; "
+            f"time to train to a quality target, not the chart's "
+            f"{item['metric'].replace('_', ' ')}; {NOT_VERIFIED}"
         )
-    return out
+    return Evidence(tuple(out))
 
 
-def _claim_base(c: Row) -> dict[str, Any]:
-    change = c.get("stated_change")
-    q = c.get("qualifier") or ""
-    figure = f"{change:g}{c.get('change_unit') or ''}" if change is not None else ""
-    if not figure:
-        stated = q or "no figure stated"
-    elif q in ("up to", "over"):
-        stated = f"{q} {figure}"
-    else:
-        stated = f"{figure} {q}".strip()
-    return dict(
-        claim_id=c["claim_id"],
-        kind="claim",
-        subject=c["subject"],
-        stated=stated,
-        stated_value=change,
+def _percent(c: Row, best_value: float) -> Agreement:
+    return agreement(
+        float(c["stated_change"]),
+        f"{c['stated_change']:g}",
+        best_value,
+        unit=str(c.get("change_unit") or ""),
     )
 
 
-def _less_time(c: Row, pairs: list[tuple[Row, Row]], what: str) -> Audit:
-    """Percent less time, per pair (before, after); "up to" takes the largest."""
-    base = _claim_base(c)
-    lines, figs = [], []
-    best = None
+def less_time(c: Row, pairs: list[tuple[Row, Row]], what: str) -> Fields:
+    """Percent less time, per pair (before, after); "up to" takes the best
+    case. "Faster" is read as time, the claim naming time to train; the
+    throughput reading is shown beside it."""
+    lines: list[str] = []
+    figs: list[Figure] = []
+    top = None
     for before, after in pairs:
         b, a = float(before["value"]), float(after["value"])
         p = percent_less(b, a)
         lines.append(
             f"({b:.4f} − {a:.4f}) ÷ {b:.4f} = {p:.2f}% less time "
-            f"({before['system_name']} → {after['system_name']})"
+            f"({before['system_name']} → {after['system_name']}); as throughput "
+            f"{b:.4f} ÷ {a:.4f} − 1 = {(b / a - 1) * 100:.2f}% more"
         )
-        figs += [_fig(before), _fig(after)]
-        best = p if best is None else max(best, p)
-    if best is None:
-        return Audit(**base, reason=f"{what} not in the stored MLPerf results")
-    v, why = verdict(float(c["stated_change"]), f"{c['stated_change']:g}", best)
-    return Audit(
-        **base,
-        recomputed=best,
-        recomputed_text=f"{best:.1f}% less time",
-        verdict=v,
-        reason=why,
-        figures=tuple(figs),
-        arithmetic=tuple(lines),
-        not_like_for_like=(
-            "the claim says “faster”; read here as less time to train",
-            NOT_VERIFIED,
-        ),
+        figs += [mlperf_fig(before), mlperf_fig(after)]
+        top = p if top is None else max(top, p)
+    if top is None:
+        return dict(why_not=f"{what} not in the stored MLPerf results")
+    q = c.get("qualifier") or ""
+    lines.append(
+        f"“{q}” read as less time to train (the claim names time to train)"
+        + ("; the best case is checked" if q == "up to" else "")
+        + f"; {NOT_VERIFIED}"
+    )
+    return dict(
+        recomputed=top,
+        recomputed_text=f"{top:.2f}% less time",
+        agreed=_percent(c, top),
+        figures=figs,
+        arithmetic=lines,
         derived=True,
     )
 
 
-def _previous_round(c: Row, rows: Sequence[Row]) -> Audit:
+def versus(
+    c: Row, vendor: Sequence[Row], mlperf: Sequence[Row], cat: Catalogue
+) -> Fields:
+    """The claim's system against ``versus`` in one MLPerf round (closed)."""
+    rows = bench(mlperf, cat, c["model"])
+    rnd = str(c.get("mlperf_rounds") or "").split()[-1:]
+    if not rnd:
+        return dict(why_not="the claim names no MLPerf round")
+    mine = best(of_system(rows, rnd[0], c["system"], cat))
+    theirs = best(of_system(rows, rnd[0], c["versus"], cat))
+    d = less_time(
+        c,
+        [(theirs, mine)] if mine and theirs else [],
+        f"{c['system']} or {c['versus']} MLPerf v{rnd[0]} result",
+    )
+    fastest = best(of_system(rows, rnd[0], c["versus"], cat, own=False))
+    if mine and fastest and fastest is not theirs:
+        p = percent_less(float(fastest["value"]), float(mine["value"]))
+        d["evidence"] = (
+            *d.get("evidence", ()),
+            f"the fastest result of the round on the same chips, by any submitter: "
+            f"{fastest['submitter']} {fastest['system_name']} "
+            f"{float(fastest['value']):.2f} min [{fastest['result_id']}], against "
+            f"which {mine['system_name']} takes {p:.2f}% less time ({NOT_VERIFIED})",
+        )
+    if mine and theirs:
+        n, m = int(mine["accelerators"]), int(theirs["accelerators"])
+        d["differences"] = [
+            Difference(
+                "chips",
+                f"{n} {mine['accelerator_type']}s against {m} "
+                f"{theirs['accelerator_type']}s; per chip "
+                f"{float(mine['value']) * n:,.0f} vs "
+                f"{float(theirs['value']) * m:,.0f} chip-minutes (time × "
+                "accelerators, derived)",
+                setup=False,
+            )
+        ]
+    return d
+
+
+def previous_round(
+    c: Row, vendor: Sequence[Row], mlperf: Sequence[Row], cat: Catalogue
+) -> Fields:
+    """IPU results of one round against the same-size IPU system of the round
+    before (the claim's ``mlperf_rounds``: before, after)."""
+    rows = bench(mlperf, cat, c["model"])
+    before_r, after_r = str(c["mlperf_rounds"]).split()
     pairs = []
-    for n in sorted({int(r["accelerators"]) for r in _ipu(rows, "2.0")}):
-        before, after = _best(_ipu(rows, "1.1", n)), _best(_ipu(rows, "2.0", n))
+    for n in sorted({int(r["accelerators"]) for r in ipus(rows, after_r)}):
+        before, after = best(ipus(rows, before_r, n)), best(ipus(rows, after_r, n))
         if before and after:
             pairs.append((before, after))
-    return _less_time(c, pairs, "IPU results of both rounds")
+    return less_time(c, pairs, "IPU results of both rounds")
 
 
-def _on_par(c: Row, vendor: Sequence[Row]) -> Audit:
-    base = _claim_base(c)
+def on_par(
+    c: Row, vendor: Sequence[Row], mlperf: Sequence[Row], cat: Catalogue
+) -> Fields:
     ids = str(c.get("mlperf_ids") or "")
     mine = [r for r in vendor if r["mlperf_id"] and r["mlperf_id"] in ids]
     by_platform: dict[str, dict[str, Row]] = {}
@@ -204,59 +277,62 @@ def _on_par(c: Row, vendor: Sequence[Row]) -> Audit:
                 f"{platform}: PaddlePaddle {p['value_as_printed']} vs PopART "
                 f"{q['value_as_printed']} min: {d:.2f}% apart"
             )
-            figs += [_vendor_fig(p), _vendor_fig(q)]
+            figs += [vendor_fig(p), vendor_fig(q)]
     if not lines:
-        return Audit(**base, reason="the results named are not stored")
+        return dict(why_not="the results named are not stored")
     ok = worst < ON_PAR_PERCENT
-    return Audit(
-        **base,
+    return dict(
         recomputed=worst,
-        recomputed_text=f"at most {worst:.1f}% apart",
-        verdict=CONSISTENT if ok else INCONSISTENT,
-        reason=f"“on par” read as within {ON_PAR_PERCENT:g}% (our reading)",
-        figures=tuple(figs),
-        arithmetic=tuple(lines),
+        recomputed_text=f"at most {worst:.2f}% apart",
+        agreed=Agreement(
+            ok,
+            f"“on par” read as within {ON_PAR_PERCENT:g}% (our reading): at most "
+            f"{worst:.2f}% apart",
+        ),
+        figures=figs,
+        arithmetic=lines,
     )
 
 
-def audit_claim(
+def submission(
     c: Row, vendor: Sequence[Row], mlperf: Sequence[Row], cat: Catalogue
-) -> Audit:
-    """One claim of claims.csv, checked where the stored results allow."""
-    cid = c["claim_id"]
-    rows = _bench(mlperf, cat, c["model"]) if c.get("model") else []
-    if cid == "clm-bow16-vs-dgx640-rn50":
-        bow = _best(
-            [r for r in _ipu(rows, "2.0", 16) if "Bow" in r["accelerator_type"]]
-        )
-        gpu = _dgx(rows, "2.0")
-        pairs = [(gpu, bow)] if bow and gpu else []
-        return _less_time(c, pairs, "Bow Pod16 or DGX-A100 640GB MLPerf v2.0 result")
-    if cid in ("clm-rn50-vs-v11", "clm-bert-vs-v11"):
-        return _previous_round(c, rows)
-    if c.get("qualifier") == "on par":
-        return _on_par(c, vendor)
-    base = _claim_base(c)
-    if c.get("mlperf_ids") and c.get("figures_in_text") is False:
-        return Audit(
-            **base,
-            reason="the document lists MLPerf IDs without figures or benchmarks",
-            evidence=tuple(
-                f"{r['result_id']}: v1.1 {r['system_name']} {r['mlperf_benchmark']} "
-                f"{float(r['value']):.2f} min ({NOT_VERIFIED})"
-                for r in mlperf
-                if r["mlperf_round"] == "1.1" and r["submitter"] == "Graphcore"
+) -> Fields:
+    """A claim that a result was submitted: the official result of each MLPerf
+    ID the claim names (a vendor row sharing the official row)."""
+    ids = str(c.get("mlperf_ids") or "").replace(",", " ").split()
+    found = [r for r in vendor if r["mlperf_id"] in ids and r.get("mlperf_round")]
+    if not found:
+        return dict(why_not="no official MLPerf result stored for the IDs named")
+    return dict(
+        recomputed_text=", ".join(
+            f"{r['mlperf_id']}: {r['division']} {r['model']}, {r['platform']}"
+            for r in found
+        ),
+        agreed=Agreement(
+            len(found) == len(ids),
+            "the official results hold "
+            + "; ".join(
+                f"{r['mlperf_id']} ({r['division']} division, {r['model']} on "
+                f"{r['platform']}, {r['value_as_printed']} min)"
+                for r in found
             ),
-        )
-    if c.get("mlperf_ids"):
-        mine = [
-            r for r in vendor if r["mlperf_id"] and r["mlperf_id"] in c["mlperf_ids"]
-        ]
-        return Audit(
-            **base,
-            reason="the claim states no figure to check",
-            figures=tuple(_vendor_fig(r) for r in mine),
-        )
-    return Audit(
-        **base, verdict=NOT_CHECKABLE, reason="no figures in any stored source"
+        ),
+        figures=[vendor_fig(r) for r in found],
+    )
+
+
+def listed_ids(
+    c: Row, vendor: Sequence[Row], mlperf: Sequence[Row], cat: Catalogue
+) -> Fields:
+    """MLPerf IDs printed without figures or benchmarks: nothing to check; the
+    vendor's results of that round are shown as evidence."""
+    rnd = str(c.get("mlperf_rounds") or "")
+    return dict(
+        why_not="the document lists MLPerf IDs without figures or benchmarks",
+        evidence=tuple(
+            f"{r['result_id']}: v{rnd} {r['system_name']} {r['mlperf_benchmark']} "
+            f"{float(r['value']):.2f} min ({NOT_VERIFIED})"
+            for r in mlperf
+            if r["mlperf_round"] == rnd and r["submitter"] == "Graphcore"
+        ),
     )

@@ -3,8 +3,9 @@
 The rows come from ``store.query.claims`` (the vendor's table rows of the stated
 system and model, and NVIDIA's published figures cited for the comparison);
 here they are chosen by the comparison's stated conditions (framework,
-precision, batch size, latency point) and the arithmetic is done, saying what
-is not like for like.
+precision, batch size, latency point), the arithmetic is done, and every way
+the figures used differ from the chart's is listed. The verdict is drawn by
+``domain.verdicts.judge`` (through ``domain.claims.audit``), never here.
 """
 
 from __future__ import annotations
@@ -13,18 +14,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ipubench_gui.domain.claims import (
-    NOT_CHECKABLE,
-    Audit,
-    Figure,
-    figure_of,
-    fmt,
-    ratio_text,
-    verdict,
-)
+from ipubench_gui.domain.claims import Figure, figure_of, fmt, ratio_text
+from ipubench_gui.domain.verdicts import Difference
 
 Row = Mapping[str, Any]
-Fields = dict[str, Any]  # an Audit's fields, gathered by a rule
+Fields = dict[str, Any]  # what a rule gathered: figures, arithmetic, differences…
 CHART_DATE = "2020-12-09"  # the IPU-M2000 charts (SDK 1.4.0), December 2020
 NO_GPU = "GPU figure not in any stored source"
 
@@ -72,6 +66,7 @@ def _gpu_fig(r: Row) -> Figure:
         "GPU",
         f"{r['gpu']} · {r['framework']} · batch {r['batch_as_printed']} · "
         f"{r['precision']} ({r['role']})",
+        whose="NVIDIA",
         source=f"NVIDIA: {r['source_repo']}"
         + (f" @{r['commit'][:7]} {r['path']}" if r.get("commit") else "")
         + f", “{r['table_caption']}”, {r['source_date'] or 'undated'}",
@@ -89,57 +84,97 @@ def _ipu_rows(cmp: Row, rows: Sequence[Row], fw: str) -> list[Row]:
     ]
 
 
-def _ipu_notes(picked: Sequence[Row], cmp: Row) -> list[str]:
+def _sdk(picked: Sequence[Row], cmp: Row) -> list[Difference]:
     sdks = sorted({str(r["sdk_version"]) for r in picked})
-    out = []
     if sdks and cmp.get("ipu_sdk") not in sdks:
-        out.append(
-            f"IPU figures from the {', '.join(sdks)} table of the results page "
-            f"(000); the chart used {cmp.get('ipu_sdk')}"
-        )
-    return out
+        return [
+            Difference(
+                "SDK",
+                f"IPU figures from the {', '.join(sdks)} table of the results page "
+                f"(000); the chart used {cmp.get('ipu_sdk')}",
+            )
+        ]
+    return []
 
 
-def _gpu_mismatches(cmp: Row, g: Row) -> list[str]:
-    """What differs between a published GPU figure and the chart's GPU side."""
+def _gpu_mismatches(cmp: Row, g: Row) -> list[Difference]:
+    """How a published GPU figure differs from the chart's GPU side."""
     out = []
     if g["role"] != "most likely":
         out.append(
-            "GPU figure is the closest NVIDIA published, not the one the chart "
-            "cites ("
-            + (
-                "no dated copy of the cited page"
-                if "developer.nvidia.com" in str(cmp.get("gpu_source_url"))
-                else "cited figure not found"
+            Difference(
+                "stand-in",
+                "GPU figure is a stand-in: the closest NVIDIA published, not the "
+                "one the chart cites ("
+                + (
+                    "no dated copy of the cited page"
+                    if "developer.nvidia.com" in str(cmp.get("gpu_source_url"))
+                    else "cited figure not found"
+                )
+                + ")",
             )
-            + ")"
         )
     want_gpu = str(cmp.get("gpu_system") or "")
     if want_gpu.startswith("A100") and g["platform"] != want_gpu:
-        out.append(f"GPU: {g['platform']} where the chart names {want_gpu}")
+        out.append(
+            Difference(
+                "system", f"GPU: {g['platform']} where the chart names {want_gpu}"
+            )
+        )
     want_fw = str(cmp.get("gpu_framework") or "")
     if want_fw and not str(g["framework"]).startswith(want_fw.split()[0]):
-        out.append(f"GPU framework {g['framework']} where the chart says {want_fw}")
+        out.append(
+            Difference(
+                "framework",
+                f"GPU framework {g['framework']} where the chart says {want_fw}",
+            )
+        )
     b = batches(cmp.get("gpu_batch"))
     if b and g.get("batch_size") and not b[0] <= g["batch_size"] <= b[1]:
         out.append(
-            f"GPU batch {g['batch_size']} where the chart says {cmp.get('gpu_batch')}"
+            Difference(
+                "batch",
+                f"GPU batch {g['batch_size']} where the chart says "
+                f"{cmp.get('gpu_batch')}",
+            )
         )
     if "XLA" in str(g["precision"]):
-        out.append("GPU figure with XLA; the chart says mixed precision")
+        out.append(
+            Difference(
+                "precision", "GPU figure with XLA; the chart says mixed precision"
+            )
+        )
     if g.get("source_date") and str(g["source_date"]) > CHART_DATE:
-        out.append(f"GPU figure published {g['source_date']}, after the chart")
+        out.append(
+            Difference(
+                "date", f"GPU figure published {g['source_date']}, after the chart"
+            )
+        )
+    if g.get("gpu_count") == 1 and "DGX" in str(g.get("gpu")):
+        out.append(
+            Difference(
+                "system",
+                f"GPU figure is for one GPU of a DGX A100 (8 GPUs): its table is "
+                f"“{g['table_caption']}”",
+                setup=False,
+            )
+        )
     return out
 
 
-def best_gpu(cmp: Row, rows: Sequence[Row]) -> tuple[Row | None, list[str]]:
+def _blocking(diffs: Sequence[Difference]) -> int:
+    return sum(d.setup for d in diffs)
+
+
+def best_gpu(cmp: Row, rows: Sequence[Row]) -> tuple[Row | None, list[Difference]]:
     """The GPU figure closest to the chart's stated GPU side: the cited one
-    when it was retrieved, else the alternative with the fewest differences."""
+    when it was retrieved, else the stand-in with the fewest differences."""
     usable = [g for g in rows if g["value"] is not None and g["role"] != "context"]
     if not usable:
         return None, []
     scored = sorted(
-        usable, key=lambda g: (len(_gpu_mismatches(cmp, g)), g["role"] != "most likely")
+        usable,
+        key=lambda g: (_blocking(_gpu_mismatches(cmp, g)), g["role"] != "most likely"),
     )
     return scored[0], _gpu_mismatches(cmp, scored[0])
 
@@ -150,52 +185,54 @@ def _closest_batch(rows: Sequence[Row], want: tuple[int, int] | None) -> Row:
     return min(rows, key=lambda r: (abs((r["batch_size"] or 0) - want[0]), -r["value"]))
 
 
-def _verdict(cmp: Row, recomputed: float) -> tuple[str, str]:
-    return verdict(
-        cmp["ratio_stated"],
-        cmp.get("ratio_as_printed") or str(cmp["ratio_stated"]),
-        recomputed,
-        cmp.get("ratio_qualifier"),
-    )
+def _batch_sides(ipu: Row, gpu: Row) -> list[Difference]:
+    gb = gpu.get("batch_size")
+    if gb and ipu.get("batch_size") and ipu["batch_size"] != gb:
+        return [
+            Difference(
+                "batch", f"IPU batch {ipu['batch_size']} against GPU batch {gb}", False
+            )
+        ]
+    return []
 
 
 def training_throughput(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fields:
     """IPU ÷ GPU throughput, per stated IPU framework at its stated batch (or
     the closest stored); the headline is the framework with the higher ratio."""
-    base = _base(cmp)
     g, notes = best_gpu(cmp, gpu)
     if g is None:
-        return base | dict(reason=NO_GPU)
+        return dict(why_not=NO_GPU)
     tried = []
     for fw in frameworks(cmp.get("ipu_framework")):
         rows = _ipu_rows(cmp, ipu, fw)
         if rows:
             tried.append((fw, _closest_batch(rows, batches(cmp.get("ipu_batch"), fw))))
     if not tried:
-        return base | dict(reason="IPU figure not in any stored source")
+        return dict(why_not="IPU figure not in any stored source")
     lines, extra = [], []
     for fw, r in tried:
         want = batches(cmp.get("ipu_batch"), fw)
         if want and not want[0] <= r["batch_size"] <= want[1]:
             extra.append(
-                f"IPU {fw} batch {r['batch_size']} where the chart says "
-                f"{want[0]} (that batch is not in the stored table)"
+                Difference(
+                    "batch",
+                    f"IPU {fw} batch {r['batch_size']} where the chart says "
+                    f"{want[0]} (that batch is not in the stored table)",
+                )
             )
         lines.append(
             f"{fw}: {fmt(r['value'])} ÷ {fmt(g['value'])} = "
             f"{ratio_text(r['value'] / g['value'])}"
         )
     fw, top = max(tried, key=lambda t: t[1]["value"])
-    ratio = top["value"] / g["value"]
-    v, why = _verdict(cmp, ratio)
-    return _done(
-        base,
-        ratio,
-        v,
-        why,
-        [_ipu_fig(r) for _, r in tried] + [_gpu_fig(g)],
-        lines,
-        _ipu_notes([r for _, r in tried], cmp) + extra + notes,
+    return dict(
+        recomputed=top["value"] / g["value"],
+        figures=[_ipu_fig(r) for _, r in tried] + [_gpu_fig(g)],
+        arithmetic=lines,
+        differences=_sdk([r for _, r in tried], cmp)
+        + extra
+        + notes
+        + _batch_sides(top, g),
     )
 
 
@@ -221,7 +258,10 @@ def _lowest_latency_gpu(
         return None
     ranked = sorted(
         inside,
-        key=lambda g: (len(_gpu_mismatches(cmp, g)), g["latency_ms"] or g["value"]),
+        key=lambda g: (
+            _blocking(_gpu_mismatches(cmp, g)),
+            g["latency_ms"] or g["value"],
+        ),
     )
     return ranked[0]
 
@@ -229,7 +269,6 @@ def _lowest_latency_gpu(
 def lowest_latency(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fields:
     """Throughput (IPU ÷ GPU) or latency (GPU ÷ IPU) at each side's lowest
     latency, within the stated batch sizes, framework and precision."""
-    base = _base(cmp)
     fws = frameworks(cmp.get("ipu_framework"))
     want = batches(cmp.get("ipu_batch"))
     rows = [
@@ -240,12 +279,12 @@ def lowest_latency(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fields:
         and (want is None or want[0] <= r["batch_size"] <= want[1])
     ]
     if not rows:
-        return base | dict(reason="IPU figure not in any stored source")
+        return dict(why_not="IPU figure not in any stored source")
     r = min(rows, key=lambda x: (x["latency_ms"], -x["value"]))
     g = _lowest_latency_gpu(cmp, gpu, r.get("variant"))
     if g is None:
-        return _done(base, None, NOT_CHECKABLE, NO_GPU, [_ipu_fig(r)], [], [])
-    notes = _ipu_notes([r], cmp) + _gpu_mismatches(cmp, g)
+        return dict(why_not=NO_GPU, figures=[_ipu_fig(r)])
+    notes = _sdk([r], cmp) + _gpu_mismatches(cmp, g) + _batch_sides(r, g)
     g_lat = g["latency_ms"] if g["latency_ms"] is not None else g["value"]
     lines, derived = [], False
     if g["metric"] == "latency":
@@ -255,7 +294,9 @@ def lowest_latency(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fields:
             f"GPU throughput derived from its latency: {g['batch_size']} × 1000 ÷ "
             f"{fmt(g_lat)} ms = {fmt(g_tput)} items/s (not a published figure)"
         )
-        notes.append("GPU throughput derived from a published latency")
+        notes.append(
+            Difference("derived", "GPU throughput derived from a published latency")
+        )
     else:
         g_tput = g["value"]
     if cmp["metric"] == "latency":
@@ -270,38 +311,12 @@ def lowest_latency(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fields:
             f"throughput: IPU {fmt(r['value'])} ÷ GPU {fmt(g_tput)} = "
             f"{ratio_text(ratio)} (at {fmt(r['latency_ms'])} ms and {fmt(g_lat)} ms)"
         )
-    v, why = _verdict(cmp, ratio)
-    a = _done(base, ratio, v, why, [_ipu_fig(r), _gpu_fig(g)], lines, notes)
-    return a | dict(derived=derived)
-
-
-def _base(cmp: Row) -> dict[str, Any]:
     return dict(
-        claim_id=cmp["comparison_id"],
-        kind="comparison",
-        subject=f"{cmp['chart']} — {cmp['ipu_system']} vs {cmp['gpu_system']}",
-        stated=cmp.get("ratio_as_printed") or "no ratio stated",
-        stated_value=cmp.get("ratio_stated"),
-    )
-
-
-def _done(
-    base: Fields,
-    ratio: float | None,
-    v: str,
-    why: str,
-    figures: Sequence[Figure],
-    lines: Sequence[str],
-    notes: Sequence[str],
-) -> Fields:
-    return base | dict(
         recomputed=ratio,
-        recomputed_text="" if ratio is None else ratio_text(ratio),
-        verdict=v,
-        reason=why,
-        figures=tuple(figures),
-        arithmetic=tuple(lines),
-        not_like_for_like=tuple(dict.fromkeys(notes)),
+        figures=[_ipu_fig(r), _gpu_fig(g)],
+        arithmetic=lines,
+        differences=notes,
+        derived=derived,
     )
 
 
@@ -321,7 +336,6 @@ def bert_time_to_train(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fiel
     """Time to train from throughput and NVIDIA's training scheme (derived):
     each phase's sequences (steps × global batch) ÷ throughput, for the GPU
     (as the chart note says) and, with the same sequences, for the IPU."""
-    base = _base(cmp)
     phases = [("phase 1", "Ph1"), ("phase 2", "Ph2")]
     gpu_parts = [_scheme(gpu, p) for p, _ in phases]
     ipu_parts = []
@@ -331,7 +345,7 @@ def bert_time_to_train(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fiel
     gparts = [g for g in gpu_parts if g is not None]
     iparts = [r for r in ipu_parts if r is not None]
     if len(gparts) < 2 or len(iparts) < 2:
-        return base | dict(reason="throughput or training scheme not stored")
+        return dict(why_not="throughput or training scheme not stored")
     lines, g_s, i_s = [], 0.0, 0.0
     for (name, _), (gt, st, gb), it in zip(phases, gparts, iparts):
         seqs = st["value"] * gb
@@ -350,91 +364,24 @@ def bert_time_to_train(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fiel
         f"GPU {g_s / 3600:.2f} h on one DGX A100{two if gpus == 2 else ''}; "
         f"IPU {i_h:.2f} h; ratio {g_h:.2f} ÷ {i_h:.2f} = {ratio_text(g_h / i_h)}"
     )
-    figs = [_ipu_fig(r) for r in ipu_parts if r] + [
-        _gpu_fig(g) for part in gpu_parts if part for g in part[:2]
+    figs = [_ipu_fig(r) for r in iparts] + [
+        _gpu_fig(g) for part in gparts for g in part[:2]
     ]
-    notes = _ipu_notes([r for r in ipu_parts if r], cmp) + [
-        "both times derived from throughput (not measured end to end); the IPU "
-        "time uses NVIDIA's number of sequences per phase (the IPU's own scheme "
-        "is not in any stored source)",
-        "IPU phase 2 at sequence length 384, NVIDIA's at 512",
+    notes = _sdk(iparts, cmp) + [
+        Difference(
+            "derived",
+            "both times derived from throughput (not measured end to end); the "
+            "IPU time uses NVIDIA's number of sequences per phase (the IPU's own "
+            "scheme is not in any stored source)",
+        ),
+        Difference(
+            "workload", "IPU phase 2 at sequence length 384, NVIDIA's at 512", False
+        ),
     ]
-    ratio = g_h / i_h
-    v, why = _verdict(cmp, ratio) if cmp.get("ratio_stated") else (NOT_CHECKABLE, "")
-    return _done(base, ratio, v, why, figs, lines, notes) | dict(derived=True)
-
-
-def chart_figures(cmp: Row) -> Fields:
-    """Ratios from the figures the chart itself prints (no stored GPU row):
-    IPU ÷ GPU for throughput, GPU ÷ IPU for times; an IPU time printed as an
-    upper bound gives a lower bound on the ratio."""
-    base = _base(cmp)
-    gv, iv = cmp.get("gpu_value"), cmp.get("ipu_value")
-    if gv is None or iv is None:
-        return base | dict(reason=NO_GPU + " (" + str(cmp.get("gpu_source")) + ")")
-    unit = cmp.get("value_unit") or ""
-    ipus = [x for x in (iv, cmp.get("ipu_value_alt")) if x is not None]
-    if cmp["metric"] == "throughput":
-        ratios = [x / gv for x in ipus]
-        lines = [f"{fmt(x)} ÷ {fmt(gv)} {unit} = {ratio_text(x / gv)}" for x in ipus]
-    else:
-        ratios = [gv / x for x in ipus]
-        lines = [f"{fmt(gv)} ÷ {fmt(x)} {unit} = {ratio_text(gv / x)}" for x in ipus]
-    ratio = max(ratios)
-    notes = [
-        "figures printed by the chart (comparisons.csv), not stored results; "
-        "the GPU figure was measured by the vendor, not published by NVIDIA"
-    ]
-    if "less than" in str(cmp.get("values_note")):
-        lines.append(
-            "the IPU time is printed as an upper bound: the ratio is at least this"
-        )
-        v, why = (
-            (
-                "consistent",
-                f"a ratio of at least {ratio_text(ratio)} allows "
-                f"{cmp['ratio_stated']:g}x",
-            )
-            if cmp["ratio_stated"] >= ratio
-            else _verdict(cmp, ratio)
-        )
-    else:
-        v, why = _verdict(cmp, ratio)
-    return _done(base, ratio, v, why, [], lines, notes)
-
-
-RULES = {
-    ("training", "throughput"): training_throughput,
-    ("inference", "throughput"): lowest_latency,
-    ("inference", "latency"): lowest_latency,
-    ("training", "time_to_train"): bert_time_to_train,
-}
-
-
-def audit_comparison(
-    cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row], evidence: Sequence[str] = ()
-) -> Audit:
-    """Recompute one comparison from the rows given (see module docstring)."""
-    rule = RULES.get((cmp["task"], cmp["metric"]))
-    usable = any(
-        g["value"] is not None and g["metric"] != "training_steps" for g in gpu
+    return dict(
+        recomputed=g_h / i_h,
+        figures=figs,
+        arithmetic=lines,
+        differences=notes,
+        derived=True,
     )
-    if rule is not None and usable:
-        d = rule(cmp, ipu, gpu)
-    else:
-        d = chart_figures(cmp)
-        if d.get("reason", "").startswith(NO_GPU) and not gpu:
-            d["reason"] = NO_GPU + f" (cited: {cmp.get('gpu_source')})"
-        elif not usable and gpu:
-            d["reason"] = NO_GPU + " (the cited NVIDIA page has no dated copy)"
-    return finish(d | dict(evidence=tuple(evidence)))
-
-
-def finish(d: Mapping[str, Any]) -> Audit:
-    """An :class:`Audit` from the fields a rule gathered."""
-    d = dict(d)
-    if d.get("stated_value") is None and d.get("verdict") not in (None, NOT_CHECKABLE):
-        d |= dict(verdict=NOT_CHECKABLE, reason="the chart states no ratio")
-    if d.get("stated_value") is None and not d.get("reason"):
-        d["reason"] = "the chart states no ratio"
-    return Audit(**d)

@@ -1,18 +1,27 @@
-"""Claims audit values and arithmetic: figures used, verdicts within rounding.
+"""Claims audit values: the figures an audit used, the audit, its texts.
 
-Pure Python. ``store.query.claims`` picks the rows; ``domain.claim_rules`` says how
-each kind of comparison is recomputed from them.
+Pure Python. ``store.query.claims`` picks the rows; ``domain.claim_rules`` and
+``domain.claim_checks`` recompute each claim from them; every audit is made by
+:func:`audit` so its verdict comes from ``domain.verdicts.judge``.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-CONSISTENT, INCONSISTENT, NOT_CHECKABLE = "consistent", "inconsistent", "not checkable"
+from ipubench_gui.domain.verdicts import (
+    NOT_CHECKABLE,
+    VENDOR,
+    VERDICTS,
+    Agreement,
+    Difference,
+    judge,
+    ordered,
+)
+
 MLPERF_NOTE = (
     "MLPerf™ is a trademark of MLCommons Association in the United States and "
     "other countries. MLPerf figures here are scored from the official results "
@@ -20,7 +29,6 @@ MLPERF_NOTE = (
     "figures derived from them (ratios, percentages, chip-minutes) are not "
     "verified by MLCommons."
 )
-VERDICTS: tuple[str, ...] = (CONSISTENT, INCONSISTENT, NOT_CHECKABLE)
 # The columns of ``claims --format csv``: the first five are kept stable.
 CSV_COLUMNS: tuple[str, ...] = (
     "claim_id",
@@ -29,17 +37,27 @@ CSV_COLUMNS: tuple[str, ...] = (
     "verdict",
     "evidence",
     "reason",
+    "rests_on",
     "results_used",
     "not_like_for_like",
     "arithmetic",
     "independent_evidence",
     "subject",
 )
+_WHOSE = {
+    VENDOR: "the vendor's own figures",
+    "NVIDIA": "NVIDIA's publication (independent)",
+    "MLPerf": "MLPerf logs (independent)",
+}
 
 
 @dataclass(frozen=True)
 class Figure:
-    """One stored figure an audit used, as printed and where it was printed."""
+    """One figure an audit used, as printed, where and by whom.
+
+    ``result_id`` is the stored row it is ("" for a figure only a chart
+    prints); ``whose`` is "vendor", "NVIDIA" or "MLPerf".
+    """
 
     result_id: str
     side: str  # "IPU", "GPU" or "MLPerf"
@@ -49,12 +67,13 @@ class Figure:
     config: str
     source: str
     latency_ms: float | None = None
+    whose: str = VENDOR
 
     def line(self) -> str:
         lat = "" if self.latency_ms is None else f" at {fmt(self.latency_ms)} ms"
+        rid = f" {self.result_id}" if self.result_id else ""
         return (
-            f"{self.side} {self.result_id}: {self.as_printed}{lat} — {self.config}; "
-            f"{self.source}"
+            f"{self.side}{rid}: {self.as_printed}{lat} — {self.config}; {self.source}"
         )
 
 
@@ -63,6 +82,7 @@ def figure_of(
     side: str,
     config: str,
     *,
+    whose: str = VENDOR,
     source: str | None = None,
     unit: str | None = None,
     as_printed: str | None = None,
@@ -82,12 +102,14 @@ def figure_of(
         if source is None
         else source,
         r.get("latency_ms"),
+        whose,
     )
 
 
 @dataclass(frozen=True)
 class Audit:
-    """A claim or comparison: what is stated, what the stored data gives."""
+    """A claim or comparison: what is stated, what the stored data gives, and
+    the verdict :func:`domain.verdicts.judge` draws (made by :func:`audit`)."""
 
     claim_id: str
     kind: str  # "comparison" or "claim"
@@ -98,20 +120,47 @@ class Audit:
     recomputed_text: str = ""
     verdict: str = NOT_CHECKABLE
     reason: str = ""
+    agreement: str = ""
     figures: tuple[Figure, ...] = ()
     arithmetic: tuple[str, ...] = ()
-    not_like_for_like: tuple[str, ...] = ()
+    differences: tuple[Difference, ...] = ()
     derived: bool = False
-    evidence: tuple[str, ...] = field(default=())
+    evidence: tuple[str, ...] = ()
 
     @property
     def result_ids(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(f.result_id for f in self.figures))
+        return tuple(dict.fromkeys(f.result_id for f in self.figures if f.result_id))
+
+    @property
+    def not_like_for_like(self) -> tuple[str, ...]:
+        """Every difference as a line, chip counts first."""
+        return tuple(d.line() for d in self.differences)
+
+    @property
+    def rests_on(self) -> str:
+        """Whose figures each side rests on ("IPU: the vendor's own figures; …")."""
+        sides: dict[str, list[str]] = {}
+        for f in self.figures:
+            sides.setdefault(f.side, [])
+            if f.whose not in sides[f.side]:
+                sides[f.side].append(f.whose)
+        if not sides:
+            return "no stored figure"
+        return "; ".join(
+            f"{side}: " + " and ".join(_WHOSE.get(w, w) for w in whose)
+            for side, whose in sides.items()
+        )
 
     def summary(self) -> str:
-        """One line: the figures used and the arithmetic (the CSV's evidence)."""
-        parts = [f.line() for f in self.figures] + list(self.arithmetic)
-        return " | ".join(parts) if parts else self.reason
+        """One line: whose figures, the figures, the arithmetic and the rounding
+        (the CSV's evidence)."""
+        if not self.figures and not self.arithmetic:
+            return self.reason
+        parts = [f"rests on {self.rests_on}"]
+        parts += [f.line() for f in self.figures] + list(self.arithmetic)
+        if self.agreement:
+            parts.append(self.agreement)
+        return " | ".join(parts)
 
     def row(self) -> dict[str, str]:
         """The audit as one CSV/markdown row (columns of :data:`CSV_COLUMNS`)."""
@@ -122,6 +171,7 @@ class Audit:
             "verdict": self.verdict,
             "evidence": self.summary(),
             "reason": self.reason,
+            "rests_on": self.rests_on,
             "results_used": " ".join(self.result_ids),
             "not_like_for_like": "; ".join(self.not_like_for_like),
             "arithmetic": " | ".join(self.arithmetic),
@@ -130,9 +180,15 @@ class Audit:
         }
 
     def explain(self) -> str:
-        """ "Explain this number": both figures as printed, their sources, the
-        arithmetic, what is not like for like, and the verdict."""
-        out = [f"{self.claim_id}: {self.subject}", f"Stated: {self.stated}"]
+        """ "Explain this number": the verdict and what it rests on, the figures
+        as printed with their sources, the arithmetic, the rounding, and every
+        difference, chip counts first."""
+        out = [
+            f"{self.claim_id}: {self.subject}",
+            f"Stated: {self.stated}",
+            f"Verdict: {self.verdict}" + (f" — {self.reason}" if self.reason else ""),
+            f"Rests on: {self.rests_on}",
+        ]
         if self.figures:
             out.append("Figures used (as printed):")
             out += [f"  {f.line()}" for f in self.figures]
@@ -142,12 +198,11 @@ class Audit:
                 + (" (derived, not a published figure):" if self.derived else ":")
             )
             out += [f"  {a}" for a in self.arithmetic]
-        out.append(
-            f"Recomputed: {self.recomputed_text or '—'}; verdict: {self.verdict}"
-            + (f" ({self.reason})" if self.reason else "")
-        )
-        if self.not_like_for_like:
-            out.append("Not like for like:")
+        out.append(f"Recomputed: {self.recomputed_text or '—'}")
+        if self.agreement:
+            out.append(f"Rounding: {self.agreement}")
+        if self.differences:
+            out.append("Not like for like (chip counts first):")
             out += [f"  - {n}" for n in self.not_like_for_like]
         if self.evidence:
             out.append("Nearest independent evidence:")
@@ -158,9 +213,32 @@ class Audit:
 
     @property
     def uses_mlperf(self) -> bool:
-        return any(f.side == "MLPerf" for f in self.figures) or any(
-            "MLPerf v" in e for e in self.evidence
+        return any(f.whose == "MLPerf" for f in self.figures) or any(
+            "MLPerf" in e for e in self.evidence
         )
+
+
+def audit(
+    *,
+    agreed: Agreement | None = None,
+    why_not: str = "",
+    differences: Sequence[Difference] = (),
+    **fields: Any,
+) -> Audit:
+    """The one way an :class:`Audit` is made: its verdict and reason come from
+    :func:`domain.verdicts.judge` over the figures it used, the agreement of
+    the stated figure with the recomputed one, and its differences."""
+    figures: tuple[Figure, ...] = tuple(fields.pop("figures", ()))
+    diffs = ordered(differences)
+    v, reason = judge(agreed, [f.whose for f in figures], diffs, why_not)
+    return Audit(
+        **fields,
+        figures=figures,
+        differences=diffs,
+        verdict=v,
+        reason=reason,
+        agreement=agreed.text if agreed else "",
+    )
 
 
 def fmt(x: float, digits: int = 6) -> str:
@@ -171,44 +249,6 @@ def fmt(x: float, digits: int = 6) -> str:
     d = max(0, digits - 1 - int(math.floor(math.log10(abs(x)))))
     text = f"{x:,.{d}f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def decimals(printed: str) -> int:
-    """Decimal places of the first number in ``printed`` ("5.3x" -> 1)."""
-    m = re.search(r"\d+(?:\.(\d+))?", printed)
-    return len(m.group(1) or "") if m else 0
-
-
-def _round_half_up(x: float, d: int) -> float:
-    q = 10**d
-    return float(math.floor(x * q + 0.5 + 1e-9) / q)
-
-
-def _truncate(x: float, d: int) -> float:
-    q = 10**d
-    return float(math.floor(x * q + 1e-9) / q)
-
-
-def verdict(
-    stated: float, printed: str, recomputed: float, qualifier: str | None = None
-) -> tuple[str, str]:
-    """``consistent`` when ``recomputed`` gives the stated figure at the
-    precision it was printed with (rounded half up, or cut: "31%" is printed
-    for 31.5% too); for "more than" (``>``) when it exceeds it. The reason
-    says how far off it is."""
-    d = decimals(printed)
-    if qualifier == ">":
-        ok = recomputed > stated
-        how = f"{fmt(recomputed)} {'is' if ok else 'is not'} more than {fmt(stated)}"
-        return (CONSISTENT if ok else INCONSISTENT), how
-    ok = stated in (_round_half_up(recomputed, d), _truncate(recomputed, d))
-    off = (recomputed - stated) / stated * 100
-    how = (
-        f"{recomputed:.{d + 2}f} gives {stated:.{d}f} at the printed precision"
-        if ok
-        else f"{recomputed:.{d + 2}f} is {off:+.0f}% from the stated {stated:g}"
-    )
-    return (CONSISTENT if ok else INCONSISTENT), how
 
 
 def ratio_text(x: float) -> str:
@@ -224,11 +264,17 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def counts(audits: Sequence[Audit]) -> str:
+    """ "3 confirmed, 0 contradicted, …": every verdict value, in order."""
+    n = {v: sum(a.verdict == v for a in audits) for v in VERDICTS}
+    return ", ".join(f"{k} {v}" for v, k in n.items())
+
+
 def to_markdown(audits: list[Audit]) -> str:
     """A summary table of every claim and comparison, then each one explained."""
     out = [
-        "| claim | stated | recomputed | verdict | results used |",
-        "|---|---|---|---|---|",
+        "| claim | stated | recomputed | verdict | rests on | results used |",
+        "|---|---|---|---|---|---|",
     ]
     for a in audits:
         out.append(
@@ -241,13 +287,13 @@ def to_markdown(audits: list[Audit]) -> str:
                     a.recomputed_text or "—",
                     a.verdict
                     + (f" ({a.reason})" if a.verdict == NOT_CHECKABLE else ""),
+                    a.rests_on,
                     ", ".join(a.result_ids) or "—",
                 )
             )
             + " |"
         )
-    counts = {v: sum(a.verdict == v for a in audits) for v in VERDICTS}
-    out += ["", ", ".join(f"{n} {v}" for v, n in counts.items()) + ".", ""]
+    out += ["", counts(audits) + ".", ""]
     for a in audits:
         text = a.explain().replace("\n" + MLPERF_NOTE, "")
         out += [f"## {a.claim_id}", "", "```", text, "```", ""]

@@ -208,7 +208,7 @@ def test_vendor_claims_load_when_the_compare_dock_first_shows(qtbot, session, db
     w.compare_dock.show()
     n = db.scalar("SELECT count(*) FROM comparisons")
     qtbot.waitUntil(lambda: w.comparator.claims.topLevelItemCount() == n)
-    assert n == 15  # the IPU-vs-GPU headline comparisons of 001 and 002
+    assert n == 16  # the IPU-vs-GPU headline comparisons of 001 and 002
 
 
 def test_headers_only_differences_and_copy_keys(qtbot, session, db):

@@ -83,6 +83,7 @@ CREATE TABLE comparisons (
     gpu_value        DOUBLE,
     value_unit       VARCHAR,
     values_note      VARCHAR,
+    values_uncertain BOOLEAN,
     gpu_source       VARCHAR,
     gpu_source_url   VARCHAR,
     assumptions      VARCHAR,
@@ -101,8 +102,12 @@ CREATE TABLE claims (
     stated_change   DOUBLE,
     change_unit     VARCHAR,
     qualifier       VARCHAR,
+    stated_as_printed VARCHAR,
     mlperf_ids      VARCHAR,
     figures_in_text BOOLEAN NOT NULL,
+    checked_by      VARCHAR NOT NULL,
+    mlperf_rounds   VARCHAR,
+    related         VARCHAR,
     note            VARCHAR
 );
 

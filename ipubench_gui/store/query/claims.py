@@ -2,35 +2,46 @@
 
 Parameterised SQL picks the candidate rows (the vendor's table rows of the
 stated system, task and model; NVIDIA's figures cited for a comparison;
-MLPerf results); ``domain.claim_rules`` and ``domain.claim_mlperf`` choose
-among them and do the arithmetic.
+MLPerf results); ``domain.claim_rules`` and ``domain.claim_checks`` choose
+among them and do the arithmetic, and ``domain.verdicts`` judges.
+
+Independent evidence plugs in at one place, :data:`SOURCES`: a name, one
+query for the source's rows and a ``nearest`` function
+(``domain.claim_evidence.Nearest``) that offers lines of evidence and, where
+it can, a recomputation of the claim, which is judged by the same rule as
+every other.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ipubench_gui.domain.claim_mlperf import audit_claim, comparison_evidence
-from ipubench_gui.domain.claim_rules import audit_comparison
+from ipubench_gui.domain.claim_checks import Context, audit_claim
+from ipubench_gui.domain.claim_comparisons import audit_comparison
+from ipubench_gui.domain.claim_evidence import Evidence, Nearest
+from ipubench_gui.domain.claim_mlperf import comparison_evidence
 from ipubench_gui.domain.claims import Audit
 from ipubench_gui.domain.entities import Catalogue, load
 from ipubench_gui.store.db import Database
 
+Rows = list[dict[str, Any]]
 _IPU_COLS = (
     "result_id, model, variant, platform, framework, precision, batch_size, value, "
     'unit, value_as_printed, latency_ms, sdk_version, source_file, "table", "row", '
-    "metric, mlperf_id"
+    "metric, mlperf_id, mlperf_round, division"
 )
 
 
-def _dicts(db: Database, sql: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+def _dicts(db: Database, sql: str, params: dict[str, Any]) -> Rows:
     cur = db.cursor().execute(sql, params)
     cols = [d[0] for d in cur.description or ()]
     return [dict(zip(cols, r)) for r in cur.fetchall()]
 
 
-def ipu_rows(db: Database, cat: Catalogue, cmp: dict[str, Any]) -> list[dict[str, Any]]:
+def ipu_rows(db: Database, cat: Catalogue, cmp: dict[str, Any]) -> Rows:
     """The vendor's own table rows of the comparison's IPU system, task and
     model (any spelling of it: canonical names)."""
     want = cat.canonical("model", cmp["model"])
@@ -45,7 +56,7 @@ def ipu_rows(db: Database, cat: Catalogue, cmp: dict[str, Any]) -> list[dict[str
     return [r for r in rows if names[r["model"]] == want]
 
 
-def gpu_rows(db: Database, comparison_id: str) -> list[dict[str, Any]]:
+def gpu_rows(db: Database, comparison_id: str) -> Rows:
     """NVIDIA's published figures given for one comparison (all roles), or for
     another comparison of the same chart (the BERT chart's 2x DGX A100 bar is
     computed from the 1x figures)."""
@@ -59,7 +70,7 @@ def gpu_rows(db: Database, comparison_id: str) -> list[dict[str, Any]]:
     )
 
 
-def mlperf_rows(db: Database) -> list[dict[str, Any]]:
+def mlperf_rows(db: Database) -> Rows:
     """The store's MLPerf Training results with a score (bundled, from the
     official logs, and any imported), under the ids the store shows them by
     (a result the vendor's page also prints keeps the page's id)."""
@@ -67,24 +78,51 @@ def mlperf_rows(db: Database) -> list[dict[str, Any]]:
         db,
         "SELECT result_id, mlperf_round, submitter, system_id, system_name, "
         "mlperf_benchmark, division, availability, accelerator_type, "
-        "accelerator_model, accelerators, framework, value, path "
+        "accelerator, accelerator_model, accelerators, framework, value, path "
         "FROM results_v WHERE mlperf_round IS NOT NULL AND value IS NOT NULL "
         "AND metric = 'time_to_train' ORDER BY result_id",
         {},
     )
 
 
+@dataclass(frozen=True)
+class EvidenceSource:
+    """One kind of independent evidence: its rows (one query, run once per
+    audit) and what it offers each claim and comparison."""
+
+    name: str
+    rows: Callable[[Database], Rows]
+    nearest: Nearest
+
+
+# Every source of nearest independent evidence, in the order their lines are
+# shown; the first one that recomputes a claim its own rule cannot is used.
+SOURCES: tuple[EvidenceSource, ...] = (
+    EvidenceSource("MLPerf Training", mlperf_rows, comparison_evidence),
+)
+
+
 def audit_all(db: Database, cat: Catalogue) -> list[Audit]:
     """Every comparison (comparisons.csv order), then every claim (claims.csv)."""
+    source_rows = [(s, s.rows(db)) for s in SOURCES]
     mlperf = mlperf_rows(db)
+    cmps = _dicts(db, "SELECT * FROM comparisons ORDER BY comparison_id", {})
+    claims = _dicts(db, "SELECT * FROM claims ORDER BY claim_id", {})
+
+    def evidence(item: dict[str, Any], kind: str, vendor: Rows) -> list[Evidence]:
+        return [s.nearest(item, kind, vendor, rows, cat) for s, rows in source_rows]
+
     out = []
-    for cmp in _dicts(db, "SELECT * FROM comparisons ORDER BY comparison_id", {}):
+    for cmp in cmps:
+        ipu = ipu_rows(db, cat, cmp)
         out.append(
             audit_comparison(
                 cmp,
-                ipu_rows(db, cat, cmp),
+                ipu,
                 gpu_rows(db, cmp["comparison_id"]),
-                comparison_evidence(cmp, mlperf, cat),
+                cat,
+                evidence(cmp, "comparison", ipu),
+                cmps,
             )
         )
     vendor_mlperf = _dicts(
@@ -93,8 +131,22 @@ def audit_all(db: Database, cat: Catalogue) -> list[Audit]:
         "ORDER BY result_id",
         {},
     )
-    for claim in _dicts(db, "SELECT * FROM claims ORDER BY claim_id", {}):
-        out.append(audit_claim(claim, vendor_mlperf, mlperf, cat))
+    stated = {
+        c["comparison_id"]: (c["ratio_stated"], c["ratio_as_printed"], c["source_file"])
+        for c in cmps
+        if c["ratio_stated"] is not None
+    } | {
+        c["claim_id"]: (
+            c["stated_change"],
+            f"{c['qualifier'] or ''} {c['stated_change']:g}{c['change_unit'] or ''}",
+            c["source_file"],
+        )
+        for c in claims
+        if c["stated_change"] is not None
+    }
+    ctx = Context(vendor_mlperf, mlperf, cat, stated)
+    for claim in claims:
+        out.append(audit_claim(claim, ctx, evidence(claim, "claim", vendor_mlperf)))
     return out
 
 

@@ -16,9 +16,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ipubench_gui.domain.claims import Audit
+from ipubench_gui.domain.claims import Audit, counts
 
-COLUMNS = ("Claim", "Stated", "Recomputed", "Verdict", "Results used")
+COLUMNS = ("Claim", "Stated", "Recomputed", "Verdict", "Rests on", "Results used")
 LOADING = "Checking every claim against the stored results…"
 HINT = (
     "Choose a claim: the results it was checked against are selected in the "
@@ -72,6 +72,7 @@ class ClaimsView(QWidget):
                 a.stated,
                 a.recomputed_text or "—",
                 a.verdict,
+                a.rests_on,
                 ", ".join(a.result_ids) or "—",
             )
             for j, text in enumerate(cells):
@@ -79,14 +80,10 @@ class ClaimsView(QWidget):
                 item.setToolTip(a.reason if j == 3 and a.reason else text)
                 self.table.setItem(i, j, item)
         self.table.resizeColumnsToContents()
-        counts = {
-            v: sum(a.verdict == v for a in audits)
-            for v in ("consistent", "inconsistent", "not checkable")
-        }
         self.status.setText(
-            f"{len(audits)} claims and comparisons: "
-            + ", ".join(f"{n} {v}" for v, n in counts.items())
-            + ". Ratios recomputed here are derived, not published figures."
+            f"{len(audits)} claims and comparisons: {counts(audits)}. Ratios "
+            "recomputed here are derived, not published figures; a verdict says "
+            "whose figures it rests on (the vendor's own, or independent ones)."
         )
 
     def show_error(self, message: str) -> None:
