@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ipubench_gui.domain.chartrows import LOWER_IS_BETTER, METRIC_LABELS
+from ipubench_gui.domain.chartrows import METRIC_LABELS
 from ipubench_gui.domain.comparability import not_comparable
 from ipubench_gui.domain.format import format_number, shown_unit
 from ipubench_gui.domain.likeness import (
@@ -171,9 +171,7 @@ def cell_status(key: str, row: Row, base: Row) -> str:
 _NOUNS = {"time_to_train": "time", "time_to_result": "time"}
 
 
-def ratio_words(
-    value: float, base: float, metric: str, noun: str | None = None
-) -> str:
+def ratio_words(value: float, base: float, metric: str, noun: str | None = None) -> str:
     """``value`` against ``base`` as a multiple and a signed percentage, in the
     metric's own direction: "3.12× less time (−68%)", "2.10× more throughput
     (+110%)". The multiple is always ≥ 1; "more"/"less" says which way.
@@ -396,32 +394,6 @@ def counterparts(row: Row, candidates: Sequence[Row]) -> dict[str, list[Counterp
             )
         )
     return {k: v for k, v in out.items() if v}
-
-
-# -- vendor claims --
-@dataclass(frozen=True)
-class ClaimCheck:
-    comparison_id: str
-    stated: float | None
-    recomputed: float | None
-    flag: str  # "" when consistent or not checkable
-
-
-def check_claim(c: Row, tolerance: float = 0.1) -> ClaimCheck:
-    """Recompute a stated ratio from the values recorded with it, where there are
-    both; flag a difference beyond ``tolerance`` (relative)."""
-    ipu, gpu, stated = c.get("ipu_value"), c.get("gpu_value"), c.get("ratio_stated")
-    if not ipu or not gpu:
-        return ClaimCheck(c["comparison_id"], stated, None, "")
-    lower = c.get("metric") in LOWER_IS_BETTER
-    rec = gpu / ipu if lower else ipu / gpu
-    flag = ""
-    if stated and abs(rec - stated) / stated > tolerance:
-        flag = (
-            f"recomputed {rec:.1f}× from the recorded values differs from the "
-            f"stated {format_number(stated)}×"
-        )
-    return ClaimCheck(c["comparison_id"], stated, rec, flag)
 
 
 # -- text exports --

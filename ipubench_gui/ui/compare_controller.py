@@ -7,6 +7,7 @@ from functools import partial
 
 from PySide6.QtCore import QObject
 
+from ipubench_gui import paths
 from ipubench_gui.domain import compare as compare_domain
 from ipubench_gui.domain.opening import VIEW_SUFFIX, view_path
 from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
@@ -14,6 +15,7 @@ from ipubench_gui.domain.per_chip import per_chip_or_as_is
 from ipubench_gui.domain.views import View, load_view, reconcile
 from ipubench_gui.store.bundled import names
 from ipubench_gui.store.query import fetch, queries
+from ipubench_gui.store.query.claims import audit_store
 from ipubench_gui.store.user import aliases
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.widgets.message_box import show_warning
@@ -87,8 +89,8 @@ class CompareController(QObject):
             self._claims_asked = True
             self.runner.submit(
                 "claims",
-                lambda db: db.run(queries.comparisons()).dicts(),
-                on_done=self.window.comparator.show_claims,
+                partial(_vendor_claims, data=paths.data_dir()),
+                on_done=lambda got: self.window.comparator.show_claims(*got),
             )
 
     def _on_state_selection_changed(self, ids) -> None:
@@ -456,3 +458,10 @@ def _check_view(db, view: View):
     u = fetch.universe(db)
     known = fetch.existing_ids(db, list(view.comparison.ids))
     return reconcile(view, u.values, known, names.renamer(aliases.of(db)))
+
+
+def _vendor_claims(db, data):
+    """The stated comparisons and their audits (one computation with the
+    Claims view and ``claims``): run on the worker thread."""
+    audits = {a.claim_id: a for a in audit_store(db, data) if a.kind == "comparison"}
+    return db.run(queries.comparisons()).dicts(), audits

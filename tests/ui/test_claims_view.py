@@ -52,7 +52,9 @@ def test_claims_dock_opens_from_the_keyboard_and_explains_a_ratio(qtbot, session
         "4,483 items/s",
         "127.96 images/s",
         "35.03x",
-        "inconsistent",
+        "Verdict: nearest evidence only",
+        "Rests on: IPU: the vendor's own figures; GPU: NVIDIA's publication",
+        "chips: 4 IPUs (IPU-M2000) against 1 GPU",
         "NVIDIA/DeepLearningExamples @b2e7f4a",
         "IPU-POD Classic - Inference",
     ):
@@ -100,3 +102,38 @@ def test_claims_audit_runs_on_a_worker_thread(qtbot, make_session):
     assert s.window.claims.table.rowCount() == len(
         _ids_in("comparisons.csv", "comparison_id") | _ids_in("claims.csv", "claim_id")
     )
+
+
+def test_vendor_claims_tab_shows_the_audits_numbers(qtbot, session):
+    """The comparator's Vendor claims tab and the Claims view show one
+    computation: the same recomputed figure and verdict for every comparison."""
+    w = session.window
+    w.show()
+    qtbot.waitExposed(w)
+    w.claims_dock.show()
+    view = w.claims
+    qtbot.waitUntil(lambda: view.table.rowCount() > 0, timeout=20_000)
+    audit = {
+        view.table.item(r, 0).text(): (
+            view.table.item(r, 2).text(),
+            view.table.item(r, 3).text(),
+        )
+        for r in range(view.table.rowCount())
+    }
+    w.compare_dock.show()
+    w.compare_dock.raise_()  # it shares a tab with the Claims dock
+    tab = w.comparator.claims
+    n = len(_ids_in("comparisons.csv", "comparison_id"))
+    qtbot.waitUntil(lambda: tab.topLevelItemCount() == n, timeout=20_000)
+    for i in range(n):
+        item = tab.topLevelItem(i)
+        cid = item.data(0, Qt.ItemDataRole.UserRole)
+        rec, verdict = audit[cid]
+        assert item.text(2) == f"{rec} · {verdict}", cid
+    shown = {
+        tab.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole): tab.topLevelItem(i)
+        for i in range(n)
+    }
+    # Once 10.02x here and 10.26x in the audit; once "—" here and 3.31x there.
+    assert shown["cmp-enb4-train-std"].text(2).startswith("10.02x and 10.26x")
+    assert shown["cmp-bertl-infer"].text(2) == "3.31x · nearest evidence only"

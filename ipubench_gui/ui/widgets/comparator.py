@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSignalBlocker, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette
@@ -29,6 +31,9 @@ from ipubench_gui.domain.chartrows import config_label
 from ipubench_gui.domain.format import format_number, source_name
 from ipubench_gui.domain.likeness import CANT_TELL, LIKE, NOT_LIKE
 from ipubench_gui.ui.models.compare_model import CompareModel
+
+if TYPE_CHECKING:
+    from ipubench_gui.domain.claims import Audit
 
 HINT = (
     "Select results in the table and press Ctrl+Shift+A (or right-click → Add to "
@@ -284,19 +289,19 @@ class Comparator(QTabWidget):
         for c in range(5):
             self.counterparts.resizeColumnToContents(c)
 
-    def show_claims(self, claims: list[dict]) -> None:
+    def show_claims(self, claims: list[dict], audits: Mapping[str, Audit]) -> None:
+        """The stated comparisons, with the claims audit's figures and verdict
+        (the same Audit the Claims view and ``claims`` show)."""
         self.claims.clear()
         for c in claims:
-            chk = compare.check_claim(c)
+            a = audits.get(c["comparison_id"])
             q = c.get("ratio_qualifier") or ""
             stated = (
                 f"{q}{format_number(c['ratio_stated'])}×"
                 if c.get("ratio_stated")
                 else "not stated"
             )
-            rec = f"{chk.recomputed:.2f}×" if chk.recomputed else "—"
-            if chk.flag:
-                rec += "  ⚠"
+            rec = (a.recomputed_text or "—") + f" · {a.verdict}" if a else "—"
             caveats = c.get("caveats") or ""
             if c.get("assumptions"):
                 caveats += f"; {c['assumptions']}"
@@ -315,7 +320,7 @@ class Comparator(QTabWidget):
                 f"{c.get('gpu_precision')}, batch {c.get('gpu_batch')}\n"
                 f"GPU figure: {c.get('gpu_source')}\n"
                 + (f"Values: {c.get('values_note')}\n" if c.get("values_note") else "")
-                + (chk.flag or "")
+                + (f"Claims audit: {a.verdict} — {a.reason}" if a else "")
             )
             for col in range(4):
                 item.setToolTip(col, tip)
