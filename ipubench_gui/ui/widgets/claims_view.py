@@ -80,6 +80,11 @@ class ClaimsView(QWidget):
                 item.setToolTip(a.reason if j == 3 and a.reason else text)
                 self.table.setItem(i, j, item)
         self.table.resizeColumnsToContents()
+        # Long statements would push the verdict out of sight: cap each column
+        # (the full text is in its tooltip and in the explanation below).
+        widest = self.fontMetrics().horizontalAdvance("x" * 36)
+        for j in range(len(COLUMNS) - 1):
+            self.table.setColumnWidth(j, min(self.table.columnWidth(j), widest))
         self.status.setText(
             f"{len(audits)} claims and comparisons: {counts(audits)}. Ratios "
             "recomputed here are derived, not published figures; a verdict says "
