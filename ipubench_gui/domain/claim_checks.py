@@ -1,7 +1,8 @@
 """The claims of claims.csv, each recomputed by the check its ``checked_by`` column
 names (one registry), then judged by ``domain.verdicts.judge``.
 
-Checks: ``mlperf_versus`` (a system against another in one MLPerf round),
+Checks: ``mlperf_versus`` (a system against another in one MLPerf round, in
+percent less time), ``mlperf_speedup`` (as a ratio of times, every benchmark),
 ``mlperf_previous_round`` (against the round before), ``mlperf_on_par``,
 ``mlperf_submission`` (a result was submitted), ``mlperf_ids`` (IDs printed
 without figures), ``vendor_stated`` (a general claim against the vendor's own
@@ -47,7 +48,9 @@ def _stated(c: Row) -> str:
     q = c.get("qualifier") or ""
     printed = c.get("stated_as_printed") or ""
     figure = f"{change:g}{c.get('change_unit') or ''}" if change is not None else ""
-    reading = f"{q} {figure}" if q in ("up to", "over", "at least") else figure
+    reading = (
+        f"{q} {figure}" if q in ("up to", "over", "at least", "more than") else figure
+    )
     if not printed:
         return reading.strip() or q or "no figure stated"
     if not figure or figure in printed:
@@ -97,6 +100,7 @@ def _mlperf(fn: Callable[..., Fields]) -> Check:
 
 CHECKS: dict[str, Check] = {
     "mlperf_versus": _mlperf(cm.versus),
+    "mlperf_speedup": _mlperf(cm.speedup),
     "mlperf_previous_round": _mlperf(cm.previous_round),
     "mlperf_on_par": _mlperf(cm.on_par),
     "mlperf_submission": _mlperf(cm.submission),

@@ -64,6 +64,11 @@ def bench(
     ]
 
 
+def chips(r: Row) -> int:
+    """Accelerators of a result (0 when its system file gives none)."""
+    return int(r["accelerators"] or 0)
+
+
 def best(rows: Sequence[Row]) -> Row | None:
     return min(rows, key=lambda r: float(r["value"])) if rows else None
 
@@ -74,7 +79,7 @@ def ipus(rows: Sequence[Row], rnd: str, n: int | None = None) -> list[Row]:
         for r in rows
         if r["mlperf_round"] == rnd
         and "IPU" in str(r["accelerator_type"])
-        and (n is None or int(r["accelerators"]) == n)
+        and (n is None or chips(r) == n)
     ]
 
 
@@ -88,17 +93,61 @@ def of_system(
     ent = cat.entity("system", system)
     if ent is None:
         return []
-    acc, chips = ent.get("accelerator"), cat.chips(system)
+    acc, count = ent.get("accelerator"), cat.chips(system)
     return [
         r
         for r in rows
         if r["mlperf_round"] == rnd
-        and int(r["accelerators"]) == chips
+        and chips(r) == count
         and (not own or r["submitter"] == ent.get("vendor"))
-        and acc
-        in (
-            cat.canonical("accelerator", r.get("accelerator")),
-            cat.canonical("accelerator", r.get("accelerator_model")),
+        and acc is not None
+        and acc in _accelerator_names(r, cat)
+    ]
+
+
+def _accelerator_names(r: Row, cat: Catalogue) -> set[str | None]:
+    """A result's accelerator, and its generation: a system named with a
+    generic chip ("DGX A100": A100, memory not stated) matches any A100."""
+    names = {
+        cat.canonical("accelerator", r.get("accelerator")),
+        cat.canonical("accelerator", r.get("accelerator_model")),
+    }
+    for n in list(names):
+        e = cat.entity("accelerator", n)
+        if e is not None:
+            names.add(e.get("generation"))
+    return names
+
+
+def _of_or_nearest(
+    rows: Sequence[Row], rnd: str, system: str, cat: Catalogue
+) -> tuple[Row | None, list[Difference]]:
+    """The maker's own result on ``system``; else its smallest system of the
+    same accelerator, with the difference (a setup one: not the claim's)."""
+    mine = best(of_system(rows, rnd, system, cat))
+    if mine is not None:
+        return mine, []
+    ent = cat.entity("system", system)
+    acc = ent.get("accelerator") if ent else None
+    same = [
+        r
+        for r in rows
+        if r["mlperf_round"] == rnd
+        and ent is not None
+        and r["submitter"] == ent.get("vendor")
+        and cat.canonical("accelerator", r.get("accelerator")) == acc
+    ]
+    if not same:
+        return None, []
+    n = min(chips(r) for r in same)
+    near = best([r for r in same if chips(r) == n])
+    assert near is not None
+    return near, [
+        Difference(
+            "chips",
+            f"no MLPerf result of the {system} ({cat.chips(system)} chips): the "
+            f"smallest {acc} system submitted, {near['system_name']} ({n} chips), "
+            "is used",
         )
     ]
 
@@ -110,7 +159,7 @@ def _dgx(rows: Sequence[Row], rnd: str) -> Row | None:
             for r in rows
             if r["mlperf_round"] == rnd
             and r["accelerator_type"] == "A100"
-            and int(r["accelerators"]) == 8
+            and chips(r) == 8
             and r["submitter"] == "NVIDIA"
         ]
     )
@@ -143,8 +192,8 @@ def comparison_evidence(
         found, gpu = ipus(rows, rnd), _dgx(rows, rnd)
         if not found or gpu is None:
             continue
-        n = min(int(r["accelerators"]) for r in found)
-        ipu = best([r for r in found if int(r["accelerators"]) == n])
+        n = min(chips(r) for r in found)
+        ipu = best([r for r in found if chips(r) == n])
         assert ipu is not None
         iv, gv = float(ipu["value"]), float(gpu["value"])
         out.append(
@@ -229,12 +278,12 @@ def versus(
             f"which {mine['system_name']} takes {p:.2f}% less time ({NOT_VERIFIED})",
         )
     if mine and theirs:
-        n, m = int(mine["accelerators"]), int(theirs["accelerators"])
+        n, m = chips(mine), chips(theirs)
         d["differences"] = [
             Difference(
                 "chips",
-                f"{n} {mine['accelerator_type']}s against {m} "
-                f"{theirs['accelerator_type']}s; per chip "
+                f"{n}× {mine['accelerator_type']} against {m}× "
+                f"{theirs['accelerator_type']}; per chip "
                 f"{float(mine['value']) * n:,.0f} vs "
                 f"{float(theirs['value']) * m:,.0f} chip-minutes (time × "
                 "accelerators, derived)",
@@ -242,6 +291,78 @@ def versus(
             )
         ]
     return d
+
+
+def speedup(
+    c: Row, vendor: Sequence[Row], mlperf: Sequence[Row], cat: Catalogue
+) -> Fields:
+    """The system against ``versus`` as a ratio of times (their time ÷ ours),
+    on the claim's model or on every benchmark both ran in the round: the
+    worst case ("across the board"), or the best for "up to"."""
+    rnd = str(c.get("mlperf_rounds") or "").split()[-1]
+    models = (
+        [c["model"]]
+        if c.get("model")
+        else sorted(
+            {str(cat.canonical("model", r["mlperf_benchmark"])) for r in mlperf}
+        )
+    )
+    lines, figs, diffs, ratios = [], [], [], []
+    for model in models:
+        rows = bench(mlperf, cat, model)
+        mine, near = _of_or_nearest(rows, rnd, c["system"], cat)
+        theirs = best(of_system(rows, rnd, c["versus"], cat))
+        if mine is None or theirs is None:
+            continue
+        m, t = float(mine["value"]), float(theirs["value"])
+        ratios.append((t / m, model))
+        lines.append(
+            f"{model}: {theirs['system_name']} {t:.2f} min ÷ {mine['system_name']} "
+            f"{m:.2f} min = {t / m:.2f}x"
+            + (" (the IPU system took longer)" if t < m else "")
+        )
+        figs += [mlperf_fig(mine), mlperf_fig(theirs)]
+        n, k = chips(mine), chips(theirs)
+        diffs += near + [
+            Difference(
+                "chips",
+                f"{model}: {n}× {mine['accelerator_type']} against {k}× "
+                f"{theirs['accelerator_type']}; per chip {m * n:,.0f} vs "
+                f"{t * k:,.0f} chip-minutes (time × accelerators, derived)",
+                setup=False,
+            )
+        ]
+    if not ratios:
+        return dict(why_not=f"no MLPerf v{rnd} result of both systems")
+    up_to = c.get("qualifier") == "up to"
+    value, model = (max if up_to else min)(ratios)
+    lines.append(
+        ("the best case" if up_to else "every benchmark must hold: the worst case")
+        + f" is {model}, {value:.2f}x; {NOT_VERIFIED}"
+    )
+    if c.get("metric") != "time_to_train":
+        diffs.append(
+            Difference(
+                "metric",
+                f"MLPerf v{rnd} times to train to a quality target; the claim is "
+                f"about {str(c.get('metric') or 'other figures').replace('_', ' ')}",
+            )
+        )
+    return dict(
+        recomputed=value,
+        recomputed_text=f"{value:.2f}x ({model}, time ratio)",
+        agreed=agreement(
+            float(c["stated_change"]),
+            f"{c['stated_change']:g}",
+            value,
+            unit="x",
+            more_than=c.get("qualifier") == "more than",
+        ),
+        figures=figs,
+        arithmetic=lines,
+        differences=diffs,
+        derived=True,
+    )
 
 
 def previous_round(
@@ -252,7 +373,7 @@ def previous_round(
     rows = bench(mlperf, cat, c["model"])
     before_r, after_r = str(c["mlperf_rounds"]).split()
     pairs = []
-    for n in sorted({int(r["accelerators"]) for r in ipus(rows, after_r)}):
+    for n in sorted({chips(r) for r in ipus(rows, after_r)}):
         before, after = best(ipus(rows, before_r, n)), best(ipus(rows, after_r, n))
         if before and after:
             pairs.append((before, after))
