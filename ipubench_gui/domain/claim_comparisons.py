@@ -117,9 +117,13 @@ def _sides(cmp: Row, cat: Catalogue, ratio: float | None) -> list[Difference]:
         if ratio is not None and cmp["metric"] != "latency":
             text += (
                 f"; per chip {ratio_text(ratio)} × {ng}/{ni} = "
-                f"{ratio_text(ratio * ng / ni)} (derived"
-                + (", chip-minutes" if cmp["metric"] != "throughput" else "")
-                + ")"
+                f"{ratio_text(ratio * ng / ni)} ("
+                + (
+                    "throughput per chip, IPU ÷ GPU"
+                    if cmp["metric"] == "throughput"
+                    else "GPU chip-time ÷ IPU chip-time: time × accelerators"
+                )
+                + ", derived)"
             )
         out.append(Difference("chips", text, False))
     ip, gp = cmp.get("ipu_precision"), cmp.get("gpu_precision")
