@@ -4,7 +4,8 @@ names (one registry), then judged by ``domain.verdicts.judge``.
 Checks: ``mlperf_versus`` (a system against another in one MLPerf round, in
 percent less time), ``mlperf_speedup`` (as a ratio of times, every benchmark),
 ``mlperf_previous_round`` (against the round before), ``mlperf_on_par``,
-``mlperf_submission`` (a result was submitted), ``mlperf_ids`` (IDs printed
+``mlperf_submission`` (a result was submitted), ``mlperf_benchmarks`` (the
+benchmarks a round's IPU results cover), ``mlperf_ids`` (IDs printed
 without figures), ``vendor_stated`` (a general claim against the vendor's own
 stated figures of the claims it names in ``related``), ``none`` (no figure in
 any stored source).
@@ -47,13 +48,15 @@ def _stated(c: Row) -> str:
     change = c.get("stated_change")
     q = c.get("qualifier") or ""
     printed = c.get("stated_as_printed") or ""
-    figure = f"{change:g}{c.get('change_unit') or ''}" if change is not None else ""
+    unit = c.get("change_unit") or ""
+    number = "" if change is None else f"{change:,g}"
+    figure = number + ("" if unit in ("", "%", "x") else " ") + unit if number else ""
     reading = (
         f"{q} {figure}" if q in ("up to", "over", "at least", "more than") else figure
     )
     if not printed:
         return reading.strip() or q or "no figure stated"
-    if not figure or figure in printed:
+    if not figure or number in printed:
         return printed
     return f"{printed} — read as {reading.strip()}"
 
@@ -104,9 +107,10 @@ CHECKS: dict[str, Check] = {
     "mlperf_previous_round": _mlperf(cm.previous_round),
     "mlperf_on_par": _mlperf(cm.on_par),
     "mlperf_submission": _mlperf(cm.submission),
+    "mlperf_benchmarks": _mlperf(cm.benchmarks),
     "mlperf_ids": _mlperf(cm.listed_ids),
     "vendor_stated": vendor_stated,
-    "none": lambda c, ctx: dict(why_not="no figures in any stored source"),
+    "none": lambda c, ctx: dict(why_not="nothing stored recomputes it"),
 }
 
 

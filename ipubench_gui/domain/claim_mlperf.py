@@ -442,6 +442,47 @@ def submission(
     )
 
 
+def benchmarks(
+    c: Row, vendor: Sequence[Row], mlperf: Sequence[Row], cat: Catalogue
+) -> Fields:
+    """A claim naming the benchmarks IPU systems were submitted to in a round
+    (``model``: "ResNet-50; BERT"): the round's IPU results, benchmark by
+    benchmark; it holds when they are exactly the ones named."""
+    rnd = str(c.get("mlperf_rounds") or "").split()[-1]
+    named = {
+        str(cat.canonical("model", m.strip()))
+        for m in str(c.get("model") or "").split(";")
+        if m.strip()
+    }
+    found: dict[str, list[Row]] = {}
+    for r in ipus(mlperf, rnd):
+        found.setdefault(str(cat.canonical("model", r["mlperf_benchmark"])), []).append(
+            r
+        )
+    if not found:
+        return dict(why_not=f"no IPU result of MLPerf v{rnd} is stored")
+    lines = [
+        f"{m}: {len(rows)} IPU results ("
+        + ", ".join(sorted({f"{r['division']}" for r in rows}))
+        + ")"
+        for m, rows in sorted(found.items())
+    ]
+    ok = set(found) == named
+    return dict(
+        recomputed_text=", ".join(sorted(found)),
+        agreed=Agreement(
+            ok,
+            f"the MLPerf v{rnd} results hold IPU results for "
+            + ", ".join(sorted(found))
+            + ("" if ok else f"; the claim names {', '.join(sorted(named))}"),
+        ),
+        figures=[
+            mlperf_fig(best(rows) or rows[0]) for _m, rows in sorted(found.items())
+        ],
+        arithmetic=lines,
+    )
+
+
 def listed_ids(
     c: Row, vendor: Sequence[Row], mlperf: Sequence[Row], cat: Catalogue
 ) -> Fields:

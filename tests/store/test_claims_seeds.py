@@ -357,6 +357,37 @@ def test_across_the_board_meets_the_first_mlperf_round(audits):
     assert {d.aspect for d in a.differences if d.setup} == {"chips", "metric"}
 
 
+def test_benchmarks_named_against_the_rounds_ipu_results(audits):
+    said("003", 9, "Image Classification (ResNet-50) and Natural Language Processing")
+    said("000", 1054, "Open submission in the Speech Transcription category for RNN-T")
+
+    def benches(rnd):  # the IPU systems' benchmarks of a round, from the folders
+        out = set()
+        for sub in ("Graphcore", "Baidu"):
+            for p in (TRAINING / f"v{rnd}" / sub / "results").glob("*/*"):
+                if any(p.glob("result_*.txt")):
+                    out.add(p.name)
+        return out
+
+    assert benches("1.1") == {"resnet", "bert"}
+    assert benches("2.0") == {"resnet", "bert", "rnnt"}
+    assert audits["clm-mlperf11-benchmarks"].verdict == CONFIRMED
+    assert audits["clm-mlperf20-benchmarks"].verdict == CONFIRMED
+    # Claims with no stored figure of their own setup: said, not judged.
+    said("001", 20, "58,112 images per second")
+    said("001", 28, "than is achievable by the latest GPU at any batch size")
+    said("000", 31, "First place in the PCQM4Mv2 challenge")
+    for cid in ("clm-rn50-infer-58112", "clm-enb0-any-batch", "clm-ogb-first"):
+        assert audits[cid].verdict == NOT_CHECKABLE, cid
+    # 58,112 is the SDK 1.4.0 figure; the page's IPU-M2000 table tops out lower.
+    inf = _classic("Inference")
+    rn = [
+        num(r[8]) for r in inf if r[0].startswith("ResNet-50") and r[2] == "IPU-M2000"
+    ]
+    assert max(rn) == 50883 < 58112
+    assert any("50,883" in e for e in audits["clm-rn50-infer-58112"].evidence)
+
+
 def test_rnnt_open_result_is_not_the_customer_training(audits):
     said("004", 53, "submitted results for RNN-T in the open category")
     said("004", 59, "10,000 hours of speech")

@@ -631,9 +631,7 @@ def test_cli_guesses_from_the_first_rows_and_reads_the_whole_file(
     assert said in p.stderr, p.stderr
 
 
-def test_an_exported_table_imports_back_by_its_value_column(
-    tmp_path, _isolated_home
-):
+def test_an_exported_table_imports_back_by_its_value_column(tmp_path, _isolated_home):
     """The table's own export, imported without --map, takes its figures from
     'Value', not from the derived 'Throughput per chip (derived)' column that
     also contains a word for a figure (seen re-importing an export-table CSV)."""
@@ -643,8 +641,13 @@ def test_an_exported_table_imports_back_by_its_value_column(
 
     out = tmp_path / "bert.csv"
     p = run_cli(
-        "export-table", str(out), "--filter", "model=BERT-Large",
-        "--filter", "metric=throughput", home=_isolated_home,
+        "export-table",
+        str(out),
+        "--filter",
+        "model=BERT-Large",
+        "--filter",
+        "metric=throughput",
+        home=_isolated_home,
     )
     assert p.returncode == 0, p.stderr
     with open(out, newline="", encoding="utf-8") as f:
