@@ -124,3 +124,14 @@ def test_claims_csv_columns(tmp_path, _isolated_home):
     assert {r["verdict"] for r in got} <= set(VERDICTS)
     md = run_cli("claims", "--format", "markdown", home=_isolated_home)
     assert md.returncode == 0 and "| cmp-rnx101-infer-tput | 40x" in md.stdout
+
+
+def test_a_claim_with_an_unknown_check_stops_the_build(data_copy, tmp_path):
+    from ipubench_gui.store.bundled.build import DataError, build_store
+
+    path = data_copy / "claims.csv"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(",mlperf_on_par,", ",eyeballed,"), encoding="utf-8")
+    with pytest.raises(DataError, match="checked_by must be one of") as err:
+        build_store(data_copy, tmp_path / "s.duckdb")
+    assert "eyeballed" in str(err.value)

@@ -25,6 +25,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ipubench_gui.domain.claim_checks import CHECKS
+
 # Column of a results row -> kind of entity it names.
 NAMED_COLUMNS: dict[str, str] = {
     "model": "model",
@@ -153,7 +155,21 @@ SOURCES: tuple[DataSource, ...] = (
             ),
         ),
     ),
-    DataSource("claims", "claim_id", (SOURCE_KNOWN,)),
+    DataSource(
+        "claims",
+        "claim_id",
+        (
+            SOURCE_KNOWN,
+            Rule(
+                "checked_by",
+                # our own fixed names (the audit's registry), not user text
+                "checked_by IN ("
+                + ", ".join(f"'{name}'" for name in sorted(CHECKS))
+                + ")",
+                "checked_by must be one of " + ", ".join(sorted(CHECKS)),
+            ),
+        ),
+    ),
     DataSource(
         "gpu_reference",
         "result_id",
