@@ -64,7 +64,11 @@ def chart_figures(cmp: Row) -> Fields:
         lines = [f"{fmt(x)} ÷ {fmt(gv)} {unit} = {ratio_text(x / gv)}" for x in ipus]
     else:
         ratios = [gv / x for x in ipus]
-        lines = [f"{fmt(gv)} ÷ {fmt(x)} {unit} = {ratio_text(gv / x)}" for x in ipus]
+        lines = [
+            f"{fmt(gv)} ÷ {fmt(x)} {unit} = {ratio_text(gv / x)} (GPU time ÷ IPU "
+            "time: “faster” as a ratio of times, the same as a ratio of speeds)"
+            for x in ipus
+        ]
     notes = []
     if cmp.get("values_uncertain"):
         notes.append(

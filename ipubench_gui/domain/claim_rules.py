@@ -363,6 +363,8 @@ def bert_time_to_train(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fiel
     lines.append(
         f"GPU {g_s / 3600:.2f} h on one DGX A100{two if gpus == 2 else ''}; "
         f"IPU {i_h:.2f} h; ratio {g_h:.2f} ÷ {i_h:.2f} = {ratio_text(g_h / i_h)}"
+        " (“faster” as a ratio of times, GPU ÷ IPU: the same number as a ratio "
+        "of speeds)"
     )
     figs = [_ipu_fig(r) for r in iparts] + [
         _gpu_fig(g) for part in gparts for g in part[:2]

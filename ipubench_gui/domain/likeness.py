@@ -346,4 +346,3 @@ def assess(row: Row, base: Row, focus: str | None = None) -> Assessment:
         if (s := relate(attr, row, base)) != NOT_APPLICABLE
     )
     return Assessment(row, base, statuses, focus if focus in BY_KEY else None)
-

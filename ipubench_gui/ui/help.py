@@ -158,8 +158,12 @@ def guide_html(window: QWidget) -> str:
         ),
         (
             "Check the vendor's claims",
-            "View → Claims audit recomputes every claim from the stored results "
-            "and says whether it holds, with the arithmetic.",
+            "View → Claims audit recomputes every claim from the stored results, "
+            "with the arithmetic and whose figures it rests on: confirmed or "
+            "contradicted by independent figures (MLPerf logs, NVIDIA's own), "
+            "consistent with the vendor's own figures only, nearest evidence "
+            "only (independent figures of another setup: every difference "
+            "listed, no verdict), or not checkable (with the reason).",
         ),
         (
             "Charts for slides",
