@@ -25,6 +25,7 @@ from ipubench_gui.ui.models.facet_model import NAME_ROLE, SORTS, VALUE_ROLE, Fac
 from ipubench_gui.ui.state import AppState
 from ipubench_gui.ui.widgets.facet_cells import FacetCells
 from ipubench_gui.ui.widgets.range_filter import RangeFilter
+from ipubench_gui.ui.widgets.wheel_guard import WheelGuard
 
 SEARCH_THRESHOLD = 8  # facets with more values than this get a search field
 MAX_VISIBLE_ROWS = 8
@@ -169,6 +170,11 @@ class FacetPanel(QScrollArea):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setMinimumWidth(self.fontMetrics().horizontalAdvance("M") * 22)
+        # The wheel scrolls this panel, not a list or box it passes over.
+        self.wheel = WheelGuard(self)
+        self.wheel.guard(self.sort, rest=False)
+        for box in self.boxes.values():
+            self.wheel.guard(box.list.viewport(), box.list)
         state.filtersChanged.connect(self._on_state_filters_changed)
 
     def set_universe(
