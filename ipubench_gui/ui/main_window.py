@@ -164,6 +164,15 @@ class MainWindow(QMainWindow):
             Qt.Orientation.Horizontal,
         )
 
+    def _on_claims_dock_shown(self, visible: bool) -> None:
+        """Tall enough for ten claims and the chosen one's explanation, as far
+        as the window allows (the chart keeps its minimum)."""
+        want = self.claims.preferred_height()
+        if visible and self.claims.height() < want:
+            dock = self.claims_dock
+            extra = dock.height() - self.claims.height()  # its title bar
+            self.resizeDocks([dock], [want + extra], Qt.Orientation.Vertical)
+
     def _dock(
         self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea
     ) -> QDockWidget:
@@ -229,6 +238,8 @@ class MainWindow(QMainWindow):
         claims = self.claims_dock.toggleViewAction()
         claims.setText("&Claims audit")
         claims.setShortcut(QKeySequence("Ctrl+Shift+K"))
+        # opened by the user: tall enough (a restored layout is left as saved)
+        claims.triggered.connect(self._on_claims_dock_shown)
         view.addAction(claims)
         view.addSeparator()
         self.reset_zoom_action = self._action(

@@ -245,3 +245,121 @@ def test_explain_is_on_the_right_click_menus_of_table_comparison_and_chart(
     right_click(vp.rect().topLeft() + QPoint(2, 2))  # no bar there
     assert not w.explain_point_action.isVisible()
     w.chart_menu.close()
+
+
+def _wheel(widget, steps: int = -1) -> None:
+    """The wheel turned ``steps`` notches over the middle of ``widget``
+    (negative: down), as the window system delivers it."""
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    pos = QPointF(widget.rect().center())
+    QApplication.sendEvent(
+        widget,
+        QWheelEvent(
+            pos,
+            QPointF(widget.mapToGlobal(pos.toPoint())),
+            QPoint(),
+            QPoint(0, 120 * steps),
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+            Qt.ScrollPhase.NoScrollPhase,
+            False,
+        ),
+    )
+
+
+def _enter(widget) -> None:
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QEnterEvent
+    from PySide6.QtWidgets import QApplication
+
+    p = QPointF(widget.rect().center())
+    QApplication.sendEvent(widget, QEnterEvent(p, p, QPointF(widget.mapToGlobal(p))))
+
+
+def test_the_wheel_scrolls_the_filter_panel_not_the_list_it_passes(qtbot, session):
+    w = session.window
+    w.resize(1400, 700)
+    panel = w.facets
+    box = w.facets.boxes["platform"]  # more values than it shows: it scrolls
+    lst = box.list
+    assert lst.verticalScrollBar().maximum() > 0
+    panel.ensureWidgetVisible(box, 0, 0)
+    bar, own = panel.verticalScrollBar(), lst.verticalScrollBar()
+    bar.setValue(bar.minimum() + 10)
+    vp = lst.viewport()
+    # the pointer arrives on the list and the wheel turns at once: the panel
+    _enter(vp)
+    before, own_before = bar.value(), own.value()
+    _wheel(vp)
+    assert bar.value() > before and own.value() == own_before
+    # the sort box at the top does not change with the wheel either
+    sort = panel.sort.currentIndex()
+    _wheel(panel.sort)
+    assert panel.sort.currentIndex() == sort
+    # the pointer rests on the list: then the wheel is the list's
+    qtbot.waitUntil(lambda: panel.wheel.rested(vp), timeout=3000)
+    before = bar.value()
+    _wheel(vp)
+    assert own.value() > own_before and bar.value() == before
+    # the pointer leaves; the list with the focus (Tab) takes it at once
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.sendEvent(vp, QEvent(QEvent.Type.Leave))
+    own.setValue(0)
+    _wheel(vp)
+    assert own.value() == 0
+    w.activateWindow()
+    lst.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(lst.hasFocus)
+    _wheel(vp)
+    assert own.value() > 0
+
+
+def test_claims_dock_shows_ten_claims_at_1920x1080(qtbot, session):
+    w = session.window
+    w.resize(1920, 1080)
+    w.table.setFocus()
+    qtbot.keyClick(
+        w.table,
+        Qt.Key.Key_K,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    table = w.claims.table
+    qtbot.waitUntil(lambda: table.rowCount() >= 10, timeout=20_000)
+    qtbot.waitUntil(lambda: table.viewport().height() > 0)
+    whole = [
+        r
+        for r in range(table.rowCount())
+        if 0 <= table.rowViewportPosition(r)
+        and table.rowViewportPosition(r) + table.rowHeight(r)
+        <= table.viewport().height()
+    ]
+    assert len(whole) >= 10, (len(whole), table.viewport().height())
+    # the chart keeps its room above
+    assert w.canvas.height() >= w.canvas.minimumHeight()
+
+
+def test_generation_and_task_are_columns_of_the_table_by_default(session, db):
+    w = session.window
+    fields = [f.name for f in w.model.fields]
+    shown = {fields[c] for c in w.table.visible_columns()}
+    assert {"generation", "task"} <= shown
+    # each cell says what the store holds for its row (the platform's generation)
+    m = w.model
+    row = next(r for r in range(m.rowCount()) if m.result_id(r).startswith("bow"))
+    rid = m.result_id(row)
+    gen, task = (
+        db.cursor()
+        .execute(
+            "SELECT p.generation, r.task FROM results r JOIN platforms p "
+            "USING (platform) WHERE r.result_id = $id",
+            {"id": rid},
+        )
+        .fetchone()
+    )
+    assert m.index(row, fields.index("generation")).data() == gen == "Bow"
+    assert m.index(row, fields.index("task")).data() == task

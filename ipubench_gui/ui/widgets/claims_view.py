@@ -20,6 +20,7 @@ from ipubench_gui.domain.claims import Audit, counts
 
 COLUMNS = ("Claim", "Stated", "Recomputed", "Verdict", "Rests on", "Results used")
 LOADING = "Checking every claim against the stored results…"
+SHOWN = 10  # claims the dock shows at once when there is room (1920x1080)
 HINT = (
     "Choose a claim: the results it was checked against are selected in the "
     "table, and its numbers are explained here."
@@ -40,6 +41,12 @@ class ClaimsView(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
+        # One line a claim, as the results table (a style's default row is
+        # half as tall again): ten and more show in the dock at 1920x1080.
+        self.table.verticalHeader().setDefaultSectionSize(
+            self.fontMetrics().height() + 6
+        )
+        self.table.setWordWrap(False)
         head = self.table.horizontalHeader()
         head.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         head.setStretchLastSection(True)
@@ -56,12 +63,33 @@ class ClaimsView(QWidget):
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
         split.addWidget(self.explain)
+        # The list of claims takes what the dock gains; the explanation keeps
+        # its lines (it scrolls).
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 0)
+        split.setSizes([self.rows_height(SHOWN), self.fontMetrics().height() * 8])
+        self.split = split
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.status)
         lay.addWidget(split, 1)
         self.setFocusProxy(self.table)
         self._ids: list[str] = []
+
+    def rows_height(self, n: int) -> int:
+        """The table's height showing ``n`` claims and its header."""
+        t = self.table
+        head = t.horizontalHeader().sizeHint().height()
+        return head + n * t.verticalHeader().defaultSectionSize() + 2 * t.frameWidth()
+
+    def preferred_height(self) -> int:
+        """The dock's height showing ``SHOWN`` claims and the explanation."""
+        return (
+            self.status.sizeHint().height()
+            + self.rows_height(SHOWN)
+            + self.split.handleWidth()
+            + self.fontMetrics().height() * 8
+        )
 
     def show_audits(self, audits: list[Audit]) -> None:
         self._ids = [a.claim_id for a in audits]

@@ -15,9 +15,7 @@ HIDDEN_BY_DEFAULT = (
     "result_id",
     "table",
     "source_file",
-    "generation",
     "throughput_per_accelerator",
-    "task",
 )
 
 
