@@ -183,8 +183,13 @@ def ratio_words(value: float, base: float, metric: str, noun: str | None = None)
     if r == 1:
         return f"the same {noun} (0%)"
     sign = "+" if pct > 0 else "\u2212"  # a real minus sign
+    # a whole percent, or a tenth below one ("+0.4%", not "+0%")
+    share = f"{sign}{abs(pct):.0f}%" if abs(pct) >= 0.5 else f"{sign}{abs(pct):.1f}%"
+    times = f"{max(r, 1 / r):.2f}×"
+    if times == "1.00×":  # no direction the multiple can show: "1.00× more time"
+        return f"1.00×, about the same {noun} ({share})"
     more = "more" if r > 1 else ("fewer" if counted else "less")
-    return f"{max(r, 1 / r):.2f}× {more} {noun} ({sign}{abs(pct):.0f}%)"
+    return f"{times} {more} {noun} ({share})"
 
 
 def _noun(row: Row) -> str | None:

@@ -16,7 +16,7 @@ from ipubench_gui.domain import compare
 from ipubench_gui.domain.chartrows import METRIC_LABELS
 from ipubench_gui.domain.comparability import not_comparable
 from ipubench_gui.domain.fields import AS_PRINTED
-from ipubench_gui.domain.format import format_number, shown_unit, source_name
+from ipubench_gui.domain.format import counted, format_number, shown_unit, source_name
 from ipubench_gui.domain.per_chip import TIMES, chip_time_words, per_chip
 
 Row = Mapping[str, Any]
@@ -104,8 +104,8 @@ def _per_chip(row: Row) -> tuple[str, str, str] | None:
     v, n, unit = row["value"], row["accelerators"], shown_unit(row)
     result = _fig(pc["value"], shown_unit(pc))
     if row.get("metric") in TIMES:
-        return chip_time_words(unit), f"{_fig(v, unit)} × {_fig(n)} chips", result
-    return "per accelerator chip (derived)", f"{_fig(v)} / {_fig(n)} chips", result
+        return chip_time_words(unit), f"{_fig(v, unit)} × {counted(n, 'chip')}", result
+    return "per accelerator chip (derived)", f"{_fig(v)} / {counted(n, 'chip')}", result
 
 
 def built_on(

@@ -21,7 +21,7 @@ from ipubench_gui.domain.chartrows import (
     unique_labels,
 )
 from ipubench_gui.domain.fields import field
-from ipubench_gui.domain.format import format_cell, format_number
+from ipubench_gui.domain.format import counted, format_cell, format_number
 from ipubench_gui.domain.plot_model import (
     Plot,
     Point,
@@ -63,7 +63,8 @@ def bars_plot(
     series = bar_series(groups, lambda g: stable_color(g, order))
     notes = []
     if data.total > data.mine:
-        notes.append(f"{data.total - data.mine} rows of other metrics not plotted")
+        other = counted(data.total - data.mine, "row")
+        notes.append(f"{other} of other metrics not plotted")
     if data.others:
         listed = ", ".join(f"{u} ({n})" for u, n in data.others)
         notes.append(
@@ -187,7 +188,7 @@ def latency_throughput_plot(
                 )
             )
     notes = (
-        [f"{len(rows) - len(pts)} rows without a latency not plotted"]
+        [f"{counted(len(rows) - len(pts), 'row')} without a latency not plotted"]
         if len(pts) < len(rows)
         else []
     )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from ipubench_gui.domain.chartrows import ChartRows
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState, Names
-from ipubench_gui.domain.format import format_number
+from ipubench_gui.domain.format import counted, format_number
 from ipubench_gui.domain.kinds import KINDS, kind
 from ipubench_gui.domain.per_chip import LABEL as CHIP_LABEL
 from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
@@ -90,7 +90,7 @@ def _per_chip_labels(plot: Plot, dropped: int) -> Plot:
     bars = plot.horizontal_bars
     notes = plot.notes + (CHIP_NOTE,)
     if dropped:
-        notes += (f"{dropped} rows without an accelerator count not shown",)
+        notes += (f"{counted(dropped, 'row')} without an accelerator count not shown",)
     title = plot.x_title if bars else plot.y_title
     units = {r.get("system_unit") for r in plot.rows}
     tag = "per chip"

@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ipubench_gui.domain.format import counted
+
 Row = Mapping[str, Any]
 
 # What a configuration is, in the order names list it.
@@ -39,7 +41,7 @@ CONFIGURATION: tuple[str, ...] = (
 )
 # How a value reads in a name where the bare value would be unclear.
 _SHOWN: dict[str, Callable[[Any], str]] = {
-    "accelerators": lambda v: f"{v} chips",
+    "accelerators": lambda v: counted(v, "chip"),
     "batch_size": lambda v: f"bs {v}",
 }
 # Attributes a name leaves out when the one they follow from is named: the

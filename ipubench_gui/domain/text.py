@@ -135,3 +135,27 @@ def _cut_chars(text: str, width: float, measure: Callable[[str], float]) -> str:
         else:
             hi = mid - 1
     return text[:lo].rstrip() + ELLIPSIS
+
+
+def share_widths(full: list[int], least: list[int], room: int) -> list[int]:
+    """Column widths for ``room``: each column's whole text (``full``) when
+    all fit, the room left over shared in proportion; else each at least its
+    longest word (``least``: text wraps at words, never inside one), the rest
+    shared in proportion to what each still lacks.
+
+    >>> share_widths([100, 300], [40, 60], 800)
+    [200, 600]
+    >>> share_widths([100, 300], [40, 60], 220)
+    [64, 156]
+    >>> share_widths([100, 300], [40, 60], 50)
+    [40, 60]
+    """
+    least = [min(a, b) for a, b in zip(least, full, strict=True)]
+    total = sum(full)
+    if total <= room:
+        return [w + (room - total) * w // total for w in full] if total else full
+    spare = room - sum(least)
+    lack = [f - w for f, w in zip(full, least, strict=True)]
+    if spare <= 0 or not sum(lack):
+        return least
+    return [w + spare * d // sum(lack) for w, d in zip(least, lack, strict=True)]

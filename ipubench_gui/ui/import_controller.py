@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from ipubench_gui.domain.format import counted
 from ipubench_gui.store.export.export import export_table
 from ipubench_gui.store.user import aliases, import_csv, import_read, importer
 from ipubench_gui.ui import settings_store as ss
@@ -219,8 +220,8 @@ class ImportController(QObject):
         left_out = f"; {existing} already stored will be left out" if existing else ""
         if self.dialog is not None:
             self.dialog.show_report(
-                f"{landed} rows will land; {skipped} without a figure will be "
-                f"skipped{left_out}."
+                f"{counted(landed, 'row')} will land; {skipped} without a figure "
+                f"will be skipped{left_out}."
             )
 
     def _on_imported(self, result: import_read.ImportResult) -> None:
@@ -230,7 +231,7 @@ class ImportController(QObject):
             f"; {result.existing} already stored left out" if result.existing else ""
         )
         msg = (
-            f"Imported {result.landed} rows as '{result.label}'; skipped "
+            f"Imported {counted(result.landed, 'row')} as '{result.label}'; skipped "
             f"{result.skipped} without a figure{left_out}."
         )
         if self.dialog is not None:

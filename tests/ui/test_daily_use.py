@@ -363,3 +363,89 @@ def test_generation_and_task_are_columns_of_the_table_by_default(session, db):
     )
     assert m.index(row, fields.index("generation")).data() == gen == "Bow"
     assert m.index(row, fields.index("task")).data() == task
+
+
+def _near_pair(db) -> tuple[str, str, float, str]:
+    """Two results of one model counting the same thing whose figures differ
+    by less than half a percent (an independent query): their ratio is
+    1.00× to two decimals."""
+    return (
+        db.cursor()
+        .execute(
+            "SELECT a.result_id, b.result_id, a.value / b.value, a.model "
+            "FROM results_v a JOIN results_v b ON a.model = b.model "
+            "AND a.metric = b.metric AND a.unit = b.unit "
+            "AND a.result_id < b.result_id "
+            "WHERE a.metric = 'time_to_train' AND a.value <> b.value "
+            "AND abs(a.value / b.value - 1) < 0.004 ORDER BY 1, 2 LIMIT 1"
+        )
+        .fetchone()
+    )
+
+
+def test_numbers_are_worded_by_their_value_and_columns_fit_their_words(
+    qtbot, session, db
+):
+    from ipubench_gui.domain.text import ELLIPSIS
+
+    w = session.window
+    w.resize(1280, 720)
+    base, other, ratio, model = _near_pair(db)
+    session.state.set_filters(FilterState().with_values("model", [model]))
+    for rid in (base, other):
+        w.table.select_ids((rid,))
+        qtbot.keyClick(
+            w.table,
+            Qt.Key.Key_A,
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+        )
+    m = w.comparator.model
+    assert m.ids() == [base, other]
+    labels = [m.headerData(r, Qt.Orientation.Vertical) for r in range(m.rowCount())]
+    against = m.index(labels.index("Against the baseline"), 1).data()
+    pct = (1 / ratio - 1) * 100  # the other against the base
+    assert against.startswith("1.00×, about the same time"), against
+    assert "more" not in against and "less" not in against
+    assert f"{abs(pct):.1f}%" in against
+    # "1 chip": a result of one accelerator, explained (Shift+F1)
+    (one,) = (
+        db.cursor()
+        .execute(
+            "SELECT result_id FROM results_v WHERE accelerators = 1 AND metric = "
+            "'throughput' ORDER BY result_id LIMIT 1"
+        )
+        .fetchone()
+    )
+    session.state.set_filters(FilterState())
+    w.table.select_ids((one,))
+    w.table.setFocus()
+    qtbot.keyClick(w.table, Qt.Key.Key_F1, Qt.KeyboardModifier.ShiftModifier)
+    text = _details(session)
+    assert "/ 1 chip =" in text and "1 chips" not in text, text
+    # the comparison's columns: a word is never cut, a cell never cut off,
+    # also once the window is made narrower
+    view = w.comparator.view
+    w.resizeDocks([w.compare_dock], [400], Qt.Orientation.Vertical)
+    qtbot.waitUntil(lambda: view.viewport().width() > 0)
+    wide = view.viewport().width()
+    w.resize(1000, 720)
+    qtbot.waitUntil(lambda: view.viewport().width() < wide)
+    fm = view.fontMetrics()
+    for r in range(m.rowCount()):
+        for c in range(m.columnCount()):
+            cell = str(m.index(r, c).data() or "")
+            words = [x for x in cell.split() if "/" not in x and len(x) < 20]
+            widest = max((fm.horizontalAdvance(x) for x in words), default=0)
+            assert view.columnWidth(c) > widest, (cell, view.columnWidth(c))
+            if cell and ELLIPSIS not in cell:
+                rect = fm.boundingRect(
+                    0,
+                    0,
+                    view.columnWidth(c) - 8,
+                    10_000,
+                    int(Qt.TextFlag.TextWordWrap),
+                    cell,
+                )
+                assert view.rowHeight(r) >= rect.height(), (cell, view.rowHeight(r))
+    total = sum(view.columnWidth(c) for c in range(m.columnCount()))
+    assert total <= view.viewport().width()  # no sideways scrolling

@@ -301,7 +301,7 @@ def test_skip_rows_already_stored_in_the_dialog(qtbot, combined_session, tmp_pat
     assert "Skip rows already stored" in text
     assert db.scalar("SELECT count(*) FROM user_results_v") == 1
     text = run(True)
-    assert "Imported 1 rows" in text and "1 already stored left out" in text
+    assert "Imported 1 row as" in text and "1 already stored left out" in text
     values = db.cursor().execute("SELECT value FROM user_results_v ORDER BY value")
     assert [v for (v,) in values.fetchall()] == [900.0, 2500.0]
 

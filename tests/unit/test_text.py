@@ -103,3 +103,19 @@ def test_a_labels_parts_go_whole_before_its_words():
     )
     # no part fits: whole words, as without sep
     assert elide_words(label, 7, len, sep=" · ") == "… 6,144"
+
+
+def test_columns_get_their_text_whole_when_it_fits_else_their_longest_word():
+    from ipubench_gui.domain.text import share_widths
+
+    full, least = [120, 480, 300], [40, 90, 70]
+    # room for every text on one line: each gets it, the rest shared alike
+    got = share_widths(full, least, 1800)
+    assert all(g >= f for g, f in zip(got, full)) and sum(got) <= 1800
+    assert got[1] / got[0] == full[1] / full[0]
+    # too narrow for that: never below a column's longest word
+    got = share_widths(full, least, 500)
+    assert all(g >= w for g, w in zip(got, least)) and sum(got) <= 500
+    assert got[1] > got[2] > got[0]  # the longer text, the wider
+    # narrower than the words: the words, and the table scrolls
+    assert share_widths(full, least, 100) == least

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+)
 from PySide6.QtGui import QColor, QFont, QPalette
 
 from ipubench_gui.domain.compare import CompareRow, shown
@@ -24,6 +30,7 @@ class CompareModel(QAbstractTableModel):
         self.only_differences = False
         self._shown: list[CompareRow] = []
         self._flash: tuple[int, QColor] | None = None  # a column just added
+        self._header_height = 0  # headers wrapped at words (WordColumns)
 
     def set_table(
         self,
@@ -56,6 +63,14 @@ class CompareModel(QAbstractTableModel):
                 self.index(len(self._shown) - 1, c),
                 [Qt.ItemDataRole.BackgroundRole],
             )
+
+    def set_header_height(self, height: int) -> None:
+        """The headers' height, their labels wrapped to their columns' widths
+        (Qt's header sizes itself to one line)."""
+        if height != self._header_height and self._ids:
+            self._header_height = height
+            last = len(self._ids) - 1
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, last)
 
     def flash(self) -> tuple[int, QColor] | None:
         return self._flash
@@ -110,6 +125,8 @@ class CompareModel(QAbstractTableModel):
         if horizontal and section < len(self._ids):
             if role == Qt.ItemDataRole.ToolTipRole:
                 return self._ids[section]
+            if role == Qt.ItemDataRole.SizeHintRole and self._header_height:
+                return QSize(0, self._header_height)
             if role == Qt.ItemDataRole.DisplayRole:
                 mark = " ★ baseline" if section == self._baseline else ""
                 return f"{self._labels[section]}{mark}"
@@ -127,8 +144,7 @@ SIDES = {
     "system": "System: what ran it. What a like-for-like comparison compares.",
 }
 _STATUS_TIPS = {
-    UNKNOWN: "unknown: blank on one side or both, so neither the same nor "
-    "different",
+    UNKNOWN: "unknown: blank on one side or both, so neither the same nor different",
     DIFFERS: "differs from the baseline",
     SAME: "the same as the baseline",
 }

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from ipubench_gui.domain.chartspec import COLOR_CHOICES, GROUP_CHOICES, ChartSpec
 from ipubench_gui.domain.fields import FACETS
+from ipubench_gui.domain.format import counted
 from ipubench_gui.domain.kinds import KINDS
 
 
@@ -154,6 +155,6 @@ class ChartOptions(QWidget):
             if drawn is not None:
                 self.family.addItem(drawn, drawn)
             for fam, n in others:
-                self.family.addItem(f"{fam} ({n} rows)", fam)
+                self.family.addItem(f"{fam} ({counted(n, 'row')})", fam)
             self.family.setCurrentIndex(0)
         self.family.setEnabled(self.family.count() > 1)

@@ -31,6 +31,7 @@ from ipubench_gui.domain.chartrows import config_label
 from ipubench_gui.domain.format import format_number, source_name
 from ipubench_gui.domain.likeness import CANT_TELL, LIKE, NOT_LIKE
 from ipubench_gui.ui.models.compare_model import CompareModel
+from ipubench_gui.ui.widgets.word_columns import WordColumns
 
 if TYPE_CHECKING:
     from ipubench_gui.domain.claims import Audit
@@ -124,9 +125,9 @@ class Comparator(QTabWidget):
         self.view.setWordWrap(True)
         self.view.setTabKeyNavigation(False)  # Tab leaves; arrows move inside
         self.view.setAccessibleName("Comparison")
-        self.view.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.Stretch
-        )
+        # each column as wide as its words need (WordColumns), rows as tall
+        # as their wrapped text
+        self.columns = WordColumns(self.view)
         self.view.verticalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents
         )
