@@ -49,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_compare(sub)
     _add_claims(sub)
     _add_counterparts(sub)
+    from ipubench_gui.commands_mlperf import add_parser as add_mlperf_table
+
+    add_mlperf_table(sub)
     return p
 
 
@@ -455,7 +458,7 @@ def _main(argv: list[str] | None) -> int:
 
         trace.mark("app modules imported (Qt, pyqtgraph)")
         return run_gui(args, store)
-    from ipubench_gui import commands, commands_import
+    from ipubench_gui import commands, commands_import, commands_mlperf
     from ipubench_gui.store.bundled.build import DataError
     from ipubench_gui.store.db import StoreError
 
@@ -468,6 +471,7 @@ def _main(argv: list[str] | None) -> int:
         "import": commands_import.import_,
         "import-mlperf": commands_import.import_mlperf,
         "export-table": commands.export_table,
+        "mlperf-table": commands_mlperf.mlperf_table,
     }[args.command]
     try:
         return run(args)

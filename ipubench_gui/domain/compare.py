@@ -126,9 +126,10 @@ def data_kind(row: Row) -> str | None:
 
 
 def value_of(row: Row, key: str) -> Any:
-    if key == "source_link":  # the row's own address, else those its source gives
-        links = row.get("source_links")
-        return row.get("link") or (f"the page gives: {links}" if links else None)
+    if key == "source_link":
+        # the row's own table's address only: the addresses a page gives
+        # elsewhere are not this row's (the source's are in its details)
+        return row.get("link") or None
     if key == "sequence_length":
         return sequence_length(row)
     return data_kind(row) if key == "data_kind" else row.get(key)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -41,6 +42,15 @@ CANONICAL, ALIAS, USER_ALIAS, UNKNOWN = (
     "user alias",
     "not recognised",
 )
+# A framework text that is no spelling of one framework but names its family
+# ("NGC PyTorch 21.05"), or names several ("NGC MXNet 22.04 , NGC PyTorch 22.04").
+FAMILY = "family named in the text"
+#: The framework family of a text naming frameworks of more than one family.
+SEVERAL = "several"
+# Graphcore's files name the SDK beside the framework ("TensorFlow 1.15 Poplar
+# SDK 2.5.1"): the SDK is not a second framework.
+POPLAR_SDK = re.compile(r"poplar\s+sdk\s*v?(\d+(?:\.\d+)+)", re.IGNORECASE)
+_RUN = 3  # longest framework name, in words ("TF2 w/Keras")
 # Throughput units whose item is "whatever the model counts" (models.csv item).
 GENERIC_ITEMS = frozenset({"items", "samples"})
 
@@ -87,7 +97,7 @@ class Resolution:
 
     @property
     def recognised(self) -> bool:
-        return self.how in (CANONICAL, ALIAS, USER_ALIAS)
+        return self.how in (CANONICAL, ALIAS, USER_ALIAS, FAMILY)
 
     @property
     def label(self) -> str:
@@ -244,6 +254,12 @@ class Catalogue:
         if text is None or not text.strip():
             return Resolution(kind, text, None, UNKNOWN if text else "blank")
         hit = self._index[kind].get(key(text))
+        if hit is None and kind == "framework":
+            fams = self.families(text)
+            if fams:
+                fam = fams[0] if len(fams) == 1 else SEVERAL
+                if fam in self.entities[kind]:
+                    return Resolution(kind, text, fam, FAMILY)
         if hit is None:
             return Resolution(kind, text, text, UNKNOWN)
         how = hit.how
@@ -258,6 +274,29 @@ class Catalogue:
     def entity(self, kind: str, text: str | None) -> Entity | None:
         name = self.resolve(kind, text).name
         return self.entities[kind].get(name) if name else None
+
+    def families(self, text: str | None) -> tuple[str, ...]:
+        """Every framework family ``text`` names, in the order first named
+        (an MLPerf system file's "NGC MXNet 22.04 , NGC PyTorch 22.04",
+        "Lingvo-JAX", "PopART Poplar SDK 2.5.1"): a run of up to three
+        words that is a spelling of a framework names its family."""
+        words = re.split(r"[^0-9a-z+]+", POPLAR_SDK.sub(" ", text or "").casefold())
+        words = [w for w in words if w]
+        found: list[str] = []
+        i = 0
+        while i < len(words):
+            for n in range(min(_RUN, len(words) - i), 0, -1):
+                hit = self._index["framework"].get(key(" ".join(words[i : i + n])))
+                if hit is not None:
+                    ent = self.entities["framework"][hit.canonical]
+                    fam = ent.get("family") or ent.name
+                    if fam not in found:
+                        found.append(fam)
+                    i += n
+                    break
+            else:
+                i += 1
+        return tuple(found)
 
     def names(self, kind: str) -> tuple[str, ...]:
         return tuple(self.entities[kind])

@@ -11,7 +11,9 @@ Semantics (decided once, here):
 * A range bound of ``None`` is open; a set range excludes rows where the column
   is blank (a row with no latency is not "within 0-2 ms").
 * Text search: every whitespace-separated term must occur, case-insensitively,
-  in one of the searched columns (model, variant, dataset). Terms are literal.
+  in a row's search text: its model, variant and dataset, its system (platform,
+  MLPerf system name and folder), accelerator, MLPerf submitter, and every
+  spelling the entity tables list for these. Terms are literal.
 """
 
 from __future__ import annotations

@@ -52,7 +52,8 @@ class MainWindow(QMainWindow):
 
         # centre: search + chips, chart over table (or the empty state)
         self.search = QLineEdit(
-            placeholderText="Search model, variant, dataset  (Ctrl+F)",
+            placeholderText="Search model, dataset, system, accelerator, submitter"
+            "  (Ctrl+F)",
             clearButtonEnabled=True,
         )
         self.search.setAccessibleName("Search")

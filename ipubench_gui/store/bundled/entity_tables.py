@@ -16,13 +16,14 @@ import duckdb
 
 from ipubench_gui.domain.entities import FILES, Catalogue, read_texts
 from ipubench_gui.store.bundled.names import (
-    CANONICAL_NAMES,
-    UNIT_FAMILY_AND_OTHER_NAMES,
+    OFFICIAL_WORDS,
     UNIT_FAMILY_MACRO,
     insert,
     name_joins,
     name_rows,
+    official_names,
     printed_names,
+    unit_family_and_other_names,
 )
 from ipubench_gui.store.bundled.sources import NAMED_COLUMNS, SOURCES
 
@@ -32,8 +33,11 @@ ENTITY_DIR = "entities"
 def views_sql(text: str) -> str:
     """views.sql with its shared parts filled in."""
     return (
-        text.replace("{CANONICAL_NAMES}", CANONICAL_NAMES)
-        .replace("{UNIT_FAMILY_AND_OTHER_NAMES}", UNIT_FAMILY_AND_OTHER_NAMES)
+        text.replace("{OFFICIAL_NAMES}", official_names(("part",)))
+        .replace(
+            "{UNIT_FAMILY_AND_OTHER_NAMES}",
+            unit_family_and_other_names(OFFICIAL_WORDS),
+        )
         .replace(
             "{NAME_JOINS}",
             name_joins(

@@ -2,6 +2,10 @@
 -- store/mlperf/mlperf_import.py) where two names are defined: mlperf_src (rows shaped
 -- as data/mlperf_training.csv) and vendor_src (rows of data/results.csv: the
 -- vendor-page figure a result shares its row with, if any).
+-- Names are the official result's (the store gives them their canonical
+-- names); printed_* hold the words its *_as_printed keep where they are not
+-- those (store/names.official_names): the system file's framework text, and
+-- for a row shared with a vendor-page figure the page's own words.
 SELECT
     coalesce(v.result_id, t.result_id) AS result_id,
     t.repository AS source_file,
@@ -11,11 +15,13 @@ SELECT
     'training' AS task,
     t.model,
     NULL AS variant,
-    -- a matched row keeps the vendor's name of the system (platforms.csv)
-    coalesce(v.platform, t.system_name, t.system_id) AS platform,
+    coalesce(t.system_name, t.system_id) AS platform,
     -- what only the vendor page gives (SDK, batch, precision) is kept
     v.sdk_version,
-    coalesce(v.framework, t.framework) AS framework,
+    -- the family the system file's text names (its text where it names
+    -- none; a result imported before families has its text here)
+    coalesce(t.framework, t.framework_as_printed) AS framework,
+    t.framework_version,
     t.dataset,
     v.batch_size,
     v.precision,
@@ -53,6 +59,8 @@ SELECT
     t.availability,
     t.category,
     t.accelerator_type,
+    t.accelerator_form_factor,
+    t.accelerator_memory_gb,
     t.accelerator_model,
     t.status AS mlperf_status,
     t.runs_found,
@@ -64,6 +72,10 @@ SELECT
     t."commit",
     t.path,
     v.source_file AS vendor_source_file,
+    v.model AS printed_model,
+    coalesce(v.framework, t.framework_as_printed) AS printed_framework,
+    v.dataset AS printed_dataset,
+    v.platform AS printed_platform,
     v.value_as_printed AS vendor_value_as_printed,
     CASE WHEN v.result_id IS NULL THEN NULL
          WHEN printf('%.2f', t.value) = printf('%.2f', v.value) THEN 'agrees'

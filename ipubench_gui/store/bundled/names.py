@@ -15,7 +15,7 @@ from typing import Any
 import duckdb
 
 from ipubench_gui.domain.entities import Catalogue
-from ipubench_gui.domain.fields import TEXT_SEARCH
+from ipubench_gui.domain.fields import AS_PRINTED, TEXT_SEARCH
 from ipubench_gui.store.bundled.sources import NAMED_COLUMNS
 
 # Tables the store holds for names (shared by the bundled and the user's rows).
@@ -68,18 +68,35 @@ LEFT JOIN {entities}entity_units eu ON eu.unit = coalesce(vu.canonical, {unit})
 """
 
 
-# The select list's canonical names (after ``r.*``) and the names as printed.
-CANONICAL_NAMES = """REPLACE (
+_REPLACE = """REPLACE (
         coalesce(vm.canonical, r.model) AS model,
         coalesce(vf.canonical, r.framework) AS framework,
         coalesce(vd.canonical, r.dataset) AS dataset,
         coalesce(vs.canonical, r.platform) AS platform,
         coalesce(vu.canonical, r.unit) AS unit
-    ),
-    r.model AS model_as_printed,
-    r.framework AS framework_as_printed,
-    r.dataset AS dataset_as_printed,
-    r.platform AS platform_as_printed"""
+    )"""
+# The select list's canonical names (after ``r.*``) and the names as printed.
+CANONICAL_NAMES = _REPLACE + "".join(
+    f",\n    r.{c} AS {c}_as_printed" for c in AS_PRINTED
+)
+# An official MLPerf row (mlperf_rows.sql) shows the official names, canonical,
+# and keeps as printed the words printed_* give (NULL for every other row): the
+# system file's framework text, and where it shares its row with a vendor-page
+# figure, the page's own words.
+PRINTED = tuple(f"printed_{c}" for c in AS_PRINTED)
+
+
+def official_names(exclude: tuple[str, ...] = ()) -> str:
+    """CANONICAL_NAMES for rows that may hold PRINTED (after ``r.*``, which
+    loses those and ``exclude``)."""
+    return (
+        f"EXCLUDE ({', '.join((*exclude, *PRINTED))}) {_REPLACE}"
+        + "".join(
+            f",\n    coalesce(r.printed_{c}, r.{c}) AS {c}_as_printed"
+            for c in AS_PRINTED
+        )
+    )
+
 _OTHER_NAMES = "concat_ws(' | ', vm.other_names, vd.other_names)"
 # The text a search term must occur in (store/query/clauses.py), worked out once per
 # row: the searched columns (domain.fields.TEXT_SEARCH), lowered, joined by a
@@ -91,13 +108,51 @@ _SEARCHED = {
     "dataset": "coalesce(vd.canonical, r.dataset)",
     "other_names": _OTHER_NAMES,
 }
-SEARCH_TEXT = " || ' ' || ".join(
-    f"coalesce(lower({_SEARCHED[c]}), '')" for c in TEXT_SEARCH
+# Beyond those, a search finds a row by its system: canonical, as printed and
+# every spelling the tables list ("pod16" finds Bow Pod16 and IPU-POD16), its
+# accelerator and generation ("bow", "a100").
+_SYSTEM_WORDS = (
+    "coalesce(vs.canonical, r.platform)",
+    "r.platform",
+    "vs.other_names",
+    "es.accelerator",
+    "ea.generation",
 )
-UNIT_FAMILY_AND_OTHER_NAMES = f"""
+# ... and, where the rows carry them (official MLPerf results; the vendor's
+# rows carry their platform's accelerator), the submitter, the system's name
+# and folder, the accelerator as printed and its chip ("dgx a100", "tpu").
+OFFICIAL_WORDS = (
+    "r.vendor",
+    "r.accelerator",
+    "r.generation",
+    "r.submitter",
+    "r.system_name",
+    "r.system_id",
+    "r.accelerator_model",
+    "r.accelerator_type",
+)
+
+
+def search_text(extra: tuple[str, ...] = ()) -> str:
+    """SQL of a row's search text: TEXT_SEARCH's columns, then the system's
+    words and ``extra`` (SQL of columns the rows have), lowered."""
+    words = ", ".join((*_SYSTEM_WORDS, *extra))
+    return (
+        " || ' ' || ".join(f"coalesce(lower({_SEARCHED[c]}), '')" for c in TEXT_SEARCH)
+        + f" || ' ' || lower(concat_ws(' ', {words}))"
+    )
+
+
+def unit_family_and_other_names(extra: tuple[str, ...] = ()) -> str:
+    """The select list's unit family, other names and search text."""
+    return f"""
     unit_family(eu.quantity, eu.item, em.item) AS unit_family,
     {_OTHER_NAMES} AS other_names,
-    {SEARCH_TEXT} AS search_text"""
+    {search_text(extra)} AS search_text"""
+
+
+SEARCH_TEXT = search_text()
+UNIT_FAMILY_AND_OTHER_NAMES = unit_family_and_other_names()
 
 
 def resolved_sql(rows: str) -> str:

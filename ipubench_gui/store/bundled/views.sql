@@ -59,7 +59,7 @@ both_parts AS (
 SELECT
     row_number() OVER (ORDER BY r.part, r.source_file, r."table", r."row", r.metric)
         AS ord,
-    r.* EXCLUDE (part) {CANONICAL_NAMES},
+    r.* {OFFICIAL_NAMES},
     CASE WHEN r.metric = 'throughput' THEN r.value END AS throughput,
     CASE WHEN r.metric = 'throughput' THEN r.value / r.accelerators END
         AS throughput_per_accelerator,

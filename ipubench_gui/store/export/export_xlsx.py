@@ -6,7 +6,7 @@ as the word for it, which Excel has no number for."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from zipfile import ZIP_DEFLATED, ZipFile
 
@@ -26,6 +26,24 @@ def write_xlsx(
 ) -> int:
     """Write ``query``'s rows under ``headers`` to ``path`` through ``atomic``
     (the store's atomic writer); return the number of rows."""
+
+    def rows() -> Iterator[Sequence[object]]:
+        res = cur.execute(query.sql, query.params)
+        while chunk := res.fetchmany(FETCH_CHUNK):
+            yield from chunk
+
+    return write_rows_xlsx(rows(), path, headers, atomic)
+
+
+def write_rows_xlsx(
+    rows: Iterable[Sequence[object]],
+    path: Path,
+    headers: Sequence[str],
+    atomic: Callable[[Path, Callable[[str], object]], Path],
+    notes: Sequence[str] = (),
+) -> int:
+    """Write ``rows`` under ``headers`` (then ``notes``, a line each, after a
+    blank row) to ``path`` through ``atomic``; return the number of rows."""
     from openpyxl import Workbook
     from openpyxl.cell import WriteOnlyCell
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
@@ -48,11 +66,13 @@ def write_xlsx(
     def save(tmp: str) -> None:
         nonlocal written
         ws.append([cell(h) for h in headers])
-        res = cur.execute(query.sql, query.params)
-        while chunk := res.fetchmany(FETCH_CHUNK):
-            written += len(chunk)
-            for r in chunk:
-                ws.append([cell(v) for v in r])
+        for r in rows:
+            written += 1
+            ws.append([cell(v) for v in r])
+        if notes:
+            ws.append([])
+            for line in notes:
+                ws.append([cell(line)])
         # Our own ZipFile, closed on failure too: openpyxl's save() leaves it
         # open when the disk fills ("Exception ignored in ZipFile.__del__").
         with ZipFile(tmp, "w", ZIP_DEFLATED, allowZip64=True) as archive:

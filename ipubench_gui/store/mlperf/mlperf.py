@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ipubench_gui.domain import mlperf_names
 from ipubench_gui.domain.entities import Catalogue
 from ipubench_gui.domain.entities import load as entities_load
 from ipubench_gui.store.mlperf.mlperf_log import (
@@ -27,16 +28,6 @@ from ipubench_gui.store.mlperf.mlperf_log import (
 
 _ROUND_DIR = re.compile(r"training_results_v(\d+\.\d+)$")
 _SHORT_ROUND_DIR = re.compile(r"v(\d+\.\d+)$")
-
-#: The MLPerf availability categories the system files' ``status`` names.
-CATEGORIES = {
-    "available": "Available on-premise",
-    "onprem": "Available on-premise",
-    "available on-premise": "Available on-premise",
-    "cloud": "Available in cloud",
-    "preview": "Preview",
-    "research": "Research, Development, or Internal",
-}
 
 
 @dataclass(frozen=True)
@@ -78,23 +69,10 @@ class Names:
                 return model, dataset or None
         return folder, None
 
-    def accelerator(self, model: str, system_name: str) -> tuple[str, str, str, str]:
-        """(accelerator, vendor, generation, type) of a system file's accelerator
-        model: the entity's name, vendor and generation (A100, H100, Bow, TPU v4,
-        ...); the type is the generation named so it says its family (Bow IPU)."""
-        text = model.strip()
-        if text.upper() == "TPU":  # Google's v1.x files: the generation is in
-            m = re.search(r"tpu[- ]?v?(\d)", system_name, re.IGNORECASE)  # the name
-            text = f"TPU v{m[1]}" if m else text
-        ent = self.catalogue.entity("accelerator", text)
-        if ent is not None:
-            gen = ent.get("generation") or ent.name
-            family = ent.get("family") or ""
-            kind = gen if family != "IPU" or "IPU" in gen else f"{gen} IPU"
-            return ent.name, ent.get("vendor") or "", gen, kind
-        if text.upper() in {"N/A", "NA", ""}:
-            return "none (CPU only)", "", "CPU only", "CPU only"
-        return text, "", text, text
+    def accelerator(self, model: str, system_name: str) -> mlperf_names.Accelerator:
+        """A system file's accelerator read into its canonical name, vendor,
+        generation, chip model, form factor and memory (domain/mlperf_names)."""
+        return mlperf_names.accelerator(model, self.catalogue, system_name)
 
 
 def _round_key(r: str) -> tuple[int, ...]:
@@ -122,18 +100,22 @@ class Result:
     dataset: str | None = None
     division: str | None = None
     availability: str | None = None  # the system file's status, as printed
-    category: str | None = None
+    category: str | None = None  # MLCommons' category it names
     system_name: str | None = None
     accelerator_model: str | None = None  # as the system file prints it
     accelerator: str | None = None  # canonical
     accelerator_vendor: str | None = None
     accelerator_generation: str | None = None
-    accelerator_type: str | None = None  # the accelerator's generation
+    accelerator_type: str | None = None  # the chip model: A100, H100, Bow IPU, ...
+    accelerator_form_factor: str | None = None  # SXM, PCIe, ... where printed
+    accelerator_memory_gb: int | None = None  # where printed
     accelerators: int | None = None
     nodes: int | None = None
     host_cpu: str | None = None
     host_cpus: int | None = None
-    framework: str | None = None
+    framework: str | None = None  # its family (PyTorch, ..., "several")
+    framework_version: str | None = None
+    framework_as_printed: str | None = None  # the system file's text
     minutes: float | None = None
     runs_found: int = 0
     runs_required: int | None = None
@@ -266,10 +248,12 @@ def _read_system(path: Path, root: Path) -> dict[str, Any] | str:
 
 
 def _int(value: object) -> int | None:
+    """A count as a system file writes it: 8, "8", 1.0 or "1.0" (not 1.5)."""
     try:
-        return int(str(value).strip())
+        f = float(str(value).strip())
     except ValueError:
         return None
+    return int(f) if f.is_integer() else None
 
 
 def _framework(desc: dict[str, Any]) -> str:
@@ -285,23 +269,31 @@ def _system_fields(desc: dict[str, Any], names: Names) -> dict[str, Any]:
     division = desc["division"].strip().lower()
     status = desc["status"].strip()
     model = desc["accelerator_model_name"].strip()
-    accel, vendor, gen, kind = names.accelerator(model, desc["system_name"])
+    acc = names.accelerator(model, desc["system_name"])
+    printed = _framework(desc).strip() or None
+    family = mlperf_names.framework_family(printed, names.catalogue)
     return {
         "division": "closed" if division == "close" else division,
         "availability": status,
-        "category": CATEGORIES.get(status.lower(), status),
+        "category": mlperf_names.category(status) or status,
         "system_name": desc["system_name"].strip(),
         "accelerator_model": model,
-        "accelerator": accel,
-        "accelerator_vendor": vendor or None,
-        "accelerator_generation": gen,
-        "accelerator_type": kind,
+        "accelerator": acc.name,
+        "accelerator_vendor": acc.vendor or None,
+        "accelerator_generation": acc.generation,
+        "accelerator_type": acc.chip,
+        "accelerator_form_factor": acc.form_factor,
+        "accelerator_memory_gb": acc.memory_gb,
         # result_summarizer.py: accelerators_count = per node x nodes
         "accelerators": per_node * nodes if per_node is not None and nodes else None,
         "nodes": nodes,
         "host_cpu": str(desc.get("host_processor_model_name") or "").strip() or None,
         "host_cpus": cpus * nodes if cpus is not None and nodes else None,
-        "framework": _framework(desc).strip() or None,
+        "framework": family,
+        "framework_version": mlperf_names.framework_version(printed)
+        if family
+        else None,
+        "framework_as_printed": printed,
     }
 
 

@@ -42,11 +42,15 @@ COLUMNS = (
     "accelerator_vendor",
     "accelerator_generation",
     "accelerator_type",
+    "accelerator_form_factor",
+    "accelerator_memory_gb",
     "accelerators",
     "nodes",
     "host_cpu",
     "host_cpus",
     "framework",
+    "framework_version",
+    "framework_as_printed",
     "value",
     "unit",
     "status",
@@ -120,11 +124,15 @@ def row(res: Result, repository: str, commit: str, retrieved: str) -> dict[str, 
         "accelerator_vendor": res.accelerator_vendor,
         "accelerator_generation": res.accelerator_generation,
         "accelerator_type": res.accelerator_type,
+        "accelerator_form_factor": res.accelerator_form_factor,
+        "accelerator_memory_gb": res.accelerator_memory_gb,
         "accelerators": res.accelerators,
         "nodes": res.nodes,
         "host_cpu": res.host_cpu,
         "host_cpus": res.host_cpus,
         "framework": res.framework,
+        "framework_version": res.framework_version,
+        "framework_as_printed": res.framework_as_printed,
         "value": None if res.minutes is None else f"{res.minutes:.6f}",
         "unit": "min",
         "status": res.status,
@@ -195,7 +203,7 @@ def match_vendor_rows(rows: list[dict[str, Any]], data_dir: Path, names: Names) 
             and r["submitter"] == plat["vendor"]
             and r["accelerator_generation"] == plat["generation"]
             and str(r["accelerators"]) == plat["accelerators"]
-            and seed["framework"].lower() in (r["framework"] or "").lower()
+            and seed["framework"].lower() in (r["framework_as_printed"] or "").lower()
         ]
         if len(hits) != 1:
             raise ValueError(

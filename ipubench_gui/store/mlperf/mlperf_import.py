@@ -155,8 +155,12 @@ def land(
 
 
 def _add_missing_columns(con: duckdb.DuckDBPyConnection) -> None:
-    """A user database made by an older version lacks the MLPerf facets."""
-    for table, like in (("user_cube", "facet_cube"),):
+    """A user database made by an older version lacks the MLPerf facets and
+    the name columns of MLPerf results."""
+    for table, like in (
+        ("user_cube", "facet_cube"),
+        ("user_mlperf", "mlperf_training"),
+    ):
         have = {
             r[0]
             for r in con.execute(

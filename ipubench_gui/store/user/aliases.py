@@ -214,9 +214,11 @@ CUBE_COLUMNS = (
     "accelerators, sdk_version, framework, dataset, precision, source_file, "
     "batch_size, other_names, search_text"
 )
-# Imported MLPerf results' names as printed, as NAMED_COLUMNS reads them (the
-# platform as the rows show it: mlperf_rows.sql).
+# Imported MLPerf results' names as printed, as NAMED_COLUMNS reads them (as
+# mlperf_rows.sql shows them; columns an older version did not write: NULL).
 USER_MLPERF = (
-    "SELECT model, framework, dataset, coalesce(system_name, system_id) "
-    "AS platform, unit FROM u.user_mlperf"
+    "SELECT model, coalesce(framework, framework_as_printed) AS framework, "
+    "dataset, coalesce(system_name, system_id) AS platform, unit FROM ("
+    "SELECT * FROM b.mlperf_training WHERE false "
+    "UNION ALL BY NAME SELECT * FROM u.user_mlperf)"
 )

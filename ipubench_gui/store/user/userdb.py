@@ -69,7 +69,10 @@ CREATE TABLE IF NOT EXISTS u.user_mlperf AS
 # other_names: store/bundled/names.py, resolved in u.user_names).
 USER_MLPERF_V = f"""
 CREATE OR REPLACE VIEW user_mlperf_v AS
-WITH mlperf_src AS (SELECT * FROM u.user_mlperf),
+WITH mlperf_src AS (  -- columns a results file of an older version lacks: NULL
+    SELECT * FROM b.mlperf_training WHERE false
+    UNION ALL BY NAME SELECT * FROM u.user_mlperf
+),
 vendor_src AS (SELECT * FROM b.results WHERE false),
 official AS (
     SELECT
@@ -80,7 +83,8 @@ official AS (
     FROM ({MLPERF_ROWS_SQL.read_text(encoding="utf-8")}) o
     JOIN u.user_mlperf m USING (result_id)
 )
-SELECT r.* {names.CANONICAL_NAMES}, {names.UNIT_FAMILY_AND_OTHER_NAMES}
+SELECT r.* {names.official_names()},
+    {names.unit_family_and_other_names(names.OFFICIAL_WORDS)}
 FROM official r
 {names.name_joins("r.model", "r.framework", "r.dataset", "r.platform", "r.unit")}
 """
