@@ -26,6 +26,7 @@ from ipubench_gui.ui.controller import Controller, submit_initial
 from ipubench_gui.ui.import_controller import ImportController
 from ipubench_gui.ui.main_window import MainWindow
 from ipubench_gui.ui.mlperf_import_controller import MLPerfImportController
+from ipubench_gui.ui.mlperf_table_controller import MLPerfTableController
 from ipubench_gui.ui.results import Results
 from ipubench_gui.ui.runner import QueryRunner
 from ipubench_gui.ui.state import AppState
@@ -69,6 +70,7 @@ class Session:
         self.compare = CompareController(self.controller)
         self.imports = ImportController(self.controller)
         self.claims = ClaimsController(self.controller)
+        self.mlperf_table = MLPerfTableController(self.controller)
         self.mlperf_imports = MLPerfImportController(self.controller)
 
     def start(self, restore: bool = True) -> None:

@@ -335,6 +335,9 @@ class CompareController(QObject):
             focus is w.canvas or w.canvas.isAncestorOf(focus)
         )
         in_comparison = not on_chart and cells is w.comparator.view
+        if focus is w.mlperf_table.view and w.mlperf_table.current_result():
+            # an MLPerf table cell: its result, per chip as the table shows it
+            return self.explain_result(w.mlperf_table.current_result())
         if in_comparison and ix.isValid() and ix.column() < len(rows):
             text = explain(rows[ix.column()], rows, base, chips)
         else:

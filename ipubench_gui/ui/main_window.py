@@ -33,6 +33,7 @@ from ipubench_gui.ui.widgets.comparator import Comparator
 from ipubench_gui.ui.widgets.detail_pane import DetailPane
 from ipubench_gui.ui.widgets.empty_state import EmptyState
 from ipubench_gui.ui.widgets.facet_panel import FacetPanel
+from ipubench_gui.ui.widgets.mlperf_table_view import MLPerfTableView
 from ipubench_gui.ui.widgets.results_view import ResultsView
 
 SEARCH_DEBOUNCE_MS = 250
@@ -123,8 +124,17 @@ class MainWindow(QMainWindow):
             "Claims", "ClaimsDock", self.claims, Qt.DockWidgetArea.BottomDockWidgetArea
         )
         self.claims_dock.hide()  # audited when first shown (View → Claims)
-        # Both want the window's width: tabs, not side by side, when both show.
+        self.mlperf_table = MLPerfTableView()
+        self.mlperf_dock = self._dock(
+            "MLPerf table",
+            "MLPerfTableDock",
+            self.mlperf_table,
+            Qt.DockWidgetArea.BottomDockWidgetArea,
+        )
+        self.mlperf_dock.hide()  # made when first shown (View → MLPerf table)
+        # All want the window's width: tabs, not side by side, when all show.
         self.tabifyDockWidget(self.compare_dock, self.claims_dock)
+        self.tabifyDockWidget(self.claims_dock, self.mlperf_dock)
         self.add_compare_action = QAction("Add to comparison", self)
         self.add_compare_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
         self.table.addAction(self.add_compare_action)
@@ -242,6 +252,10 @@ class MainWindow(QMainWindow):
         # opened by the user: tall enough (a restored layout is left as saved)
         claims.triggered.connect(self._on_claims_dock_shown)
         view.addAction(claims)
+        mlperf = self.mlperf_dock.toggleViewAction()
+        mlperf.setText("&MLPerf results table")
+        mlperf.setShortcut(QKeySequence("Ctrl+Shift+M"))
+        view.addAction(mlperf)
         view.addSeparator()
         self.reset_zoom_action = self._action(
             view, "Reset chart &zoom", self.canvas.reset_view, "Ctrl+0"
@@ -332,6 +346,7 @@ class MainWindow(QMainWindow):
                 ("details", (self.details,)),
                 ("comparison", (self.comparator,)),
                 ("claims", (self.claims,)),
+                ("MLPerf table", (self.mlperf_table,)),
             ),
         )
         self.next_panel_action = self._action(

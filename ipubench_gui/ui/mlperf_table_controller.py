@@ -1,0 +1,87 @@
+"""MLPerfTableController: View → MLPerf results table. The table follows the
+window's filters and its per-chip toggle (made on the worker thread while the
+dock shows); choosing a cell chooses its result (Details, Add to comparison,
+Explain this number)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+
+from PySide6.QtCore import QObject, Qt
+
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.store import fetch
+from ipubench_gui.store.mlperf_table import mlperf_table
+from ipubench_gui.ui.controller import Controller
+
+SLOT = "mlperf-table"
+
+
+class MLPerfTableController(QObject):
+    def __init__(self, main: Controller):
+        super().__init__(main)
+        self.main = main
+        self.state, self.window, self.runner = main.state, main.window, main.runner
+        self.view = self.window.mlperf_table
+        self._made_for: FilterState | None = None  # the filters shown
+        self.state.filtersChanged.connect(lambda _f: self.refresh())
+        self.state.chartChanged.connect(self._on_state_chart_changed)
+        self.window.mlperf_dock.visibilityChanged.connect(self._on_dock_visibility)
+        self.view.resultChosen.connect(self.choose)
+
+    def _on_dock_visibility(self, visible: bool) -> None:
+        if visible:
+            if self._made_for is None:  # first shown: room for the table
+                w = self.window
+                w.resizeDocks(
+                    [w.mlperf_dock], [w.height() * 2 // 5], Qt.Orientation.Vertical
+                )
+            self.view.setFocus()  # reached from the keyboard: go there
+            self.refresh()
+
+    def _on_state_chart_changed(self, spec) -> None:
+        table = self.view.model.table
+        if table.per_chip != spec.per_accelerator:  # restyled, not queried
+            self.view.show_table(replace(table, per_chip=spec.per_accelerator))
+
+    def refresh(self) -> None:
+        """Make the table for the current filters, if the dock shows and the
+        table shown was made for others."""
+        filters = self.state.filters
+        if not self.window.mlperf_dock.isVisible() or filters == self._made_for:
+            return
+        self._made_for = filters
+        job = partial(
+            mlperf_table,
+            state=filters,
+            per_chip=self.state.chart.per_accelerator,
+        )
+        self.runner.submit(SLOT, job, on_done=self._on_made, on_error=self._on_failed)
+
+    def _on_made(self, table) -> None:
+        per_chip = self.state.chart.per_accelerator  # toggled while it was made
+        self.view.show_table(replace(table, per_chip=per_chip))
+
+    def _on_failed(self, _slot: str, exc: Exception) -> None:
+        self._made_for = None
+        self.view.show_error(str(exc))
+
+    def choose(self, rid: str) -> None:
+        """The cell's result becomes the selection: Details shows it (fetched
+        when the results table does not hold it), Add to comparison and
+        Explain this number act on it."""
+        self.state.set_selection((rid,))
+        w = self.window
+        if w.model.row_of(rid) is not None:
+            w.table.select_ids((rid,))
+            return
+        self.runner.submit(
+            "mlperf-table-details",
+            partial(fetch.rows_by_ids, ids=[rid]),
+            on_done=self._on_details,
+        )
+
+    def _on_details(self, rows: list[dict]) -> None:
+        if rows and self.state.selection == (rows[0]["result_id"],):
+            self.window.details.show_rows(rows)

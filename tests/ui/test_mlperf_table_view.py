@@ -1,0 +1,117 @@
+"""View → MLPerf results table: reached from the keyboard, following the
+window's filters and per-chip toggle, sortable, a cell choosing its result
+(Details, Add to comparison, Explain this number); its model passes Qt's
+model tester."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.mlperf_table import CHIP_MINUTES, KEYS, LOGS_MISSING, MINUTES
+from ipubench_gui.ui.models.mlperf_table_model import RAW_ROLE, RESULT_ROLE
+
+CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+
+
+def _open(qtbot, session):
+    w = session.window
+    w.table.setFocus()
+    qtbot.keyClick(w.table, Qt.Key.Key_M, CTRL_SHIFT)
+    assert w.mlperf_dock.isVisible()
+    view = w.mlperf_table
+    qtbot.waitUntil(lambda: view.model.rowCount() > 0, timeout=20_000)
+    return view
+
+
+def _column(view, header: str) -> int:
+    return view.model.table.headers.index(header)
+
+
+def _sql(session, sql: str, params: dict | None = None):
+    return session.db.cursor().execute(sql, params or {}).fetchall()
+
+
+def test_opens_from_the_keyboard_follows_filters_and_per_chip(qtbot, session):
+    view = _open(qtbot, session)
+    m = view.model
+    systems = _sql(
+        session,
+        "SELECT count(DISTINCT (mlperf_round, submitter, system_id)) FROM results_v "
+        "WHERE mlperf_round IS NOT NULL",
+    )[0][0]
+    assert m.rowCount() == systems
+    assert view.unit.text().startswith(MINUTES)
+    assert "MLPerf™ is a trademark" in view.note.text()
+    # the window's filters: round 2.0, open division only
+    session.state.set_filters(
+        FilterState()
+        .with_values("mlperf_round", ["2.0"])
+        .with_values("division", ["open"])
+    )
+    qtbot.waitUntil(
+        lambda: {m.table.rows[r].keys[1] for r in range(m.rowCount())} == {"open"},
+        timeout=20_000,
+    )
+    # per chip: chip-minutes, the time × the system's accelerators
+    rnnt = _column(view, "RNN-T")
+    row = next(r for r in range(m.rowCount()) if m.index(r, rnnt).data(RAW_ROLE))
+    minutes = m.index(row, rnnt).data(RAW_ROLE)
+    chips = m.table.rows[row].keys[[k for k, _ in KEYS].index("accelerators")]
+    session.state.set_chart(session.state.chart.with_(per_accelerator=True))
+    assert view.unit.text().startswith(CHIP_MINUTES)
+    assert m.index(row, rnnt).data(RAW_ROLE) == minutes * chips
+
+
+def test_sorting_by_a_benchmark_and_logs_missing(qtbot, session):
+    view = _open(qtbot, session)
+    m = view.model
+    bert = _column(view, "BERT-Large")
+    view.view.sortByColumn(bert, Qt.SortOrder.AscendingOrder)
+    figures = [m.index(r, bert).data(RAW_ROLE) for r in range(m.rowCount())]
+    shown = [f for f in figures if f is not None]
+    assert shown == sorted(shown) and figures[: len(shown)] == shown
+    missing = _sql(
+        session,
+        "SELECT count(*) FROM results_v WHERE mlperf_status = 'logs missing'",
+    )[0][0]
+    texts = [
+        m.index(r, c).data()
+        for r in range(m.rowCount())
+        for c in range(len(KEYS), m.columnCount())
+    ]
+    assert texts.count(LOGS_MISSING) == missing > 0
+
+
+def test_a_cell_chooses_its_result_for_details_compare_and_explain(qtbot, session):
+    view = _open(qtbot, session)
+    w, m = session.window, view.model
+    # Graphcore's Bow Pod16 ResNet-50 (TensorFlow): the vendor page's 19.64
+    resnet = _column(view, "ResNet-50 v1.5")
+    sid = [k for k, _ in KEYS].index("system_id")
+    row = next(
+        r
+        for r in range(m.rowCount())
+        if m.table.rows[r].keys[sid] == "ipu-pod16-TF1-closed"
+    )
+    ix = m.index(row, resnet)
+    assert ix.data() == "19.64"
+    rid = ix.data(RESULT_ROLE)
+    view.view.setFocus()
+    view.view.setCurrentIndex(ix)
+    assert session.state.selection == (rid,)
+    qtbot.waitUntil(lambda: "19.64" in w.details.toPlainText(), timeout=10_000)
+    w.add_compare_action.trigger()
+    assert rid in session.state.comparison.ids
+    view.view.setFocus()
+    view.view.setCurrentIndex(ix)
+    w.explain_action.trigger()
+    qtbot.waitUntil(
+        lambda: "As printed: '19.64'" in w.details.toPlainText(), timeout=10_000
+    )
+    assert "mlp20-6ec6d2" in w.details.toPlainText()  # the vendor's row shares it
+
+
+def test_model_passes_the_model_tester(qtbot, session, qtmodeltester):
+    view = _open(qtbot, session)
+    qtmodeltester.check(view.model)
