@@ -155,6 +155,17 @@ def _add_export_chart(
         help="latency budget (latency-throughput kind)",
     )
     ch.add_argument(
+        "--benchmark",
+        metavar="MODEL",
+        help="mlperf kind: the benchmark drawn, any spelling of its model "
+        "(default: the one with the most results)",
+    )
+    ch.add_argument(
+        "--open-division",
+        action="store_true",
+        help="mlperf kind: draw Open division results too (default: Closed)",
+    )
+    ch.add_argument(
         "--unit-family",
         default=None,
         metavar="UNIT",

@@ -165,6 +165,7 @@ def export_chart(args: argparse.Namespace) -> int:
     from ipubench_gui.store.export.export import ExportError as TableExportError
     from ipubench_gui.store.query import fetch
     from ipubench_gui.store.query.charts import make_chart
+    from ipubench_gui.store.user import aliases
     from ipubench_gui.ui.application import ensure_app
 
     try:
@@ -187,6 +188,11 @@ def export_chart(args: argparse.Namespace) -> int:
             title=args.title,
             unit_family=args.unit_family,
             per_accelerator=args.per_accelerator,
+            # any spelling of a model names the benchmark ("bert", "rn50")
+            benchmark=aliases.of(db).canonical("model", args.benchmark)
+            if args.benchmark
+            else None,
+            open_division=args.open_division,
         )
         chart = make_chart(db, state, spec, universe)
     finally:

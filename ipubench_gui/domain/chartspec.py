@@ -37,6 +37,10 @@ class ChartSpec:
     unit_family: str | None = None
     # figures per accelerator chip (domain/per_chip.py): derived, labelled so
     per_accelerator: bool = False
+    # the MLPerf chart: one benchmark (a model; None: the one with the most
+    # results) and the closed division unless Open results are asked for too
+    benchmark: str | None = None
+    open_division: bool = False
     # style fields: the same rows, drawn differently
     color_by: str = "framework"
     group_by: str | None = None

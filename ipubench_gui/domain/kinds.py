@@ -31,8 +31,9 @@ from ipubench_gui.domain.plot_vendor import vendor_plot
 
 # Chart options a kind may use (the chart options panel shows only these).
 # family: what the bars count (one unit family at a time); per_chip: figures per
-# accelerator chip (derived)
-OPTIONS = ("color_by", "group_by", "log", "budget", "family", "per_chip")
+# accelerator chip (derived); benchmark: the one MLPerf benchmark drawn, and
+# whether the Open division is drawn beside the Closed one
+OPTIONS = ("color_by", "group_by", "log", "budget", "family", "per_chip", "benchmark")
 
 
 class KindOptions(Protocol):
@@ -46,6 +47,10 @@ class KindOptions(Protocol):
     def log(self) -> bool: ...
     @property
     def budget_ms(self) -> float | None: ...
+    @property
+    def benchmark(self) -> str | None: ...
+    @property
+    def open_division(self) -> bool: ...
 
 
 # (options, the store's rows, colour order, what varies along a line) -> Plot
@@ -139,8 +144,10 @@ KINDS: dict[str, ChartKind] = {
     ),
     "mlperf": ChartKind(
         "MLPerf time to train",
-        lambda _o, data, order, _along: mlperf_plot(data.rows, order),
-        uses=frozenset({"log", "per_chip"}),
+        lambda o, data, order, _along: mlperf_plot(
+            data.rows, order, o.benchmark, o.open_division
+        ),
+        uses=frozenset({"log", "per_chip", "benchmark"}),
         # official results (the seed's cited figures share their rows); a time
         # and an accelerator count to plot
         condition=RowRule(

@@ -57,17 +57,55 @@ def marker(row: Row) -> str:
     return ", ".join(marks)
 
 
-def mlperf_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plot:
-    """Time to train against accelerators, a colour per accelerator type; Open
-    division and Preview/Research systems in series of their own, named so."""
-    mine = [
-        r
-        for r in rows
-        if is_mlperf(r)
-        and r.get("metric") == "time_to_train"
-        and r.get("value") is not None
-        and r.get("accelerators")
-    ]
+def plotted(row: Row) -> bool:
+    """An official result with a time and an accelerator count to plot."""
+    return (
+        is_mlperf(row)
+        and row.get("metric") == "time_to_train"
+        and row.get("value") is not None
+        and bool(row.get("accelerators"))
+    )
+
+
+def benchmark_counts(rows: Sequence[Row]) -> list[tuple[str, int]]:
+    """(benchmark, results to plot), most results first, then by name: the
+    MLPerf chart's choice of benchmark (what the chart options list)."""
+    counts: dict[str, int] = defaultdict(int)
+    for r in rows:
+        if plotted(r):
+            counts[str(r.get("model"))] += 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def chosen_benchmark(rows: Sequence[Row], asked: str | None = None) -> str | None:
+    """The benchmark drawn: ``asked`` when the rows have it, else the one
+    with the most results."""
+    counts = benchmark_counts(rows)
+    names = [b for b, _ in counts]
+    if asked in names:
+        return asked
+    return names[0] if names else None
+
+
+def mlperf_plot(
+    rows: Sequence[Row],
+    color_order: Sequence[object] = (),
+    benchmark: str | None = None,
+    open_division: bool = False,
+) -> Plot:
+    """Time to train against accelerators for one benchmark (``benchmark``, or
+    the one with the most results), a colour per accelerator type; the Closed
+    division only, unless ``open_division`` (or the rows hold no Closed
+    result); Open division and Preview/Research systems in series of their
+    own, named so."""
+    counts = benchmark_counts(rows)
+    shown = chosen_benchmark(rows, benchmark)
+    mine = [r for r in rows if plotted(r) and str(r.get("model")) == shown]
+    closed = [r for r in mine if str(r.get("division") or "").lower() != "open"]
+    hidden_open = 0
+    if not open_division and closed:
+        hidden_open = len(mine) - len(closed)
+        mine = closed
     groups: dict[str, list[Row]] = defaultdict(list)
     for r in mine:
         kind = str(r.get("generation") or r.get("accelerator") or "unknown")
@@ -121,17 +159,23 @@ def mlperf_plot(rows: Sequence[Row], color_order: Sequence[object] = ()) -> Plot
         )
         for name in names
     )
-    models = sorted({str(r.get("model")) for r in mine})
     rounds = sorted({str(r["mlperf_round"]) for r in mine if r.get("mlperf_round")})
-    what = models[0] if len(models) == 1 else f"{len(models)} benchmarks"
+    what = shown or "no results"
     when = ", ".join(f"v{x}" for x in rounds) or "v2.0"
     notes = [
         "IPU results as stars; Open division (triangles) and Preview (squares) "
         "or Research (diamonds) systems in series of their own"
     ]
-    if len(models) > 1:
+    others = [f"{b} ({n})" for b, n in counts if b != shown]
+    if others:
         notes.append(
-            "several benchmarks shown: pick one Model to compare like for like"
+            "one benchmark at a time; others (results): " + ", ".join(others)
+        )
+    if hidden_open:
+        notes.append(
+            f"Closed division only: {hidden_open} Open division result"
+            f"{'s' * (hidden_open != 1)} not drawn (Open division too, in the "
+            "chart options)"
         )
     sizes = {int(r["accelerators"]) for r in mine}
     return Plot(

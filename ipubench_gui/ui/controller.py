@@ -15,6 +15,7 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.kinds import kind
+from ipubench_gui.domain.plot_mlperf import benchmark_counts, chosen_benchmark
 from ipubench_gui.domain.plots import Chart, Plot, chart_of
 from ipubench_gui.domain.ranges import counted_unit, per_chip_unit
 from ipubench_gui.store.db import Database
@@ -348,6 +349,10 @@ class Controller(QObject):
             family(rows[0]) if rows and spec.kind == "throughput" else None,
             self.chart_rows.others,
         )
+        if spec.kind == "mlperf":
+            self.window.chart_options.set_benchmarks(
+                chosen_benchmark(rows, spec.benchmark), benchmark_counts(rows)
+            )
         what = (
             f"{len(self.plot.point_ids())} shown"
             if not self.plot.empty

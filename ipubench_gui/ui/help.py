@@ -166,6 +166,14 @@ def guide_html(window: QWidget) -> str:
             "listed, no verdict), or not checkable (with the reason).",
         ),
         (
+            "Every MLPerf result, as MLCommons tabulates them",
+            f"View → MLPerf results table{k('mlperf_results_table')}: a row per "
+            "system and framework, a column per benchmark, minutes (chip-minutes "
+            "per chip); it follows the filters, sorts by any column, and a cell "
+            "chooses its result for Details, the comparison and Explain. Search "
+            "finds systems by any name: 'dgx a100', 'pod16', 'tpu'.",
+        ),
+        (
             "Charts for slides",
             f"Choose a chart above the table; export it{k('export_chart_action')}. "
             f"Figures per accelerator chip{k('per_chip_action')} are derived "

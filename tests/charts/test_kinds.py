@@ -139,8 +139,16 @@ def test_progress_speedup_bow_over_classic(db):
 
 def test_mlperf_points_are_the_published_times(db):
     rows = _seed_rows("MLPerf v2.0 Training Performance")
-    plot = _plot(db, "mlperf")
-    got = {p.result_id: p for s in plot.series for p in s.points}
+    # one benchmark at a time: every benchmark's chart, Open division too
+    benchmarks = db.cursor().execute(
+        "SELECT DISTINCT model FROM mlperf_training WHERE value IS NOT NULL "
+        "AND accelerators > 0"
+    ).fetchall()
+    got = {}
+    for (model,) in benchmarks:
+        plot = _plot(db, "mlperf", benchmark=model, open_division=True)
+        assert model in plot.title
+        got |= {p.result_id: p for s in plot.series for p in s.points}
     assert len(rows) == 11
     ids = dict(
         db.cursor()
@@ -242,7 +250,7 @@ def test_every_kind_names_known_options_and_columns():
 
 def test_mlperf_chart_marks_ipu_open_and_preview_and_carries_the_footnote(db):
     state = FilterState().with_values("model", ["RNN-T"])
-    plot = _plot(db, "mlperf", state)
+    plot = _plot(db, "mlperf", state, open_division=True)
     cur = db.cursor()
     want = cur.execute(
         "SELECT accelerator_generation, division, category, count(*) "
@@ -294,3 +302,33 @@ def test_vendor_chart_says_the_filters_do_not_apply(db):
     # a chart the filters do choose names them
     bars = make_chart(db, one, ChartSpec(kind="throughput"))
     assert bars.subtitle.startswith("Filters: ") and "BERT-Large" in bars.subtitle
+
+
+def test_mlperf_chart_draws_one_benchmark_closed_division_by_default(db):
+    """By default the benchmark with the most results (counted here in SQL),
+    Closed division only; the others are named in a note, one option away."""
+    cur = db.cursor()
+    counts = cur.execute(
+        "SELECT model, count(*) AS n FROM results_v WHERE mlperf_round IS NOT NULL "
+        "AND metric = 'time_to_train' AND value IS NOT NULL AND accelerators > 0 "
+        "GROUP BY model ORDER BY n DESC, model"
+    ).fetchall()
+    top = counts[0][0]
+    closed = cur.execute(
+        "SELECT count(*) FROM results_v WHERE model = $m AND mlperf_round IS NOT "
+        "NULL AND value IS NOT NULL AND accelerators > 0 AND division = 'closed'",
+        {"m": top},
+    ).fetchone()[0]
+    plot = _plot(db, "mlperf")
+    assert plot.title.endswith(f"time to train: {top}")
+    assert {r["model"] for r in plot.rows} == {top}
+    assert len(plot.point_ids()) == closed
+    assert not any("Open" in s.name for s in plot.series)
+    note = " ".join(plot.notes)
+    assert all(f"{m} ({n})" in note for m, n in counts[1:])
+    with_open = _plot(db, "mlperf", open_division=True)
+    assert len(with_open.point_ids()) > closed
+    assert any(s.name.endswith("(Open)") for s in with_open.series)
+    # another benchmark, asked for by name
+    other = _plot(db, "mlperf", benchmark=counts[1][0])
+    assert {r["model"] for r in other.rows} == {counts[1][0]}

@@ -115,3 +115,23 @@ def test_a_cell_chooses_its_result_for_details_compare_and_explain(qtbot, sessio
 def test_model_passes_the_model_tester(qtbot, session, qtmodeltester):
     view = _open(qtbot, session)
     qtmodeltester.check(view.model)
+
+
+def test_mlperf_chart_offers_every_benchmark_one_click_away(qtbot, session):
+    w, state = session.window, session.state
+    state.set_chart(state.chart.with_(kind="mlperf"))
+    opts = w.chart_options
+    assert opts.benchmark.isVisible() and opts.open_division.isVisible()
+    assert not opts.family.isVisible()
+    qtbot.waitUntil(lambda: opts.benchmark.count() > 1, timeout=20_000)
+    first = opts.benchmark.itemData(0)  # the most results, drawn by default
+    assert opts.benchmark.currentData() == first
+    assert w.chart_title.text().startswith("<b>MLPerf™ Training")
+    assert first in w.chart_title.text()
+    second = opts.benchmark.itemData(1)
+    opts.benchmark.setCurrentIndex(1)
+    opts.benchmark.activated.emit(1)
+    assert state.chart.benchmark == second
+    qtbot.waitUntil(lambda: second in w.chart_title.text(), timeout=20_000)
+    opts.open_division.setChecked(True)
+    assert state.chart.open_division

@@ -65,6 +65,21 @@ class ChartOptions(QWidget):
             "What the bars count. One unit family at a time: images/s never "
             "share an axis with nodes/s"
         )
+        self.benchmark = QComboBox()
+        self.benchmark.setAccessibleName("MLPerf benchmark")
+        self.benchmark.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.benchmark.setMinimumContentsLength(10)
+        self.benchmark.setToolTip(
+            "The benchmark drawn: one at a time, so every point is the same "
+            "work (by default the one with the most results)"
+        )
+        self.open_division = QCheckBox("Open division too")
+        self.open_division.setToolTip(
+            "Draw Open division results beside the Closed ones, in series of "
+            "their own (Open results may change the model or the training)"
+        )
         self.budget = QDoubleSpinBox(
             decimals=2, minimum=0.0, maximum=10_000.0, singleStep=0.5, suffix=" ms"
         )
@@ -94,6 +109,8 @@ class ChartOptions(QWidget):
             lay.addWidget(self._labels[key])
             lay.addWidget(w)
         lay.addWidget(self.family)  # no label: it reads "images/s"
+        lay.addWidget(self.benchmark)  # no label: it reads "BERT-Large (93)"
+        lay.addWidget(self.open_division)
         lay.addWidget(self.log)
         lay.addWidget(self.per_chip)
         lay.addStretch(1)
@@ -112,6 +129,10 @@ class ChartOptions(QWidget):
         self.family.activated.connect(
             lambda _: self._edit(unit_family=self.family.currentData())
         )
+        self.benchmark.activated.connect(
+            lambda _: self._edit(benchmark=self.benchmark.currentData())
+        )
+        self.open_division.toggled.connect(lambda on: self._edit(open_division=on))
         self.budget.editingFinished.connect(
             lambda: self._edit(budget_ms=self.budget.value() or None)
         )
@@ -135,17 +156,30 @@ class ChartOptions(QWidget):
             self.per_chip.setChecked(spec.per_accelerator)
         with QSignalBlocker(self.budget):
             self.budget.setValue(spec.budget_ms or 0.0)
+        with QSignalBlocker(self.open_division):
+            self.open_division.setChecked(spec.open_division)
         uses = KINDS[spec.kind].uses if spec.kind in KINDS else frozenset()
         for key, widgets in (
             ("color_by", (self.color_by, self._labels["color_by"])),
             ("group_by", (self.group_by, self._labels["group_by"])),
             ("budget", (self.budget, self._labels["budget"])),
             ("family", (self.family,)),
+            ("benchmark", (self.benchmark, self.open_division)),
             ("log", (self.log,)),
             ("per_chip", (self.per_chip,)),
         ):
             for w in widgets:
                 w.setVisible(key in uses)
+
+    def set_benchmarks(self, drawn: str | None, counts) -> None:
+        """The MLPerf benchmarks the filtered rows have: ``drawn`` and
+        ``counts`` ((benchmark, results), most first)."""
+        with QSignalBlocker(self.benchmark):
+            self.benchmark.clear()
+            for name, n in counts:
+                self.benchmark.addItem(f"{name} ({n})", name)
+            self.benchmark.setCurrentIndex(max(self.benchmark.findData(drawn), 0))
+        self.benchmark.setEnabled(self.benchmark.count() > 1)
 
     def set_families(self, drawn: str | None, others) -> None:
         """The unit families the filtered rows have: ``drawn`` (what the bars
