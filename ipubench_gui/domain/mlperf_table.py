@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ipubench_gui.domain.format import format_number
+from ipubench_gui.domain.per_chip import chip_time_title
 from ipubench_gui.domain.plot_mlperf import DERIVED, TRADEMARK
 
 #: The columns naming a row (results_v columns) and their headers, in order.
@@ -32,7 +33,7 @@ KEY_COLUMNS: tuple[str, ...] = tuple(k for k, _ in KEYS)
 KEY_HEADERS: tuple[str, ...] = tuple(h for _, h in KEYS)
 LOGS_MISSING = "logs missing"
 MINUTES = "Time to train (minutes) — lower is better"
-CHIP_MINUTES = "Chip-minutes (time × accelerators, derived) — lower is better"
+CHIP_MINUTES = chip_time_title("min")  # the words every per-chip time uses
 CHIP_NOTE = (
     "Chip-minutes are derived here (time to train × the system's accelerator "
     "chips), not official MLPerf results."
