@@ -135,3 +135,11 @@ def test_mlperf_chart_offers_every_benchmark_one_click_away(qtbot, session):
     qtbot.waitUntil(lambda: second in w.chart_title.text(), timeout=20_000)
     opts.open_division.setChecked(True)
     assert state.chart.open_division
+
+
+def test_a_saved_view_keeps_the_mlperf_charts_benchmark_and_division():
+    from ipubench_gui.domain.chartspec import ChartSpec
+    from ipubench_gui.domain.view_schema import parse_chart
+
+    spec = ChartSpec(kind="mlperf", benchmark="BERT-Large", open_division=True)
+    assert parse_chart(spec.to_json()) == (spec, [])
