@@ -17,6 +17,7 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.mlperf_names import framework_family
 from ipubench_gui.store.mlperf_table import mlperf_table
 from tests.conftest import DATA, run_cli
+from tests.store.test_mlperf import LOGS_CHANGED
 
 V20 = Path(__file__).resolve().parents[3] / "shared" / "mlperf" / "training" / "v2.0"
 needs_shared = pytest.mark.skipif(not V20.is_dir(), reason="../shared/mlperf absent")
@@ -32,17 +33,8 @@ COLUMNS = {
     "unet3d": "3D U-Net",
 }
 # Cells the logs of this copy cannot reproduce (its README: H3C's and Inspur's
-# tables were published before some of their logs changed), with the table's
-# figure and the logs': the table shows the logs'.
-LOGS_CHANGED = {
-    ("H3C", "R5300G5x4A100-SXM-80GB", "unet3d"),  # table 47.57, logs 51.07
-    ("H3C", "R5500G5-Intelx8A100-SXM-80GB", "dlrm"),  # table 1.70, logs 1.61
-    ("Inspur", "NF5488A5", "bert"),  # table 18.84, logs 16.18
-    ("Inspur", "NF5488A5", "dlrm"),  # table 1.70, logs 1.60
-    ("Inspur", "NF5688M6", "bert"),  # table 17.45, logs 15.87
-    ("Inspur", "NF5688M6", "maskrcnn"),  # table 42.84, logs 40.92
-    ("Inspur", "NF5688M6", "dlrm"),  # table 1.68, logs 1.60
-}
+# tables were published before some of their logs changed; LOGS_CHANGED has
+# each with the published figure and the logs'): the table shows the logs'.
 NO_LOGS = {  # the published table names a result the copy has no logs for
     ("Inspur", "NF5468M6J", b)
     for b in ("resnet", "ssd", "unet3d", "maskrcnn", "minigo")
