@@ -11,8 +11,8 @@ from functools import partial
 from PySide6.QtCore import QObject, Qt
 
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store import fetch
-from ipubench_gui.store.mlperf_table import mlperf_table
+from ipubench_gui.store.query import fetch
+from ipubench_gui.store.query.mlperf_table import mlperf_table
 from ipubench_gui.ui.controller import Controller
 
 SLOT = "mlperf-table"

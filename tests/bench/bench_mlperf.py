@@ -153,9 +153,9 @@ def _table_row(tmp: Path, runs: int) -> Row:
     """The MLPerf results table (DuckDB PIVOT, every official result) against
     fetching the same rows unpivoted."""
     from ipubench_gui.domain.filters import FilterState
-    from ipubench_gui.store.build import build_store, fingerprint
+    from ipubench_gui.store.bundled.build import build_store, fingerprint
     from ipubench_gui.store.db import Database
-    from ipubench_gui.store.mlperf_table import mlperf_table
+    from ipubench_gui.store.query.mlperf_table import mlperf_table
 
     store = tmp / f"table-{fingerprint(REPO_DATA)[:16]}.duckdb"
     if not store.exists():

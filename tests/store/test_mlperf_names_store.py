@@ -12,7 +12,7 @@ import pytest
 
 from ipubench_gui.domain import compare
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store import fetch, queries
+from ipubench_gui.store.query import fetch, queries
 from tests.conftest import DATA, seeds_or_skip
 
 CSV = list(csv.DictReader((DATA / "mlperf_training.csv").open(encoding="utf-8")))

@@ -15,7 +15,7 @@ from ipubench_gui.domain import mlperf_table as mt
 from ipubench_gui.domain.entities import load
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.mlperf_names import framework_family
-from ipubench_gui.store.mlperf_table import mlperf_table
+from ipubench_gui.store.query.mlperf_table import mlperf_table
 from tests.conftest import DATA, run_cli
 from tests.store.test_mlperf import LOGS_CHANGED
 

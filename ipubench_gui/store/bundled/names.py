@@ -89,13 +89,10 @@ PRINTED = tuple(f"printed_{c}" for c in AS_PRINTED)
 def official_names(exclude: tuple[str, ...] = ()) -> str:
     """CANONICAL_NAMES for rows that may hold PRINTED (after ``r.*``, which
     loses those and ``exclude``)."""
-    return (
-        f"EXCLUDE ({', '.join((*exclude, *PRINTED))}) {_REPLACE}"
-        + "".join(
-            f",\n    coalesce(r.printed_{c}, r.{c}) AS {c}_as_printed"
-            for c in AS_PRINTED
-        )
+    return f"EXCLUDE ({', '.join((*exclude, *PRINTED))}) {_REPLACE}" + "".join(
+        f",\n    coalesce(r.printed_{c}, r.{c}) AS {c}_as_printed" for c in AS_PRINTED
     )
+
 
 _OTHER_NAMES = "concat_ws(' | ', vm.other_names, vd.other_names)"
 # The text a search term must occur in (store/query/clauses.py), worked out once per

@@ -9,18 +9,11 @@ whose columns are read from the data cannot take bound parameters.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ipubench_gui.domain.mlperf_table import (
-    FORMATS,
-    KEY_COLUMNS,
-    MLPerfTable,
-    build,
-    markdown,
-)
+from ipubench_gui.domain.mlperf_table import KEY_COLUMNS, MLPerfTable, build
 from ipubench_gui.store.db import Query
-from ipubench_gui.store.queries import VIEW, where
+from ipubench_gui.store.query.queries import VIEW, where
 from ipubench_gui.store.schema import quote_ident
 
 if TYPE_CHECKING:
@@ -80,29 +73,3 @@ def mlperf_table(
     q = table_query(state, benchmarks)
     rows = cur.execute(q.sql, q.params).fetchall()
     return build(benchmarks, rows, per_chip)
-
-
-def write_table(table: MLPerfTable, path: Path, fmt: str) -> int:
-    """Write ``table`` to ``path`` as ``fmt`` (csv, markdown, xlsx), atomically;
-    returns the number of rows. CSV holds the figures only; Markdown and the
-    workbook carry the unit and the footnote the MLPerf messaging rules ask
-    for. Raises ExportError naming the path and why."""
-    from ipubench_gui.store import export
-    from ipubench_gui.store.export_xlsx import write_rows_xlsx
-
-    heads = [*table.headers]
-    if fmt == "csv":
-        export.write_csv(path, heads, table.records())
-    elif fmt == "markdown":
-        export.write_text(path, markdown(table))
-    elif fmt == "xlsx":
-        write_rows_xlsx(
-            table.records(),
-            path,
-            heads,
-            export.atomic_write_binary,
-            (table.unit, table.footnote()),
-        )
-    else:
-        raise ValueError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
-    return len(table.rows)
