@@ -26,8 +26,12 @@ def not_comparable(row: Row, base: Row) -> str:
     ratios, verdicts and counterparts need the same metric in the same unit
     family (images/s against images/s, never against nodes/s), and a count of
     unknown items the same model."""
+    if not row.get("metric") or not base.get("metric"):
+        return "not comparable: metric unknown"  # a blank is never the same
     fa, fb = family(row), family(base)
-    same_model = row.get("model") == base.get("model")
+    models = (row.get("model"), base.get("model"))
+    known_models = None not in models
+    same_model = known_models and models[0] == models[1]
     ok = (
         row.get("metric") == base.get("metric")
         and fa is not None
@@ -36,8 +40,10 @@ def not_comparable(row: Row, base: Row) -> str:
     )
     if ok:
         return ""
+    if not known_models and fa == fb and row.get("metric") == base.get("metric"):
+        return "not comparable: model unknown, so what an item is"
     parts = []
-    if not same_model:
+    if known_models and not same_model:
         parts.append(f"model ({row.get('model')} vs {base.get('model')})")
     tasks = (row.get("task"), base.get("task"))
     if None not in tasks and tasks[0] != tasks[1]:  # a blank is unknown

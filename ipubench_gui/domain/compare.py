@@ -151,7 +151,10 @@ def status(key: str, rows: Sequence[Row]) -> str:
     (figures, provenance, real vs synthetic data) their shown values."""
     if key in BY_KEY:
         return relate_all(BY_KEY[key], rows)
-    values = [show(r, key) for r in rows]
+    return _shown_status([show(r, key) for r in rows])
+
+
+def _shown_status(values: Sequence[str]) -> str:
     known = {v for v in values if v}
     if len(known) > 1:
         return DIFFERS
@@ -290,11 +293,19 @@ def table(
             st = DIFFERS if len(set(values)) > 1 else SAME
             out.append(CompareRow(key, label, tuple(values), st, kind))
             return
-        cells = tuple(
-            "" if i == baseline else cell_status(key, r, base)
-            for i, r in enumerate(rows)
-        )
-        st = status(key, rows)
+        if key in BY_KEY:
+            attr = BY_KEY[key]
+            st = relate_all(attr, rows)
+            cells = tuple(
+                "" if i == baseline else relate(attr, r, base)
+                for i, r in enumerate(rows)
+            )
+        else:  # from the values shown, worked out once
+            st = _shown_status(values)
+            cells = tuple(
+                "" if i == baseline else _shown_status([v, values[baseline]])
+                for i, v in enumerate(values)
+            )
         out.append(CompareRow(key, label, tuple(values), st, kind, cells))
 
     for key, label in ATTRIBUTES:

@@ -212,3 +212,18 @@ def test_counterparts_count_no_blank_as_a_difference():
     notes = {cp.row["result_id"]: cp.note for cp in groups["batch_size"]}
     # the blank variant is unknown on both sides; a blank SDK is no difference
     assert notes == {"b": "unknown: variant", "s": "unknown: variant, SDK version"}
+
+
+def test_no_ratio_across_a_blank_metric_or_an_unknown_item():
+    """items/s of a model nobody named count unknown things: no ratio."""
+    a = {"result_id": "a", "metric": "throughput", "unit": "items/s", "value": 2.0}
+    b = dict(a, result_id="b", value=1.0)
+    assert compare.ratio_text(a, b) == (
+        "not comparable: model unknown, so what an item is"
+    )
+    assert compare.ratio_text(dict(a, model="X"), dict(b, model="X")).startswith(
+        "2.00× more throughput"
+    )
+    assert compare.ratio_text(dict(a, metric=None), b) == (
+        "not comparable: metric unknown"
+    )
