@@ -36,6 +36,7 @@ def main() -> int:
     import tests.bench.bench_breakdown  # noqa: F401
     import tests.bench.bench_charts  # noqa: F401
     import tests.bench.bench_claims  # noqa: F401
+    import tests.bench.bench_compare  # noqa: F401
     import tests.bench.bench_export  # noqa: F401
     import tests.bench.bench_import  # noqa: F401
     import tests.bench.bench_import_existing  # noqa: F401
@@ -63,6 +64,7 @@ def main() -> int:
             "names",
             "export",
             "claims",
+            "compare",
         ]  # issue order, whatever the imports'
         for name, fn in sorted(
             CASES.items(),
