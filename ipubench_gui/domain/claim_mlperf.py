@@ -26,9 +26,11 @@ def mlperf_fig(r: Row) -> Figure:
     return figure_of(
         r,
         "MLPerf",
-        f"v{r['mlperf_round']} {r['division']} {r['availability']} {r['submitter']} "
+        f"v{r['mlperf_round']} {r['division']} "
+        f"{r.get('category') or r['availability']} {r['submitter']} "
         f"{r['system_name']} "
-        f"({r['accelerators']}× {r['accelerator_type']}), {r['mlperf_benchmark']}",
+        f"({r['accelerators']}× {r['accelerator_type']}), {r['mlperf_benchmark']}"
+        + (f", MLPerf ID {r['mlperf_id']}" if r.get("mlperf_id") else ""),
         whose="MLPerf",
         source=f"MLPerf Training v{r['mlperf_round']} results, {r['path']}",
         unit="min",

@@ -99,7 +99,8 @@ def mlperf_rows(db: Database) -> Rows:
     return _dicts(
         db,
         "SELECT result_id, mlperf_round, submitter, system_id, system_name, "
-        "mlperf_benchmark, division, availability, accelerator_type, "
+        "mlperf_benchmark, division, availability, category, mlperf_id, "
+        "accelerator_type, "
         "accelerator, accelerator_model, accelerators, framework, value, path "
         "FROM results_v WHERE mlperf_round IS NOT NULL AND value IS NOT NULL "
         "AND metric = 'time_to_train' ORDER BY result_id",
