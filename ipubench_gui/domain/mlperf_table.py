@@ -146,13 +146,10 @@ class MLPerfTable:
             {c.mlperf_id for r in self.rows for c in r.cells if c and c.mlperf_id}
         )
         parts = [
-            f"MLPerf™ Training {rounds or '(no results)'}; division: "
-            f"{seen('division') or '—'}; availability: {seen('category') or '—'}."
-            " Each cell is one result (submitter and system on its row); its "
-            "result ID in the window's tooltip and export-results.",
-            f"MLPerf result IDs: {', '.join(ids)}." if ids else "",
-            "From github.com/mlcommons/training_results_vX.Y (the round's "
-            "repository). " + DERIVED,
+            f"MLPerf™ Training {rounds}; division: {seen('division') or '—'}; "
+            f"availability: {seen('category') or '—'}; each cell's result ID in "
+            "its tooltip" + (f"; MLPerf IDs: {', '.join(ids)}." if ids else "."),
+            "From github.com/mlcommons/training_results_vX.Y. " + DERIVED,
             CHIP_NOTE if self.per_chip else "",
             TRADEMARK,
         ]

@@ -152,3 +152,17 @@ def test_a_vendor_row_links_to_nothing_of_another_table(db):
     bow = fetch.rows_by_ids(db, ["bowtr-536574"])[0]
     assert not bow.get("link")
     assert not compare.value_of(bow, "source_link")  # not the page's last links
+
+
+def test_a_count_written_as_a_float_is_read_as_a_count():
+    """MosaicML's v2.0 and v2.1 system files give "number_of_nodes": 1.0."""
+    from pathlib import Path
+
+    from ipubench_gui.store.mlperf.mlperf import Names, scan
+
+    root = Path(__file__).resolve().parents[3] / "shared" / "mlperf" / "training"
+    folder = root / "v2.0" / "MosaicML"
+    if not folder.is_dir():
+        pytest.skip("../shared/mlperf is not present")
+    results = scan(folder, "2.0", Names.load(DATA / "entities"))
+    assert results and {(r.nodes, r.accelerators) for r in results} == {(1, 8)}

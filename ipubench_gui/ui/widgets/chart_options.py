@@ -70,7 +70,7 @@ class ChartOptions(QWidget):
         self.benchmark.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
-        self.benchmark.setMinimumContentsLength(10)
+        self.benchmark.setMinimumContentsLength(18)  # "ResNet-50 v1.5 (165)"
         self.benchmark.setToolTip(
             "The benchmark drawn: one at a time, so every point is the same "
             "work (by default the one with the most results)"

@@ -53,6 +53,9 @@ class MLPerfTableView(QWidget):
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        small = self.note.font()
+        small.setPointSizeF(small.pointSizeF() * 0.85)  # the table keeps the room
+        self.note.setFont(small)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.unit)
