@@ -136,7 +136,9 @@ def guide_html(window: QWidget) -> str:
             "Find results",
             f"Type in the search box{k('find_action')} or tick values in the "
             "filters on the left; numeric ranges are under them. Clear every "
-            f"filter{k('clear_all_action')}.",
+            f"filter{k('clear_all_action')}. Every change of the filters, the "
+            f"chart or the comparison can be undone{k('undo_action')} and "
+            f"redone{k('redo_action')} (Edit menu), one change at a time.",
         ),
         (
             "Read a figure",

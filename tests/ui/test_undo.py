@@ -61,6 +61,9 @@ def test_nothing_to_undo_after_start(make_session):
     assert first == [w.undo_action, w.redo_action]
     assert w.undo_action.shortcut().toString() == "Ctrl+Z"
     assert "Ctrl+Shift+Z" in [k.toString() for k in w.redo_action.shortcuts()]
+    w.guide_action.trigger()  # Help → Guide names both keys
+    text = w.guide_dialog.text.toPlainText()
+    assert "undone (Ctrl+Z) and redone (Ctrl+Shift+Z)" in text
 
 
 def test_filter_chart_and_comparison_undone_one_step_at_a_time(qtbot, session):
