@@ -29,6 +29,7 @@ class MLPerfTableController(QObject):
         self.state.chartChanged.connect(self._on_state_chart_changed)
         self.window.mlperf_dock.visibilityChanged.connect(self._on_dock_visibility)
         self.view.resultChosen.connect(self.choose)
+        self.view.exportRequested.connect(self.choose_export)
 
     def _on_dock_visibility(self, visible: bool) -> None:
         if visible:
@@ -85,3 +86,51 @@ class MLPerfTableController(QObject):
     def _on_details(self, rows: list[dict]) -> None:
         if rows and self.state.selection == (rows[0]["result_id"],):
             self.window.details.show_rows(rows)
+
+    def choose_export(self) -> None:
+        """Save the table as shown, in the format of the file name chosen."""
+        from pathlib import Path
+
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+        from ipubench_gui.store.export.export import ExportError
+        from ipubench_gui.ui import settings_store as ss
+
+        folder = ss.load_text(ss.LAST_EXPORT_DIR, str(Path.home()))
+        path, chosen = QFileDialog.getSaveFileName(
+            self.window,
+            "Export the MLPerf results table",
+            str(Path(folder) / "mlperf-results.csv"),
+            ";;".join(FILTERS),
+        )
+        if not path:
+            return
+        try:
+            # a suffix typed wins over the filter chosen
+            fmt = SUFFIXES.get(Path(path).suffix.lower()) or FILTERS.get(chosen)
+            out = self.save(Path(path), fmt)
+        except (ExportError, OSError) as exc:
+            QMessageBox.warning(self.window, "Could not export the table", str(exc))
+            return
+        ss.save_text(ss.LAST_EXPORT_DIR, str(out.parent))
+        self.window.statusBar().showMessage(f"MLPerf results table saved: {out}", 8000)
+
+    def save(self, path, fmt: str | None = None):
+        """Write the table as shown to ``path`` (format: ``fmt``, else the
+        file name's suffix, else CSV); the path written."""
+        from ipubench_gui.store.export.mlperf_table import write_table
+
+        fmt = fmt or SUFFIXES.get(path.suffix.lower(), "csv")
+        if path.suffix.lower() not in EXTENSIONS[fmt]:
+            path = path.with_suffix(EXTENSIONS[fmt][0])
+        write_table(self.view.model.table, path, fmt)
+        return path
+
+
+FILTERS = {
+    "CSV (*.csv)": "csv",
+    "Markdown (*.md)": "markdown",
+    "Excel (*.xlsx)": "xlsx",
+}
+EXTENSIONS = {"csv": (".csv",), "markdown": (".md", ".markdown"), "xlsx": (".xlsx",)}
+SUFFIXES = {ext: fmt for fmt, exts in EXTENSIONS.items() for ext in exts}

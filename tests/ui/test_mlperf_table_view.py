@@ -143,3 +143,22 @@ def test_a_saved_view_keeps_the_mlperf_charts_benchmark_and_division():
 
     spec = ChartSpec(kind="mlperf", benchmark="BERT-Large", open_division=True)
     assert parse_chart(spec.to_json()) == (spec, [])
+
+
+def test_the_table_as_shown_is_exported(qtbot, session, tmp_path):
+    from openpyxl import load_workbook
+
+    view = _open(qtbot, session)
+    m = view.model
+    bert = _column(view, "BERT-Large")
+    view.view.sortByColumn(bert, Qt.SortOrder.AscendingOrder)
+    first = m.index(0, bert).data(RAW_ROLE)
+    ctl = session.mlperf_table
+    out = ctl.save(tmp_path / "t.xlsx")
+    ws = load_workbook(out).active
+    got = list(ws.iter_rows(values_only=True))
+    assert list(got[0]) == list(m.table.headers)
+    assert got[1][bert] == first  # sorted as shown, the figure unrounded
+    assert got[-1][0].startswith("MLPerf™ Training") and "trademark" in got[-1][0]
+    md = ctl.save(tmp_path / "t", "markdown")
+    assert md.suffix == ".md" and f"| {first:.2f} |" in md.read_text(encoding="utf-8")

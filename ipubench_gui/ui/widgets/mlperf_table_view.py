@@ -7,8 +7,10 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -27,6 +29,7 @@ EMPTY = (
 
 class MLPerfTableView(QWidget):
     resultChosen = Signal(str)  # a cell's result id
+    exportRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -50,6 +53,14 @@ class MLPerfTableView(QWidget):
         self.view.selectionModel().currentChanged.connect(self._on_view_current)
         self.unit = QLabel(LOADING)
         self.unit.setAccessibleName("MLPerf results table unit")
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip(
+            "Save the table as shown (sorted, filtered): CSV, Markdown or Excel"
+        )
+        self.export_button.clicked.connect(self.exportRequested)
+        top = QHBoxLayout()
+        top.addWidget(self.unit, 1)
+        top.addWidget(self.export_button)
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -58,7 +69,7 @@ class MLPerfTableView(QWidget):
         self.note.setFont(small)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.unit)
+        lay.addLayout(top)
         lay.addWidget(self.view, 1)
         lay.addWidget(self.note)
         self.setFocusProxy(self.view)
@@ -83,6 +94,7 @@ class MLPerfTableView(QWidget):
             else EMPTY
         )
         self.note.setText(table.footnote() if n else "")
+        self.export_button.setEnabled(bool(n))
 
     def show_error(self, message: str) -> None:
         self.unit.setText(f"The MLPerf results table could not be made: {message}")
