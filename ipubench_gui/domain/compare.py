@@ -293,19 +293,23 @@ def table(
             st = DIFFERS if len(set(values)) > 1 else SAME
             out.append(CompareRow(key, label, tuple(values), st, kind))
             return
-        if key in BY_KEY:
-            attr = BY_KEY[key]
-            st = relate_all(attr, rows)
-            cells = tuple(
-                "" if i == baseline else relate(attr, r, base)
-                for i, r in enumerate(rows)
-            )
-        else:  # from the values shown, worked out once
+        # an attribute the verdict rests on, by likeness; any other row, and
+        # one with no meaning for the pair (two MLPerf results' precision),
+        # by the values shown
+        judged = BY_KEY.get(key)
+        st = relate_all(judged, rows) if judged else NOT_APPLICABLE
+        if st == NOT_APPLICABLE:
             st = _shown_status(values)
-            cells = tuple(
-                "" if i == baseline else _shown_status([v, values[baseline]])
-                for i, v in enumerate(values)
-            )
+
+        def cell(i: int, r: Row) -> str:
+            if i == baseline:
+                return ""
+            c = relate(judged, r, base) if judged else NOT_APPLICABLE
+            if c == NOT_APPLICABLE:
+                return _shown_status([values[i], values[baseline]])
+            return c
+
+        cells = tuple(cell(i, r) for i, r in enumerate(rows))
         out.append(CompareRow(key, label, tuple(values), st, kind, cells))
 
     for key, label in ATTRIBUTES:
