@@ -109,9 +109,7 @@ _SEARCHED = {
 # every spelling the tables list ("pod16" finds Bow Pod16 and IPU-POD16), its
 # accelerator and generation ("bow", "a100").
 _SYSTEM_WORDS = (
-    "coalesce(vs.canonical, r.platform)",
-    "r.platform",
-    "vs.other_names",
+    "coalesce(vs.other_names, r.platform)",  # its spellings, canonical and printed
     "es.accelerator",
     "ea.generation",
 )
@@ -133,10 +131,12 @@ OFFICIAL_WORDS = (
 def search_text(extra: tuple[str, ...] = ()) -> str:
     """SQL of a row's search text: TEXT_SEARCH's columns, then the system's
     words and ``extra`` (SQL of columns the rows have), lowered."""
-    words = ", ".join((*_SYSTEM_WORDS, *extra))
+    # each word once: the haystack every search term is looked for in stays
+    # short (a system's name is often its folder's, its chip its generation)
+    words = ", ".join(f"lower({w})" for w in (*_SYSTEM_WORDS, *extra))
     return (
         " || ' ' || ".join(f"coalesce(lower({_SEARCHED[c]}), '')" for c in TEXT_SEARCH)
-        + f" || ' ' || lower(concat_ws(' ', {words}))"
+        + f" || ' ' || array_to_string(list_distinct([{words}]), ' ')"
     )
 
 
