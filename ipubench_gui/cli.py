@@ -6,6 +6,7 @@ import argparse
 import gc
 from pathlib import Path
 
+from ipubench_gui.domain import metrics
 from ipubench_gui.domain.chartspec import COLOR_CHOICES, GROUP_CHOICES
 from ipubench_gui.versions import version_text
 
@@ -237,9 +238,7 @@ def _add_import(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         metavar="FIELD",
         help="the field the unpivoted column names become (default model)",
     )
-    im.add_argument(
-        "--metric", choices=("throughput", "latency", "time_to_train", "time_to_result")
-    )
+    im.add_argument("--metric", choices=metrics.NAMES)
     im.add_argument(
         "--unit",
         help="unit of the figures, when the file has none (an error when a "

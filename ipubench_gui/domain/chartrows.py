@@ -1,4 +1,4 @@
-"""The rows behind a chart: metric names, colours, labels, and the best rows
+"""The rows behind a chart: colours, labels, and the best rows
 of one metric in one unit (``ChartRows``), as the store and the kinds use them."""
 
 from __future__ import annotations
@@ -8,13 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-METRIC_LABELS = {
-    "throughput": "Throughput",
-    "latency": "Latency",
-    "time_to_train": "Time to train",
-    "time_to_result": "Time to result",
-}
-LOWER_IS_BETTER = {"latency", "time_to_train", "time_to_result"}
+from ipubench_gui.domain.metrics import LOWER_IS_BETTER, family, per_chip_value
 
 # Okabe & Ito's colour-blind-safe palette, then Paul Tol's muted set for more.
 PALETTE: tuple[str, ...] = (
@@ -130,12 +124,6 @@ def chart_unit(
     return unit, total, sum(n for n, _ in mine), plotted, others
 
 
-def family(row: Mapping[str, Any]) -> str:
-    """What a row's figure counts ("images/s"): results_v's unit_family, else
-    its unit."""
-    return str(row.get("unit_family") or row.get("unit"))
-
-
 def best_rows(
     rows: Sequence[Mapping[str, Any]],
     metric: str,
@@ -161,7 +149,7 @@ def best_rows(
             return v
         if not n:
             return None
-        return float(v / n if metric == "throughput" else v * n)
+        return per_chip_value(metric, v, n)
 
     picked = sorted(
         (r for r in rows if r["metric"] == metric and family(r) == unit),

@@ -7,18 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ipubench_gui.domain.chartrows import METRIC_LABELS
+from ipubench_gui.domain import metrics
+from ipubench_gui.domain.metrics import family
 
 Row = Mapping[str, Any]
 
 # Counts whose item depends on the model ("items/s" of an unknown model).
 GENERIC_FAMILIES = frozenset({"items/s", "samples/s"})
-
-
-def family(row: Row) -> str | None:
-    """What a figure counts ("images/s", "sequences/s", "time"); the unit
-    itself for rows that do not say (``unit_family`` is a results_v column)."""
-    return row.get("unit_family") or row.get("unit")
 
 
 def not_comparable(row: Row, base: Row) -> str:
@@ -34,7 +29,7 @@ def not_comparable(row: Row, base: Row) -> str:
     same_model = known_models and models[0] == models[1]
     ok = (
         row.get("metric") == base.get("metric")
-        and fa is not None
+        and fa != ""
         and fa == fb
         and (fa not in GENERIC_FAMILIES or same_model)
     )
@@ -49,10 +44,7 @@ def not_comparable(row: Row, base: Row) -> str:
     if None not in tasks and tasks[0] != tasks[1]:  # a blank is unknown
         parts.append("task")
     if row.get("metric") != base.get("metric"):
-        la, lb = (
-            METRIC_LABELS.get(str(r.get("metric")), r.get("metric"))
-            for r in (row, base)
-        )
+        la, lb = (metrics.label(r.get("metric")) for r in (row, base))
         parts.append(f"metric ({la} vs {lb})")
     elif fa != fb and same_model:
         parts.append(f"unit ({fa} vs {fb})")

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ipubench_gui.domain.chartrows import METRIC_LABELS
+from ipubench_gui.domain import metrics
 from ipubench_gui.domain.comparability import not_comparable
 from ipubench_gui.domain.format import format_number, shown_unit
 from ipubench_gui.domain.likeness import (
@@ -41,7 +41,7 @@ from ipubench_gui.domain.likeness import (
 )
 from ipubench_gui.domain.per_chip import LABEL as CHIP_LABEL
 from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
-from ipubench_gui.domain.per_chip import TIMES, chip_time_title
+from ipubench_gui.domain.per_chip import chip_time_title
 
 Row = Mapping[str, Any]
 
@@ -172,9 +172,6 @@ def cell_status(key: str, row: Row, base: Row) -> str:
 
 # -- ratios --
 # What a metric measures, as the noun of "3.12× less time".
-_NOUNS = {"time_to_train": "time", "time_to_result": "time"}
-
-
 def ratio_words(value: float, base: float, metric: str, noun: str | None = None) -> str:
     """``value`` against ``base`` as a multiple and a signed percentage, in the
     metric's own direction: "3.12× less time (−68%)", "2.10× more throughput
@@ -182,7 +179,7 @@ def ratio_words(value: float, base: float, metric: str, noun: str | None = None)
     ``noun`` names what is counted instead ("chip-minutes": "fewer")."""
     r = value / base
     counted = noun is not None and noun.startswith("chip-")
-    noun = noun or _NOUNS.get(metric, METRIC_LABELS.get(metric, metric).lower())
+    noun = noun or metrics.noun(metric)
     pct = (r - 1) * 100
     if r == 1:
         return f"the same {noun} (0%)"
@@ -201,9 +198,9 @@ def _noun(row: Row) -> str | None:
     chips is not a time), throughput per chip; None for a figure as stored."""
     if not row.get("per_accelerator"):
         return None
-    if row.get("metric") in TIMES:
+    if row.get("metric") in metrics.CHIP_TIMES:
         return str(row.get("unit"))
-    return f"{METRIC_LABELS.get(str(row.get('metric')), 'figure').lower()} per chip"
+    return f"{metrics.label(row.get('metric'), 'figure').lower()} per chip"
 
 
 def ratio_text(row: Row, base: Row) -> str:
@@ -344,7 +341,8 @@ def _per_chip_label(rows: Sequence[Row]) -> str:
     """The Figure row's label when figures are per chip: a time × chips is
     chip-minutes, and said so in full."""
     units = {r.get("system_unit") for r in rows if r.get("per_accelerator")}
-    if all(r.get("metric") in TIMES for r in rows if r.get("per_accelerator")):
+    chipped = [r for r in rows if r.get("per_accelerator")]
+    if all(r.get("metric") in metrics.CHIP_TIMES for r in chipped):
         unit = units.pop() if len(units) == 1 else "min"
         return f"Figure in {chip_time_title(str(unit)).lower()}"
     return f"Figure {CHIP_LABEL}"

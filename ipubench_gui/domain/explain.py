@@ -12,12 +12,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ipubench_gui.domain import compare
-from ipubench_gui.domain.chartrows import METRIC_LABELS
+from ipubench_gui.domain import compare, metrics
 from ipubench_gui.domain.comparability import not_comparable
 from ipubench_gui.domain.fields import AS_PRINTED
 from ipubench_gui.domain.format import counted, format_number, shown_unit, source_name
-from ipubench_gui.domain.per_chip import TIMES, chip_time_words, per_chip
+from ipubench_gui.domain.metrics import CHIP_TIMES
+from ipubench_gui.domain.per_chip import chip_time_words, per_chip
 
 Row = Mapping[str, Any]
 _HM = re.compile(r"\s*(\d+)\s*h\s*(\d+)\s*m\s*")
@@ -103,7 +103,7 @@ def _per_chip(row: Row) -> tuple[str, str, str] | None:
         return None
     v, n, unit = row["value"], row["accelerators"], shown_unit(row)
     result = _fig(pc["value"], shown_unit(pc))
-    if row.get("metric") in TIMES:
+    if row.get("metric") in CHIP_TIMES:
         return chip_time_words(unit), f"{_fig(v, unit)} × {counted(n, 'chip')}", result
     return "per accelerator chip (derived)", f"{_fig(v)} / {counted(n, 'chip')}", result
 
@@ -166,7 +166,7 @@ def explain(
     the cell explained is not (a table cell while the comparator is)."""
     head = (
         f"{compare.column_label(row)} ({row.get('result_id')}): "
-        f"{METRIC_LABELS.get(str(row.get('metric')), row.get('metric'))}"
+        f"{metrics.label(row.get('metric'))}"
     )
     lines = [head, *printed(row), *normalised(row), *shown(row, per_chip_on)]
     lines += built_on(row, others, baseline, per_chip_on, compared_per_chip)

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ipubench_gui.domain.chartrows import METRIC_LABELS
+from ipubench_gui.domain import metrics
 from ipubench_gui.domain.format import format_number, shown_unit
 from ipubench_gui.domain.per_chip import per_chip
 
@@ -213,7 +213,7 @@ def _show(attr: Attribute, row: Row) -> str:
         return "unknown"
     if attr.key == "metric":
         metric, fam = v
-        return f"{METRIC_LABELS.get(metric, metric).lower()} in {fam}"
+        return f"{metrics.label(metric).lower()} in {fam}"
     return format_number(v) if isinstance(v, (int, float)) else str(v)
 
 

@@ -10,18 +10,16 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from ipubench_gui.domain import series_rule
+from ipubench_gui.domain import metrics, series_rule
 from ipubench_gui.domain.chartrows import (
-    LOWER_IS_BETTER,
-    METRIC_LABELS,
     ChartRows,
     config_label,
-    family,
     stable_color,
     unique_labels,
 )
 from ipubench_gui.domain.fields import field
 from ipubench_gui.domain.format import counted, format_cell, format_number
+from ipubench_gui.domain.metrics import LOWER_IS_BETTER, family
 from ipubench_gui.domain.plot_model import (
     Plot,
     Point,
@@ -73,7 +71,7 @@ def bars_plot(
         )
     if data.plotted > len(kept):
         notes.append(f"showing the best {len(kept)} of {data.plotted}")
-    label = METRIC_LABELS.get(data.metric, data.metric)
+    label = metrics.label(data.metric)
     better = "lower" if data.metric in LOWER_IS_BETTER else "higher"
     return Plot(
         "throughput",

@@ -11,7 +11,7 @@ from typing import Any
 
 from ipubench_gui.domain.chartrows import PALETTE, config_label
 from ipubench_gui.domain.format import format_number, shown_unit
-from ipubench_gui.domain.per_chip import TIMES
+from ipubench_gui.domain.metrics import CHIP_TIMES
 
 Row = Mapping[str, Any]
 
@@ -93,7 +93,7 @@ def point_columns(plot: Plot) -> tuple[str, ...]:
         return POINT_COLUMNS
     what = (
         f"{chips.get('unit')}: time × accelerators, derived"
-        if chips.get("metric") in TIMES
+        if chips.get("metric") in CHIP_TIMES
         else "per accelerator chip, derived"
     )
     figure = "x" if plot.horizontal_bars else "y"
@@ -137,7 +137,7 @@ def tooltip(row: Row) -> str:
     # the unit as the table shows it: what an item of the model is
     figure = f"{format_number(row.get('value'))} {shown_unit(row)}".strip()
     if row.get("per_accelerator"):  # chip-minutes are time × accelerators
-        how = "time × accelerators, " if row.get("metric") in TIMES else ""
+        how = "time × accelerators, " if row.get("metric") in CHIP_TIMES else ""
         figure += f" ({how}derived)"
     lines = [config_label(row), figure]
     if row.get("latency_ms") is not None:

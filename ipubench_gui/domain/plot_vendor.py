@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from ipubench_gui.domain.chartrows import METRIC_LABELS
+from ipubench_gui.domain import metrics
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.plot_model import Plot, Point, Row, bar_series
 
@@ -18,7 +18,7 @@ def vendor_plot(comparisons: Sequence[Row]) -> Plot:
     notes = []
     for c in sorted(comparisons, key=lambda c: -(c.get("ratio_stated") or 0)):
         metric: str = c["metric"]
-        what_of = METRIC_LABELS.get(metric, metric).lower()
+        what_of = metrics.label(metric).lower()
         variant = f" ({c['variant']})" if c.get("variant") else ""
         label = (
             f"{c['model']}{variant} {c['task']} {what_of}: {c['ipu_system']} vs "
@@ -30,7 +30,7 @@ def vendor_plot(comparisons: Sequence[Row]) -> Plot:
         caveats = [x.strip() for x in (c.get("caveats") or "").split(";") if x.strip()]
         if c.get("assumptions"):
             caveats.append(c["assumptions"])
-        what = METRIC_LABELS.get(metric, metric).lower()
+        what = metrics.label(metric).lower()
         y = len(labels)
         labels.append(label)
         q = c.get("ratio_qualifier") or ""

@@ -16,10 +16,10 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState, Names
 from ipubench_gui.domain.format import counted, format_number
 from ipubench_gui.domain.kinds import KINDS, kind
+from ipubench_gui.domain.metrics import CHIP_TIMES
 from ipubench_gui.domain.per_chip import LABEL as CHIP_LABEL
 from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
 from ipubench_gui.domain.per_chip import (
-    TIMES,
     chip_time_title,
     chip_time_unit,
     per_chip_rows,
@@ -94,7 +94,7 @@ def _per_chip_labels(plot: Plot, dropped: int) -> Plot:
     title = plot.x_title if bars else plot.y_title
     units = {r.get("system_unit") for r in plot.rows}
     tag = "per chip"
-    if plot.rows and all(r.get("metric") in TIMES for r in plot.rows):
+    if plot.rows and all(r.get("metric") in CHIP_TIMES for r in plot.rows):
         unit = str(units.pop()) if len(units) == 1 else "min"
         title, tag = chip_time_title(unit), chip_time_unit(unit)
     else:

@@ -10,11 +10,12 @@ from functools import partial
 
 from PySide6.QtCore import QObject, QSignalBlocker
 
-from ipubench_gui.domain.chartrows import ChartRows, family
+from ipubench_gui.domain.chartrows import ChartRows
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.kinds import kind
+from ipubench_gui.domain.metrics import family
 from ipubench_gui.domain.plot_mlperf import benchmark_counts, chosen_benchmark
 from ipubench_gui.domain.plots import Chart, Plot, chart_of
 from ipubench_gui.domain.ranges import counted_unit, per_chip_unit

@@ -24,7 +24,10 @@ CREATE TABLE metrics (
     metric           VARCHAR PRIMARY KEY,
     label            VARCHAR NOT NULL,
     higher_is_better BOOLEAN NOT NULL,
-    default_unit     VARCHAR NOT NULL
+    default_unit     VARCHAR NOT NULL,
+    per_chip         VARCHAR,
+    noun             VARCHAR NOT NULL,
+    task             VARCHAR
 );
 
 CREATE TABLE results (

@@ -240,50 +240,11 @@ def table_query(state: FilterState, columns: tuple[str, ...] | None = None) -> Q
     return q.results(state, columns=columns)
 
 
-# domain/per_chip.per_chip in SQL, over the columns of a results query: the
-# figure per accelerator chip (throughput / chips, times x chips), said so in
-# a column of its own; rows without a chip count, or latencies, have none.
-PER_CHIP_SQL = """
-SELECT * REPLACE (
-    CASE WHEN metric = 'throughput' THEN value / accelerators
-         WHEN metric IN ('time_to_train', 'time_to_result')
-         THEN value * accelerators END AS value,
-    CASE WHEN metric = 'throughput' THEN unit || ' per chip'
-         WHEN metric IN ('time_to_train', 'time_to_result') THEN {chip_unit}
-    END AS unit
-), CASE WHEN metric = 'throughput' THEN {label} ELSE {chip_words} END AS derived
-FROM ({sql}) WHERE accelerators IS NOT NULL
-    AND metric IN ('throughput', 'time_to_train', 'time_to_result')
-"""
-
-
-def _literal(text: str) -> str:
-    # our own constant text, quoted as a literal: a COPY statement (copy_csv)
-    # takes no parameters beyond the query's own
-    return "'" + text.replace("'", "''") + "'"
-
-
-def _by_time_unit(say: Callable[[str], str], otherwise: str) -> str:
-    """SQL naming a time × chips by its unit as domain/per_chip does ("min" →
-    "chip-minutes": ``say`` gives the words), from its one table of units;
-    ``otherwise``: the SQL for a unit it does not name."""
-    from ipubench_gui.domain.per_chip import TIME_WORDS
-
-    whens = " ".join(f"WHEN {_literal(u)} THEN {_literal(say(u))}" for u in TIME_WORDS)
-    return f"CASE unit {whens} ELSE {otherwise} END"
-
-
 def per_chip_query(query: Query) -> Query:
-    from ipubench_gui.domain.per_chip import LABEL, chip_time_unit, chip_time_words
+    """``query``'s rows per accelerator chip (domain/per_chip, in SQL)."""
+    from ipubench_gui.domain.per_chip import per_chip_select
 
-    label = _literal(LABEL)
-    sql = PER_CHIP_SQL.format(
-        sql=query.sql,
-        label=label,
-        chip_unit=_by_time_unit(chip_time_unit, "'chip-' || unit"),
-        chip_words=_by_time_unit(chip_time_words, label),
-    )
-    return Query(sql, query.params)
+    return Query(per_chip_select(query.sql), query.params)
 
 
 def export_table(

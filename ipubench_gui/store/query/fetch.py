@@ -12,7 +12,6 @@ from functools import cached_property
 from typing import Any, Literal
 
 from ipubench_gui.domain.chartrows import (
-    LOWER_IS_BETTER,
     ChartRows,
     best_rows,
     chart_unit,
@@ -23,6 +22,7 @@ from ipubench_gui.domain.fields import field as field_of
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import source_labels, source_list_labels
 from ipubench_gui.domain.kinds import kind
+from ipubench_gui.domain.metrics import LOWER_IS_BETTER
 from ipubench_gui.store.db import Database, Query, QueryResult
 from ipubench_gui.store.query import queries as q
 from ipubench_gui.store.query.cache import cache_of

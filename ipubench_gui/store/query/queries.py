@@ -11,6 +11,7 @@ from typing import Any
 from ipubench_gui.domain.fields import FACETS, PROVENANCE, TABLE_COLUMNS, TEXT_SEARCH
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import ChartKind
+from ipubench_gui.domain.metrics import FAMILY_SQL, per_chip_sql
 from ipubench_gui.domain.series_rule import CONFIGURATION
 from ipubench_gui.store.db import Params, Query
 from ipubench_gui.store.query.clauses import (
@@ -23,8 +24,6 @@ from ipubench_gui.store.query.clauses import (
 from ipubench_gui.store.schema import quote_ident
 
 VIEW = "results_v"
-# What a figure counts: images/s for a ResNet-50 throughput printed in items/s.
-FAMILY = "coalesce(unit_family, unit)"
 CUBE = "facet_cube"
 # Columns the cube keeps; a filter touching only these can be counted on it.
 CUBE_COLUMNS = frozenset({f.name for f in FACETS} | set(TEXT_SEARCH) | {"batch_size"})
@@ -117,17 +116,15 @@ def metric_units(state: FilterState) -> Query:
     cannot show."""
     cond, params = where(state)
     return Query(
-        f"SELECT metric, {FAMILY}, count(*) FROM {VIEW} WHERE {cond} GROUP BY ALL",
+        f"SELECT metric, {FAMILY_SQL}, count(*) FROM {VIEW} WHERE {cond} GROUP BY ALL",
         params,
     )
 
 
-def _chart_figure(metric: str, per_chip: bool) -> str:
-    """SQL: the figure a chart of the best rows ranks by; per accelerator
-    chip: throughput / chips, times x chips (domain/per_chip)."""
-    if not per_chip:
-        return "value"
-    return "value / accelerators" if metric == "throughput" else "value * accelerators"
+def _chart_figure(per_chip: bool) -> str:
+    """SQL: the figure a chart of the best rows ranks by, per accelerator chip
+    as domain/metrics defines it (NULL where a metric has none)."""
+    return per_chip_sql() if per_chip else "value"
 
 
 def chart_cut(
@@ -155,9 +152,9 @@ def _ranked(
     their parameters, the figure, and the way (ASC or DESC) best first."""
     cond, params = where(state)
     return (
-        f"FROM {VIEW} WHERE {cond} AND metric = $metric AND {FAMILY} = $unit",
+        f"FROM {VIEW} WHERE {cond} AND metric = $metric AND {FAMILY_SQL} = $unit",
         dict(params, metric=metric, unit=unit),
-        _chart_figure(metric, per_chip),
+        _chart_figure(per_chip),
         "ASC" if lower_is_better else "DESC",
     )
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import duckdb
 
+from ipubench_gui.domain.metrics import NAMES, sql_list
 from ipubench_gui.store.db import one_row
 from ipubench_gui.store.user.import_csv import MAX_SHOWN, shorten
 from ipubench_gui.store.user.import_read import MAX_PROBLEMS, ImportFailed, Problem
@@ -61,10 +62,9 @@ PROBLEM_CHECKS: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "metric",
-        "metric IS NOT NULL AND metric NOT IN ('throughput', 'latency', "
-        "'time_to_train', 'time_to_result')",
-        "unknown metric ' || quote(metric) || ' (use throughput, latency, "
-        "time_to_train or time_to_result)",
+        f"metric IS NOT NULL AND metric NOT IN {sql_list(NAMES)}",
+        "unknown metric ' || quote(metric) || ' (use "
+        f"{', '.join(NAMES[:-1])} or {NAMES[-1]})",
     ),
     (
         "unit",

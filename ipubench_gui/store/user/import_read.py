@@ -15,7 +15,6 @@ from ipubench_gui.store.db import Params, Row, one_row
 from ipubench_gui.store.user.import_csv import CsvUnreadable, read_error, shorten, sniff
 
 FIELDS: tuple[str, ...] = (*RESULT_FIELDS, "task", "accelerators", "nodes", "division")
-METRICS = ("throughput", "latency", "time_to_train", "time_to_result")
 # Header words that suggest a field, most specific first.
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "value": (

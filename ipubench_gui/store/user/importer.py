@@ -22,6 +22,7 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.files import io_reason
+from ipubench_gui.domain.metrics import TASKS, sql_list, sql_literal, with_task
 from ipubench_gui.store.bundled import names
 from ipubench_gui.store.db import Params, Row, one_row
 from ipubench_gui.store.user import aliases, stored_rows
@@ -223,9 +224,12 @@ def _no_value_message(spec: ImportSpec, names: list[str]) -> str:
 LANDED: dict[str, str] = {
     "n": "n.__rid + 1",
     "row": "CAST(n.__row AS INTEGER)",
-    "task": "coalesce(n.task, CASE WHEN n.latency_ms IS NOT NULL OR n.metric = "
-    "'latency' THEN 'inference' WHEN n.metric IN ('time_to_train', "
-    "'time_to_result') THEN 'training' END)",
+    "task": "coalesce(n.task, CASE WHEN n.latency_ms IS NOT NULL THEN 'inference' "
+    + " ".join(
+        f"WHEN n.metric IN {sql_list(with_task(t))} THEN {sql_literal(t)}"
+        for t in TASKS
+    )
+    + " END)",
     "model": "n.model",
     "variant": "n.variant",
     "platform": "n.platform",

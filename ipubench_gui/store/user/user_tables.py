@@ -36,7 +36,7 @@ from collections.abc import Collection
 
 import duckdb
 
-from ipubench_gui.domain.chartrows import LOWER_IS_BETTER
+from ipubench_gui.domain.metrics import LOWER_IS_BETTER, sql_list
 from ipubench_gui.store.bundled import names
 from ipubench_gui.store.db import Params, one_row
 from ipubench_gui.store.user import aliases
@@ -87,7 +87,7 @@ CREATE TABLE IF NOT EXISTS u.user_name_sets (
 );
 """
 
-_LOWER = "(" + ", ".join(f"'{m}'" for m in LOWER_IS_BETTER) + ")"
+_LOWER = sql_list(sorted(LOWER_IS_BETTER))
 _TABLE = re.compile(r"(figures|consts)_(\d+)")
 
 
