@@ -242,7 +242,8 @@ def export_table(args: argparse.Namespace) -> int:
 
 def compare(args: argparse.Namespace) -> int:
     from ipubench_gui.bootstrap import open_store
-    from ipubench_gui.domain import compare
+    from ipubench_gui.domain.compare import Comparison
+    from ipubench_gui.service import compare
     from ipubench_gui.store.query import fetch
 
     ids = list(dict.fromkeys(args.ids))
@@ -251,62 +252,35 @@ def compare(args: argparse.Namespace) -> int:
     baseline = args.baseline or ids[0]
     if baseline not in ids:
         ids.insert(0, baseline)
+    wanted = Comparison(tuple(ids), baseline, None, args.only_differences)
     db = open_store()
     try:
-        rows = fetch.rows_by_ids(db, ids)
+        c = compare.compared(db, wanted, args.per_accelerator)
     except fetch.UnknownIds as exc:
         return fail(exc, 1)
     finally:
         db.close()
-    b = ids.index(baseline)
-    if args.per_accelerator:
-        from ipubench_gui.domain.per_chip import per_chip_or_as_is
-
-        rows = per_chip_or_as_is(rows)
-    if args.format == "markdown":
-        # per chip: the note that the figures are derived ends the Markdown
-        sys.stdout.write(compare.to_markdown(rows, b, args.only_differences))
-    else:
-        from ipubench_gui.store.export.export import csv_writer
-
-        header, body = compare.to_rows(rows, b)
-        reconfigure = getattr(sys.stdout, "reconfigure", None)
-        if reconfigure is not None:  # a text stream (not a test's StringIO)
-            reconfigure(newline="")  # the CSV's own line ends
-        row = csv_writer(sys.stdout)
-        row(header)
-        for r in body:
-            row(r)
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if args.format == "csv" and reconfigure is not None:  # not a test's StringIO
+        reconfigure(newline="")  # the CSV's own line ends
+    # per chip: the note that the figures are derived ends the Markdown
+    sys.stdout.write(c.text(args.format))
     return 0
 
 
 def counterparts(args: argparse.Namespace) -> int:
     from ipubench_gui.bootstrap import open_store
-    from ipubench_gui.domain import compare
-    from ipubench_gui.domain.chartrows import config_label
+    from ipubench_gui.service import compare
     from ipubench_gui.store.query import fetch
 
     db = open_store()
     try:
-        (row,) = fetch.rows_by_ids(db, [args.id])
-        groups = compare.counterparts(row, fetch.family_rows(db, row))
+        found = compare.counterparts(db, args.id)
     except fetch.UnknownIds as exc:
         return fail(exc, 1)
     finally:
         db.close()
-    print(f"{args.id}: {config_label(row)} — {compare.show(row, 'value')}")
-    if not groups:
-        print("no stored result differs from it in exactly one attribute")
-    for attr, items in groups.items():
-        print(f"\ndiffers in {compare.NAMES[attr]}:")
-        for cp in items:
-            r = cp.row
-            ratio = compare.ratio_text(r, row)
-            note = f"; {cp.note}" if cp.note else ""
-            print(
-                f"  {r['result_id']}  {compare.show(r, attr):>14}  "
-                f"{compare.show(r, 'value'):>20}  {ratio}{note}"
-            )
+    print("\n".join(found.lines()))
     return 0
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 
 from PySide6.QtCore import QObject
@@ -11,8 +10,8 @@ from ipubench_gui import paths
 from ipubench_gui.domain import compare as compare_domain
 from ipubench_gui.domain.opening import VIEW_SUFFIX, view_path
 from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
-from ipubench_gui.domain.per_chip import per_chip_or_as_is
 from ipubench_gui.domain.views import View, load_view, reconcile
+from ipubench_gui.service import compare as compare_service
 from ipubench_gui.store.bundled import names
 from ipubench_gui.store.query import fetch, queries
 from ipubench_gui.store.query.claims import audit_store
@@ -31,7 +30,7 @@ class CompareController(QObject):
         self.state, self.window, self.runner = state, window, main.runner
         self.compare_rows: list[dict] = []  # as shown (per chip when toggled)
         self._fetched: list[dict] = []  # as stored
-        self._counterparts: tuple | None = None  # (row, groups) as stored
+        self._counterparts: compare_service.Counterparts | None = None  # as stored
         self._per_chip = state.chart.per_accelerator
         self._parse_notes: list[str] = []  # what a view file lost on reading
         self.last_view_message = ""
@@ -97,7 +96,7 @@ class CompareController(QObject):
         if ids:
             self.runner.submit(
                 "counterparts",
-                partial(_counterparts, rid=ids[0]),
+                partial(compare_service.counterparts, rid=ids[0]),
                 on_done=self._on_counterparts,
             )
 
@@ -107,7 +106,7 @@ class CompareController(QObject):
         self._show_comparison()
         self._flash_added()  # once its column is there
 
-    def _on_counterparts(self, result: tuple) -> None:
+    def _on_counterparts(self, result: compare_service.Counterparts) -> None:
         self._counterparts = result
         self._show_counterparts()
 
@@ -119,27 +118,28 @@ class CompareController(QObject):
             if self._counterparts is not None:
                 self._show_counterparts()
 
-    def _chip_rows(self, rows: list) -> list:
-        return per_chip_or_as_is(rows) if self._per_chip else rows
+    def shown(self) -> compare_service.Compared:
+        """The comparison as the dock shows it (per chip with the toggle)."""
+        return compare_service.shown(
+            self._fetched, self.state.comparison, self._per_chip
+        )
 
     def _show_comparison(self) -> None:
-        self.compare_rows = self._chip_rows(self._fetched)
+        shown = self.shown()
+        self.compare_rows = list(shown.rows)
         c = self.state.comparison
-        note = CHIP_NOTE if self._per_chip and self.compare_rows else ""
         self.window.comparator.show_comparison(
-            self.compare_rows, c.baseline_index, c.focus, note
+            self.compare_rows, c.baseline_index, c.focus, shown.note
         )
 
     def _show_counterparts(self) -> None:
-        row, groups = self._counterparts
-        if self._per_chip and row is not None:
-            (row,) = self._chip_rows([row])
-            groups = {
-                a: [replace(cp, row=self._chip_rows([cp.row])[0]) for cp in items]
-                for a, items in groups.items()
-            }
-        note = CHIP_NOTE if self._per_chip and row is not None else ""
-        self.window.comparator.show_counterparts(row, groups, note)
+        found = self._counterparts
+        if found is None:
+            return
+        if self._per_chip:
+            found = found.per_chip()
+        note = CHIP_NOTE if self._per_chip else ""
+        self.window.comparator.show_counterparts(found.row, found.groups, note)
 
     def current_view(self) -> View:
         return View(self.state.filters, self.state.chart, self.state.comparison)
@@ -309,7 +309,7 @@ class CompareController(QObject):
         else:
             self.runner.submit(
                 "compare",
-                partial(fetch.rows_by_ids, ids=list(c.ids)),
+                partial(compare_service.fetch_rows, comparison=c),
                 on_done=self._on_compared,
             )
 
@@ -396,24 +396,16 @@ class CompareController(QObject):
         from pathlib import Path
 
         from PySide6.QtGui import QGuiApplication
-        from PySide6.QtWidgets import QFileDialog, QMessageBox
+        from PySide6.QtWidgets import QFileDialog
 
-        from ipubench_gui.domain import compare
-        from ipubench_gui.domain.format import to_tsv
         from ipubench_gui.store.export.export import ExportError
         from ipubench_gui.ui import settings_store as ss
 
-        rows, b = self.compare_rows, self.state.comparison.baseline_index
-        if not rows:
+        if not self.compare_rows:
             return
         if kind in ("tsv", "mdcopy"):
-            only = self.state.comparison.only_differences
-            focus = self.state.comparison.focus
-            if kind == "tsv":
-                text = to_tsv(*compare.to_rows(rows, b, only, focus))
-            else:
-                text = compare.to_markdown(rows, b, only, focus)
-            QGuiApplication.clipboard().setText(text)
+            fmt = "tsv" if kind == "tsv" else "markdown"
+            QGuiApplication.clipboard().setText(self.shown().text(fmt))
             what = "TSV" if kind == "tsv" else "Markdown"
             self.window.statusBar().showMessage(f"Comparison copied as {what}.", 3000)
             return
@@ -427,33 +419,23 @@ class CompareController(QObject):
         try:
             self.save_comparison(Path(path), kind)
         except (ExportError, OSError) as exc:
-            QMessageBox.warning(self.window, "Could not save the comparison", str(exc))
+            show_warning(self.window, "Could not save the comparison", str(exc))
 
     def save_comparison(self, path, kind: str):
-        """Write the current comparison as csv, md or png (no dialogs)."""
-        from ipubench_gui.domain import compare
-        from ipubench_gui.store.export.export import write_csv, write_text
+        """Write the comparison as shown (only differences, focus and per chip
+        honoured) as csv, md or png (no dialogs)."""
         from ipubench_gui.ui.compare_export import save_png
 
-        rows, b = self.compare_rows, self.state.comparison.baseline_index
-        if kind == "csv":
-            header, body = compare.to_rows(rows, b)
-            return write_csv(path, header, body)
-        if kind == "md":
-            return write_text(path, compare.to_markdown(rows, b))
-        return save_png(rows, b, path)
+        shown = self.shown()
+        if kind == "png":
+            return save_png(shown, path)
+        return compare_service.save(shown, path, "csv" if kind == "csv" else "markdown")
 
 
 EXPLAIN_HINT = (
     "Select a cell in the table or the comparison, then choose Help → Explain "
     "this number (Shift+F1)."
 )
-
-
-def _counterparts(db, rid: str):
-    """Store job: the row and its counterparts, grouped by attribute."""
-    (row,) = fetch.rows_by_ids(db, [rid])
-    return row, compare_domain.counterparts(row, fetch.family_rows(db, row))
 
 
 def _check_view(db, view: View):

@@ -8,17 +8,19 @@ from pathlib import Path
 from PySide6.QtGui import QColor, QImage, QPainter, QTextDocument
 
 from ipubench_gui.domain import compare
+from ipubench_gui.service.compare import Compared
 from ipubench_gui.store.export.export import atomic_write_binary
 
 
-def comparison_html(rows: list[dict], baseline: int, px: int = 22) -> str:
-    t = compare.table(rows, baseline)
+def comparison_html(c: Compared, px: int = 22) -> str:
+    rows, baseline = c.rows, c.baseline
+    t = compare.table(rows, baseline, c.comparison.focus)
     head = "".join(
         f"<th>{html.escape(r['result_id'])}{' ★' if i == baseline else ''}</th>"
         for i, r in enumerate(rows)
     )
     body = []
-    for cr in compare.shown(t):
+    for cr in compare.shown(t, c.comparison.only_differences):
         cells = "".join(
             _cell(cr.shown(i), cr.differs and cr.kind == "attribute", not v)
             for i, v in enumerate(cr.values)
@@ -47,9 +49,10 @@ def _cell(text: str, differs: bool, unknown: bool) -> str:
     return f"<td{bg}>{shown}</td>"
 
 
-def save_png(rows: list[dict], baseline: int, path: Path, width: int = 1920) -> Path:
+def save_png(c: Compared, path: Path, width: int = 1920) -> Path:
+    """The comparison as shown (only differences and focus honoured), painted."""
     doc = QTextDocument()
-    doc.setHtml(comparison_html(rows, baseline, px=max(14, width // 80)))
+    doc.setHtml(comparison_html(c, px=max(14, width // 80)))
     doc.setTextWidth(width - 40)
     h = int(doc.size().height()) + 40
     img = QImage(width, h, QImage.Format.Format_ARGB32_Premultiplied)

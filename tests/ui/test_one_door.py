@@ -1,0 +1,109 @@
+"""Each use case is one call into the application layer (ipubench_gui/service),
+the same one from the command line and from the window: what one of them
+honours (only differences, focus, per chip) the other cannot drop."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from ipubench_gui import cli
+from ipubench_gui.domain.compare import Comparison
+from ipubench_gui.service import compare as service
+from ipubench_gui.store.db import Database
+
+# Two BERT Large rows that differ in system size only (tests/store/test_compare).
+QUERY = (
+    "SELECT result_id FROM results_v WHERE model_as_printed = 'BERT Large' "
+    "AND framework_as_printed = 'PopART' "
+    "AND variant = 'Ph1 Pre-Training (SL128) - Packed' AND platform_as_printed = $p"
+)
+
+
+@pytest.fixture
+def pair(db):
+    got = tuple(db.scalar(QUERY, {"p": p}) for p in ("Bow Pod16", "Bow Pod64"))
+    assert None not in got
+    return got
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """Every call of the service's comparison text: (comparison, per chip,
+    format, text)."""
+    seen = []
+    real = service.Compared.text
+
+    def text(self, fmt):
+        out = real(self, fmt)
+        seen.append((self.comparison, self.per_chip, fmt, out))
+        return out
+
+    monkeypatch.setattr(service.Compared, "text", text)
+    return seen
+
+
+@pytest.fixture
+def run(monkeypatch, store_path, capsys):
+    """The command line in this process, over the test store."""
+    monkeypatch.setattr(
+        "ipubench_gui.bootstrap.open_store", lambda *a, **k: Database.open(store_path)
+    )
+
+    def run(*args):
+        assert cli.main(list(args)) == 0
+        return capsys.readouterr().out
+
+    return run
+
+
+def _rows(text):
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_compare_csv_only_differences_is_one_call_from_both(
+    session, pair, calls, run, tmp_path
+):
+    a, b = pair
+    full = _rows(run("compare", a, b, "--format", "csv"))
+    printed = run("compare", a, b, "--format", "csv", "--only-differences")
+    only = _rows(printed)
+    # the flag is honoured: a row stays when its "differs" cell says it does
+    # (yes) or cannot say (unknown), as the full table's own cells show
+    assert only[0] == full[0]
+    assert only[1:] == [r for r in full[1:] if r[-1] in ("yes", "unknown")]
+    assert len(only) < len(full)
+
+    session.state.set_comparison(Comparison((a, b), a, None, True))
+    saved = session.compare.save_comparison(tmp_path / "c.csv", "csv")
+    assert saved.read_bytes().decode("utf-8") == printed
+    (cli_call, window_call) = calls[-2:]
+    assert cli_call == window_call
+    assert cli_call[:3] == (Comparison((a, b), a, None, True), False, "csv")
+
+
+def test_markdown_and_focus_alike_from_both(session, pair, calls, run, tmp_path):
+    a, b = pair
+    printed = run("compare", a, b, "--only-differences")
+    session.state.set_comparison(Comparison((a, b), a, None, True))
+    md = session.compare.save_comparison(tmp_path / "c.md", "md")
+    assert md.read_bytes().decode("utf-8") == printed
+    assert calls[-1][2] == calls[-2][2] == "markdown"
+
+
+def test_counterparts_are_one_call_from_both(session, pair, run, monkeypatch):
+    seen = []
+    real = service.counterparts
+
+    def counterparts(db, rid):
+        seen.append(rid)
+        return real(db, rid)
+
+    monkeypatch.setattr(service, "counterparts", counterparts)
+    a, _ = pair
+    out = run("counterparts", a)
+    assert out.startswith(f"{a}: ")
+    session.state.set_selection((a,))
+    assert seen == [a, a]
