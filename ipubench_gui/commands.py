@@ -162,9 +162,9 @@ def export_chart(args: argparse.Namespace) -> int:
         parse_size,
     )
     from ipubench_gui.domain.chartspec import ChartSpec
+    from ipubench_gui.service.chart import make_chart
     from ipubench_gui.store.export.export import ExportError as TableExportError
     from ipubench_gui.store.query import fetch
-    from ipubench_gui.store.query.charts import make_chart
     from ipubench_gui.store.user import aliases
     from ipubench_gui.ui.application import ensure_app
 
@@ -285,25 +285,14 @@ def counterparts(args: argparse.Namespace) -> int:
 
 
 def claims(args: argparse.Namespace) -> int:
-    import csv
-
     from ipubench_gui import paths
     from ipubench_gui.bootstrap import open_store
-    from ipubench_gui.domain import claims as dc
-    from ipubench_gui.store.export.export import inert
-    from ipubench_gui.store.query.claims import audit_store
+    from ipubench_gui.service import claims
 
     db = open_store()
     try:
-        audits = audit_store(db, paths.data_dir())
+        audited = claims.audit(db, paths.data_dir())
     finally:
         db.close()
-    if args.format == "markdown":
-        sys.stdout.write(dc.to_markdown(audits))
-        return 0
-    w = csv.writer(sys.stdout, lineterminator="\n")
-    w.writerow(dc.CSV_COLUMNS)
-    for a in audits:
-        row = a.row()
-        w.writerow([inert(row[c]) for c in dc.CSV_COLUMNS])
+    sys.stdout.write(claims.text(audited, args.format))
     return 0

@@ -25,10 +25,10 @@ def run() -> int:
         from ipubench_gui.domain.chartspec import ChartSpec
         from ipubench_gui.domain.filters import FilterState
         from ipubench_gui.domain.kinds import KINDS
+        from ipubench_gui.service.chart import make_chart
         from ipubench_gui.store.bundled.sources import shown_rows
         from ipubench_gui.store.health import cut_short
         from ipubench_gui.store.query import fetch
-        from ipubench_gui.store.query.charts import make_chart
         from ipubench_gui.store.user.userdb import check_user
         from ipubench_gui.ui.application import ensure_app
 

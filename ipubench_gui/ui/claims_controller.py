@@ -3,12 +3,14 @@ the Claims dock; choosing a claim selects the results it used in the table."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from PySide6.QtCore import QObject
 
 from ipubench_gui import paths
 from ipubench_gui.domain.claims import Audit
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store.query.claims import audit_store, stored_ids
+from ipubench_gui.service import claims
 from ipubench_gui.ui.controller import Controller
 
 SLOT = "claims-audit"  # ("claims" is the comparator's vendor-claims tab)
@@ -35,12 +37,7 @@ class ClaimsController(QObject):
     def refresh(self) -> None:
         """Audit every claim on a worker thread; the view fills when done."""
         self._asked = True
-        data = paths.data_dir()
-
-        def job(db):  # type: ignore[no-untyped-def]
-            audits = audit_store(db, data)
-            return audits, stored_ids(db, audits)
-
+        job = partial(claims.audit, data_dir=paths.data_dir())
         self.runner.submit(
             SLOT, job, on_done=self._on_audited, on_error=self._on_failed
         )
@@ -48,9 +45,9 @@ class ClaimsController(QObject):
     def _on_failed(self, _slot: str, exc: Exception) -> None:
         self.window.claims.show_error(str(exc))
 
-    def _on_audited(self, result: tuple[list[Audit], frozenset[str]]) -> None:
-        audits, self.stored = result
-        self.audits = {a.claim_id: a for a in audits}
+    def _on_audited(self, result: claims.Audited) -> None:
+        self.stored = result.stored
+        self.audits = {a.claim_id: a for a in result.audits}
         self.window.claims.show_audits(list(self.audits.values()))
 
     def show_claim(self, claim_id: str) -> None:

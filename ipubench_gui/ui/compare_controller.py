@@ -10,12 +10,10 @@ from ipubench_gui import paths
 from ipubench_gui.domain import compare as compare_domain
 from ipubench_gui.domain.opening import VIEW_SUFFIX, view_path
 from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
-from ipubench_gui.domain.views import View, load_view, reconcile
+from ipubench_gui.domain.views import View, load_view
+from ipubench_gui.service import claims, views
 from ipubench_gui.service import compare as compare_service
-from ipubench_gui.store.bundled import names
-from ipubench_gui.store.query import fetch, queries
-from ipubench_gui.store.query.claims import audit_store
-from ipubench_gui.store.user import aliases
+from ipubench_gui.store.query import fetch
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.widgets.message_box import show_warning
 
@@ -88,7 +86,7 @@ class CompareController(QObject):
             self._claims_asked = True
             self.runner.submit(
                 "claims",
-                partial(_vendor_claims, data=paths.data_dir()),
+                partial(claims.vendor_comparisons, data_dir=paths.data_dir()),
                 on_done=lambda got: self.window.comparator.show_claims(*got),
             )
 
@@ -146,12 +144,9 @@ class CompareController(QObject):
 
     def save_view(self, path) -> None:
         """Write the whole state to ``path`` (JSON); raises ExportError/OSError."""
-        import json
-
-        from ipubench_gui.store.export.export import write_text
         from ipubench_gui.ui import settings_store as ss
 
-        write_text(path, json.dumps(self.current_view().to_json(), indent=2) + "\n")
+        views.save_view(self.current_view(), path)
         ss.add_recent_view(str(path))
         self._fill_recent()
 
@@ -178,7 +173,7 @@ class CompareController(QObject):
         ss.add_recent_view(str(path))
         self._fill_recent()
         self.runner.submit(
-            "view", partial(_check_view, view=view), on_done=self._apply_view
+            "view", partial(views.check_view, view=view), on_done=self._apply_view
         )
 
     def _apply_view(self, result) -> None:
@@ -436,17 +431,3 @@ EXPLAIN_HINT = (
     "Select a cell in the table or the comparison, then choose Help → Explain "
     "this number (Shift+F1)."
 )
-
-
-def _check_view(db, view: View):
-    """Store job: the view without values or ids the store no longer has."""
-    u = fetch.universe(db)
-    known = fetch.existing_ids(db, list(view.comparison.ids))
-    return reconcile(view, u.values, known, names.renamer(aliases.of(db)))
-
-
-def _vendor_claims(db, data):
-    """The stated comparisons and their audits (one computation with the
-    Claims view and ``claims``): run on the worker thread."""
-    audits = {a.claim_id: a for a in audit_store(db, data) if a.kind == "comparison"}
-    return db.run(queries.comparisons()).dicts(), audits

@@ -17,11 +17,11 @@ from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.kinds import kind
 from ipubench_gui.domain.metrics import family
 from ipubench_gui.domain.plot_mlperf import benchmark_counts, chosen_benchmark
-from ipubench_gui.domain.plots import Chart, Plot, chart_of
+from ipubench_gui.domain.plots import Chart, Plot
 from ipubench_gui.domain.ranges import counted_unit, per_chip_unit
+from ipubench_gui.service import chart as chart_service
 from ipubench_gui.store.db import Database
 from ipubench_gui.store.query import fetch
-from ipubench_gui.store.query.charts import color_order
 from ipubench_gui.ui.main_window import MainWindow
 from ipubench_gui.ui.results import Built, Results
 from ipubench_gui.ui.runner import Job, QueryRunner
@@ -328,7 +328,7 @@ class Controller(QObject):
         if self.chart_rows is None:
             return
         spec, filters = self.state.chart, self.state.filters
-        order = color_order(self.universe, spec)
+        order = chart_service.color_order(self.universe, spec)
         built = self.results.built
         asked = (self.chart_rows, spec, filters, order, self.names)
         if built is None or not built.asked_for(*asked):
@@ -339,8 +339,8 @@ class Controller(QObject):
             submit_build(self.runner, self.state, self.results)
             return
         # else built (or failed: built again here, which reports why)
-        self.chart = built.chart or chart_of(
-            spec, self.chart_rows, filters, order, self.names
+        self.chart = built.chart or chart_service.chart_from_rows(
+            spec, self.chart_rows, filters, self.universe
         )
         drawn = self.plot != self.window.canvas.current  # else drawn already
         if drawn:
@@ -434,15 +434,15 @@ def _building(job: Job, state: AppState, results: Results) -> Job:
     known now (the universe's, else none: the GUI thread then builds it again
     once they are known, as it does for a style change). Over 1M rows that
     was 4-36 ms of the GUI thread a filter change (cProfile)."""
-    spec, filters = state.chart, state.filters
-    order = color_order(results.universe, spec)
-    names = results.universe.names if results.universe else None
+    spec, filters, universe = state.chart, state.filters, results.universe
+    order = chart_service.color_order(universe, spec)
+    names = universe.names if universe else None
 
     def run(db: Database) -> object:
         out = job(db)
         rows = out["chart"] if isinstance(out, dict) else out
         try:
-            chart = chart_of(spec, rows, filters, order, names)
+            chart = chart_service.chart_from_rows(spec, rows, filters, universe)
         except Exception:  # noqa: BLE001  built again on the GUI thread, which reports it
             chart = None
         built = Built(rows, chart, spec, filters, tuple(order), names)

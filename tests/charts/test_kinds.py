@@ -290,7 +290,7 @@ def test_vendor_chart_says_the_filters_do_not_apply(db):
     """The vendor's stated comparisons are drawn whatever the filters: its
     subtitle says so, rather than naming filters that chose nothing."""
     from ipubench_gui.domain.plots import IGNORES_FILTERS
-    from ipubench_gui.store.query.charts import make_chart
+    from ipubench_gui.service.chart import make_chart
 
     spec = ChartSpec(kind="vendor")
     one = FilterState().with_values("model", ["BERT-Large"])

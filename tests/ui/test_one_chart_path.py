@@ -1,5 +1,5 @@
 """The window, the command line and the self-test draw one chart the same way
-(``store.query.charts.make_chart``), and the CLI's export needs no window module."""
+(``service.chart.make_chart``), and the CLI's export needs no window module."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ FILTERS = {
 @pytest.mark.parametrize("filters", list(FILTERS))
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_window_chart_is_make_chart(make_session, kind, filters):
-    from ipubench_gui.store.query.charts import make_chart
+    from ipubench_gui.service.chart import make_chart
 
     s = make_session()
     spec = ChartSpec(kind=kind, color_by="platform")
@@ -42,7 +42,7 @@ def test_a_chart_built_on_the_worker_is_the_one_drawn(make_session, qtbot):
     """Queries on the worker, as the app runs: a filter change's chart is
     built there with its rows (the GUI thread only draws it), and it is the
     CLI's chart."""
-    from ipubench_gui.store.query.charts import make_chart
+    from ipubench_gui.service.chart import make_chart
 
     s = make_session(synchronous=False)
     spec = ChartSpec(kind="scaling")
@@ -71,16 +71,16 @@ def test_the_chart_is_never_built_on_the_gui_thread_at_start_or_restyled(
     on the GUI thread (1M rows: 68 ms held at start-up), then drawn."""
     import threading
 
-    from ipubench_gui.ui import controller
+    from ipubench_gui.service import chart
 
     on_gui: list[bool] = []
-    real = controller.chart_of
+    real = chart.chart_from_rows
 
-    def chart_of(*args, **kwargs):  # the real one, told where it ran
+    def chart_from_rows(*args, **kwargs):  # the real one, told where it ran
         on_gui.append(threading.current_thread() is threading.main_thread())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(controller, "chart_of", chart_of)
+    monkeypatch.setattr(chart, "chart_from_rows", chart_from_rows)
     s = make_session(synchronous=False)
 
     def drawn_as_asked() -> bool:

@@ -107,3 +107,34 @@ def test_counterparts_are_one_call_from_both(session, pair, run, monkeypatch):
     assert out.startswith(f"{a}: ")
     session.state.set_selection((a,))
     assert seen == [a, a]
+
+
+def test_the_chart_is_built_by_one_function(session, run, monkeypatch, tmp_path):
+    from ipubench_gui.domain.chartspec import ChartSpec
+    from ipubench_gui.domain.filters import FilterState
+    from ipubench_gui.service import chart
+
+    seen = []
+    real = chart.chart_from_rows
+
+    def chart_from_rows(spec, rows, state, universe):
+        out = real(spec, rows, state, universe)
+        seen.append((spec.kind, state, out.plot.point_ids()))
+        return out
+
+    monkeypatch.setattr(chart, "chart_from_rows", chart_from_rows)
+    run(
+        "export-chart",
+        "--kind",
+        "scaling",
+        "--filter",
+        "framework=PyTorch",
+        "--out",
+        str(tmp_path / "c.png"),
+    )
+    state = FilterState().with_values("framework", ["PyTorch"])
+    session.state.set_chart(ChartSpec(kind="scaling"))
+    session.state.set_filters(state)
+    window = [s for s in seen[1:] if s[:2] == ("scaling", state)]
+    assert seen[0][:2] == ("scaling", state) and seen[0][2] and window
+    assert window[-1][2] == seen[0][2]  # the same points

@@ -25,8 +25,8 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plots import build_plot
+from ipubench_gui.service.chart import color_order
 from ipubench_gui.store.query import fetch
-from ipubench_gui.store.query.charts import color_order
 
 FACETS = ("framework", "generation", "model", "task", "unit_family", "platform")
 STEPS = 12

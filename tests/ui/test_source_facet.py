@@ -144,10 +144,10 @@ def test_an_imported_file_is_listed_by_its_label_and_day(
 
 def test_the_chip_and_the_chart_subtitle_name_a_source_by_its_title(qtbot, session, db):
     """Ticked, a source reads the same in the filter chip and in the chart's
-    subtitle (window and command line alike: store.query.charts.make_chart)."""
+    subtitle (window and command line alike: service.chart.make_chart)."""
     from ipubench_gui.domain.chartspec import ChartSpec
     from ipubench_gui.domain.filters import FilterState
-    from ipubench_gui.store.query.charts import make_chart
+    from ipubench_gui.service.chart import make_chart
 
     page = "000_74c88246ac92525e.txt"
     row = {r["source_file"]: r for r in _csv("sources.csv")}[page]

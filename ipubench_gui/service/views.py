@@ -1,0 +1,29 @@
+"""Saved views against the store: what a view file names that the store no
+longer holds (facet values, compared results) is dropped, and said."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ipubench_gui.domain.views import View, reconcile
+from ipubench_gui.store.bundled import names
+from ipubench_gui.store.db import Database
+from ipubench_gui.store.export.export import write_text
+from ipubench_gui.store.query import fetch
+from ipubench_gui.store.user import aliases
+
+
+def check_view(db: Database, view: View) -> tuple[View, list[str]]:
+    """``view`` without values or ids the store no longer has, its names
+    read as today's (an alias the user added, a canonical name), and what
+    was dropped."""
+    u = fetch.universe(db)
+    known = fetch.existing_ids(db, list(view.comparison.ids))
+    return reconcile(view, u.values, known, names.renamer(aliases.of(db)))
+
+
+def save_view(view: View, path: Path) -> Path:
+    """Write ``view`` to ``path`` as JSON, atomically; raises ExportError or
+    OSError in words."""
+    return write_text(path, json.dumps(view.to_json(), indent=2) + "\n")
