@@ -194,5 +194,10 @@ def judge(
     if not independent:
         if agreed.ok:
             return VENDOR_ONLY, f"{agreed.text}; only the vendor's numbers exist"
-        return CONTRADICTED, f"{agreed.text}; the vendor's own figures disagree"
+        # "contradicted" needs independent evidence; the vendor disagreeing with
+        # itself is said in the reason, not drawn as a verdict.
+        return NOT_CHECKABLE, (
+            f"{agreed.text}: the vendor's own figures disagree with its claim, "
+            "and no independent figure checks it"
+        )
     return (CONFIRMED if agreed.ok else CONTRADICTED), agreed.text

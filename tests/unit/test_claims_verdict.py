@@ -85,7 +85,10 @@ NO = agreement(40, "40x", 35.03, unit="x")
         (NO, ["MLPerf"], [SIDE], CONTRADICTED),
         (YES, ["vendor", "NVIDIA"], [], CONFIRMED),
         (YES, ["vendor", "vendor"], [SIDE], VENDOR_ONLY),
-        (NO, ["vendor"], [], CONTRADICTED),  # the vendor's own figures disagree
+        # The vendor's own figures disagreeing with its claim are no independent
+        # evidence: "contradicted" is for independent like-for-like figures.
+        (NO, ["vendor"], [], NOT_CHECKABLE),
+        (NO, ["vendor", "vendor"], [SIDE], NOT_CHECKABLE),
         (NO, ["vendor", "NVIDIA"], [SETUP, SIDE], NEAREST),
         (YES, ["vendor", "NVIDIA"], [SETUP], NEAREST),
         (YES, ["vendor"], [SETUP], NOT_CHECKABLE),
@@ -134,3 +137,26 @@ def test_differences_listed_chip_counts_first():
 def test_figures_keep_what_was_printed():
     assert fmt(127.96) == "127.96" and fmt(160605.93) == "160,606"
     assert fmt(2.66) == "2.66" and fmt(4483.0) == "4,483"
+
+
+def test_the_vendor_disagreeing_with_itself_is_said_not_judged():
+    """001 prints the MCMC times: "less than 3 hours" on the IPU-M2000, "48
+    hours" on the latest GPU, so at least 16x. A ratio of 15x (below that
+    bound) on those figures alone is not "contradicted": no independent figure
+    exists. The reason says the vendor's own figures disagree."""
+    import re
+
+    from tests.conftest import seeds_or_skip
+
+    text = (seeds_or_skip() / "001_84a8bfaf07a6e90f.txt").read_text(encoding="utf-8")
+    m = re.search(r"less than (\d+) hours.*?than the (\d+) hours measured", text)
+    assert m, "the MCMC sentence of 001"
+    ipu_h, gpu_h = float(m[1]), float(m[2])
+    assert (ipu_h, gpu_h) == (3, 48)
+    agreed = agreement(15, "15x", gpu_h / ipu_h, unit="x", lower_bound=True)
+    assert not agreed.ok
+    verdict, reason = judge(agreed, ["vendor", "vendor"], [SIDE])
+    assert verdict == NOT_CHECKABLE
+    assert "the vendor's own figures disagree" in reason and "16.00x" in reason
+    # The same figures from independent sources would contradict it.
+    assert judge(agreed, ["MLPerf", "MLPerf"], [SIDE])[0] == CONTRADICTED
