@@ -6,6 +6,7 @@ first), the vendor's other figures for the same chart are set beside, and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,16 +27,26 @@ Row = Mapping[str, Any]
 
 
 def _chart_fig(cmp: Row, side: str, value: float) -> Figure:
+    """A figure the vendor prints for the chart: in the chart's document, or,
+    where the values note says "from NNN", in that document's text (001's
+    "less than 3 hours" for the MCMC chart of 002)."""
     unit = str(cmp.get("value_unit") or "")
+    note = str(cmp.get("values_note") or "")
+    part = next((p for p in re.split(r"[,;] ", note) if p.startswith(side)), "")
+    doc = re.search(r"from (\d{3})\b", part)
+    words = re.match(rf"{side}: (.+?) \(from", part)
+    where = f"{cmp['source_file']} “{cmp['chart']}”"
+    if doc and not str(cmp["source_file"]).startswith(doc[1]):
+        where = f"the text of {doc[1]} (the chart “{cmp['chart']}” prints no figure)"
     return Figure(
         "",
         side,
         value,
         unit,
-        f"{fmt(value)} {unit}",
+        words[1] if words else f"{fmt(value)} {unit}",
         f"{cmp['ipu_system'] if side == 'IPU' else cmp['gpu_system']}, as the "
         "vendor printed it",
-        f"{cmp['source_file']} “{cmp['chart']}”",
+        where,
         whose=VENDOR,
     )
 
@@ -48,14 +59,23 @@ def chart_figures(cmp: Row) -> Fields:
     if gv is None:
         d: Fields = dict(why_not=NO_GPU + f" (cited: {cmp.get('gpu_source')})")
         if iv is not None and cmp.get("ratio_stated"):
-            d |= dict(
-                figures=[_chart_fig(cmp, "IPU", iv)],
-                arithmetic=[
+            unit = cmp.get("value_unit") or ""
+            if cmp["task"] == "inference":
+                # The inference charts compare at lowest latency; an IPU figure
+                # printed without its latency is another point of the curve.
+                line = (
+                    f"no GPU figure follows from the vendor's numbers: the "
+                    f"{cmp['ratio_stated']:g}x is stated at lowest latency, the "
+                    f"IPU's {fmt(iv)} {unit} is not stated at that latency "
+                    f"({cmp.get('values_note') or 'no latency printed'})"
+                )
+            else:
+                line = (
                     f"GPU figure implied by the vendor's own numbers: {fmt(iv)} ÷ "
                     f"{cmp['ratio_stated']:g} = {fmt(iv / cmp['ratio_stated'])} "
-                    f"{cmp.get('value_unit') or ''} (derived)"
-                ],
-            )
+                    f"{unit} (derived)"
+                )
+            d |= dict(figures=[_chart_fig(cmp, "IPU", iv)], arithmetic=[line])
         return d
     unit = cmp.get("value_unit") or ""
     ipus = [x for x in (iv, cmp.get("ipu_value_alt")) if x is not None]
@@ -146,6 +166,19 @@ def _sides(cmp: Row, cat: Catalogue, ratio: float | None) -> list[Difference]:
     return out
 
 
+def _chart_batches(cmp: Row) -> list[Difference]:
+    """The batch sizes the chart notes print for its two sides, when they
+    differ: listed where no figures of either side were used to recompute."""
+    ib, gb = str(cmp.get("ipu_batch") or ""), str(cmp.get("gpu_batch") or "")
+    if ib and gb and ib.strip() != gb.strip():
+        return [
+            Difference(
+                "batch", f"IPU batch {ib} against GPU batch {gb} (chart notes)", False
+            )
+        ]
+    return []
+
+
 def _agree(cmp: Row, d: Fields) -> Agreement | None:
     if d.get("recomputed") is None or cmp.get("ratio_stated") is None:
         return None
@@ -205,6 +238,9 @@ def audit_comparison(
             d = reading.fields() | dict(why_not=d.get("why_not", ""))
     ratio = d.get("recomputed")
     stated = cmp.get("ratio_stated")
+    diffs = list(d.get("differences", ()))
+    if not any(x.aspect == "batch" for x in diffs):
+        diffs += _chart_batches(cmp)
     return audit(
         claim_id=cmp["comparison_id"],
         kind="comparison",
@@ -219,7 +255,7 @@ def audit_comparison(
         or ("the chart states no ratio" if stated is None else ""),
         figures=tuple(d.get("figures", ())),
         arithmetic=tuple(d.get("arithmetic", ())) + tuple(conflicts(cmp, charted)),
-        differences=_sides(cmp, cat, ratio) + list(d.get("differences", ())),
+        differences=_sides(cmp, cat, ratio) + diffs,
         derived=bool(d.get("derived")),
         evidence=tuple(line for e in evidence for line in e.lines),
     )

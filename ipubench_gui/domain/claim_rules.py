@@ -347,7 +347,17 @@ def bert_time_to_train(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fiel
     if len(gparts) < 2 or len(iparts) < 2:
         return dict(why_not="throughput or training scheme not stored")
     lines, g_s, i_s = [], 0.0, 0.0
+    batch_diffs = []
     for (name, _), (gt, st, gb), it in zip(phases, gparts, iparts):
+        if it.get("batch_size") and it["batch_size"] != gb:
+            batch_diffs.append(
+                Difference(
+                    "batch",
+                    f"{name}: IPU batch {it['batch_size']:,} against NVIDIA's "
+                    f"global batch {gb:,}",
+                    False,
+                )
+            )
         seqs = st["value"] * gb
         g_s += seqs / gt["value"]
         i_s += seqs / it["value"]
@@ -369,17 +379,21 @@ def bert_time_to_train(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fiel
     figs = [_ipu_fig(r) for r in iparts] + [
         _gpu_fig(g) for part in gparts for g in part[:2]
     ]
-    notes = _sdk(iparts, cmp) + [
-        Difference(
-            "derived",
-            "both times derived from throughput (not measured end to end); the "
-            "IPU time uses NVIDIA's number of sequences per phase (the IPU's own "
-            "scheme is not in any stored source)",
-        ),
-        Difference(
-            "workload", "IPU phase 2 at sequence length 384, NVIDIA's at 512", False
-        ),
-    ]
+    notes = (
+        _sdk(iparts, cmp)
+        + batch_diffs
+        + [
+            Difference(
+                "derived",
+                "both times derived from throughput (not measured end to end); the "
+                "IPU time uses NVIDIA's number of sequences per phase (the IPU's own "
+                "scheme is not in any stored source)",
+            ),
+            Difference(
+                "workload", "IPU phase 2 at sequence length 384, NVIDIA's at 512", False
+            ),
+        ]
+    )
     return dict(
         recomputed=g_h / i_h,
         figures=figs,

@@ -173,6 +173,13 @@ def test_inference_comparisons_on_a_later_sdk_are_nearest_evidence(audits, nv):
     assert nv(comparison_id="cmp-rn50-infer")["value"] == ""
     rn = audits["cmp-rn50-infer"]
     assert rn.verdict == NOT_CHECKABLE and "no stand-in" in rn.reason
+    # 001: 4.6x "at lowest latency", 58,112 images/s the "absolute throughput":
+    # two points of the curve, so 58,112 ÷ 4.6 is no GPU figure.
+    at = said("001", 20, "4.6x higher throughput at lowest latency")
+    assert "absolute throughput of 58,112 images per second" in at
+    text = " ".join(rn.arithmetic) + rn.summary()
+    assert f"{58112 / 4.6:,.0f}" not in text  # 12,633
+    assert "not stated at that latency" in text
 
 
 def test_training_comparisons_on_stand_ins_are_nearest_evidence(audits, nv):
@@ -236,6 +243,14 @@ def test_training_comparisons_on_stand_ins_are_nearest_evidence(audits, nv):
     ipu_s = seq1 / num(i1[8]) + seq2 / num(i2[8])
     b = audits[k]
     assert b.recomputed == pytest.approx(gpu_s / ipu_s)
+    # Phase 2: the IPU row's batch against NVIDIA's global batch.
+    assert (num(i1[6]), num(i2[6])) == (65536, 16384)
+    assert s2["batch_size"].startswith("32768 global")
+    assert any(
+        "phase 2: IPU batch 16,384 against NVIDIA's global batch 32,768" in n
+        for n in b.not_like_for_like
+    )
+    assert not any("phase 1: IPU batch" in n for n in b.not_like_for_like)
     assert b.verdict == NEAREST
     assert b.not_like_for_like[0].startswith(
         "chips: 64 IPUs (IPU-POD64) against 8 GPUs"
@@ -259,6 +274,10 @@ def test_vendor_only_figures_and_the_mcmc_conflict(audits):
             a.rests_on == "IPU: the vendor's own figures; GPU: the vendor's own figures"
         )
         assert any(other in line and "disagree" in line for line in a.arithmetic)
+        # Both times are printed in 001's text, not in 002's chart.
+        ipu, gpu = (f for f in a.figures)
+        assert ipu.as_printed == "less than 3 hours" and "48 hours" in gpu.as_printed
+        assert all("the text of 001" in f.source for f in a.figures)
     # 58, 581 and 595 images/s stand before the EfficientNet-B4 heading, after
     # the ResNeXt-101 inference chart: which chart they are is not certain.
     for line, text in ((59, "58"), (61, "581"), (63, "595")):
@@ -267,6 +286,14 @@ def test_vendor_only_figures_and_the_mcmc_conflict(audits):
     e = audits["cmp-enb4-train-std"]
     assert e.recomputed == pytest.approx(595 / 58)
     assert e.verdict == NOT_CHECKABLE and "uncertain" in e.reason
+    # DeepVoice 3: the chart notes' batch sizes differ (no figure of either
+    # side is stored, so the notes are all there is to list).
+    said("002", 202, "PopART| FP 32 | SDK 1.4.0 | Batch size 128")
+    said("002", 203, "Pytorch | FP32 | Batch Size 1024")
+    assert any(
+        "IPU batch 128 against GPU batch 1024" in n
+        for n in audits["cmp-dv3-train"].not_like_for_like
+    )
     for cid in (
         "cmp-dv3-train",
         "cmp-lstm-infer",
