@@ -65,9 +65,20 @@ def test_claims_checked_on_mlperf_results_select_them(qtbot, session):
     w = session.window
     w.claims_dock.show()
     qtbot.waitUntil(lambda: w.claims.table.rowCount() > 0, timeout=20_000)
-    # The PaddlePaddle "on par" claim rests on the seed's MLPerf v2.0 table rows.
+    # The PaddlePaddle "on par" claim rests on the seed's MLPerf v2.0 table rows
+    # and on Baidu's own PaddlePaddle results (Baidu's folder, same systems).
     w.claims.choose("clm-paddle-bert")
-    want = {"mlp20-fc7cae", "mlp20-bc85a3", "mlp20-769653", "mlp20-a791e0"}
+    baidu = {
+        r[0]
+        for r in session.db.cursor()
+        .execute(
+            "SELECT result_id FROM results_v WHERE mlperf_round = '2.0' AND "
+            "submitter = 'Baidu' AND system_id LIKE 'IPU_POD%_PaddlePaddle'"
+        )
+        .fetchall()
+    }
+    assert len(baidu) == 2
+    want = {"mlp20-fc7cae", "mlp20-bc85a3", "mlp20-769653", "mlp20-a791e0"} | baidu
     assert _selected(session) == want
     # Bow Pod16 vs DGX A100 rests on two MLPerf v2.0 results (by their
     # results-repository folders); a filter hiding them is cleared.
