@@ -4,7 +4,9 @@ names (one registry), then judged by ``domain.verdicts.judge``.
 Checks: ``mlperf_versus`` (a system against another in one MLPerf round, in
 percent less time), ``mlperf_speedup`` (as a ratio of times, every benchmark),
 ``mlperf_previous_round`` (against the round before), ``mlperf_on_par``,
-``mlperf_submission`` (a result was submitted), ``mlperf_benchmarks`` (the
+``mlperf_submission`` (a result was submitted),
+``mlperf_first_other_submitter`` (the first round in which another submitter
+files results on the maker's accelerators), ``mlperf_benchmarks`` (the
 benchmarks a round's IPU results cover), ``mlperf_ids`` (IDs printed
 without figures), ``vendor_stated`` (a general claim against the vendor's own
 stated figures of the claims it names in ``related``), ``none`` (no figure in
@@ -109,6 +111,7 @@ CHECKS: dict[str, Check] = {
     "mlperf_submission": _mlperf(cm.submission),
     "mlperf_benchmarks": _mlperf(cm.benchmarks),
     "mlperf_ids": _mlperf(cm.listed_ids),
+    "mlperf_first_other_submitter": _mlperf(cm.first_other_submitter),
     "vendor_stated": vendor_stated,
     "none": lambda c, ctx: dict(why_not="nothing stored recomputes it"),
 }

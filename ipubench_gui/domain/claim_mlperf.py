@@ -514,3 +514,55 @@ def listed_ids(
             if r["mlperf_round"] == rnd and r["submitter"] == "Graphcore"
         ),
     )
+
+
+def first_other_submitter(
+    c: Row, vendor: Sequence[Row], mlperf: Sequence[Row], cat: Catalogue
+) -> Fields:
+    """A claim that a round holds the first result on a maker's accelerators
+    filed by someone else ("the first ever third-party submission on a
+    Graphcore system"): every stored round up to it, by submitter. ``system``
+    names the submitter claimed, ``versus`` the maker."""
+    rnd = str(c.get("mlperf_rounds") or "").split()[-1:]
+    who, maker = str(c.get("system") or ""), str(c.get("versus") or "")
+    rounds = sorted({r["mlperf_round"] for r in mlperf}, key=_round_key)
+    upto = [x for x in rounds if rnd and _round_key(x) <= _round_key(rnd[0])]
+    if not upto:
+        return dict(why_not="no MLPerf round up to the claim's is stored")
+    lines, first, figs = [], None, []
+    for x in upto:
+        mine = ipus(mlperf, x)
+        by: dict[str, int] = {}
+        for r in mine:
+            by[r["submitter"]] = by.get(r["submitter"], 0) + 1
+        lines.append(
+            f"v{x}: results on {maker}'s IPUs filed by "
+            + (", ".join(f"{s} ({n})" for s, n in sorted(by.items())) or "nobody")
+        )
+        others = sorted(s for s in by if s != maker)
+        if first is None and others:
+            first = (x, others)
+            figs = [mlperf_fig(r) for r in mine if r["submitter"] in others]
+    ok = first is not None and first[0] == rnd[0] and first[1] == [who]
+    return dict(
+        recomputed_text=(
+            f"v{first[0]}: {', '.join(first[1])}" if first else f"none up to v{rnd[0]}"
+        ),
+        agreed=Agreement(
+            ok,
+            (
+                f"the first round with results on {maker}'s IPUs filed by another "
+                f"submitter is v{first[0]} ({', '.join(first[1])})"
+                if first
+                else f"no result on {maker}'s IPUs was filed by another submitter"
+            )
+            + f"; rounds stored: v{upto[0]} to v{upto[-1]} ({maker} first "
+            "submitted in v1.0, 2021, as 001 announces)",
+        ),
+        figures=figs,
+        arithmetic=lines,
+    )
+
+
+def _round_key(x: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in x.split("."))

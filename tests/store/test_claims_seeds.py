@@ -427,6 +427,37 @@ def test_benchmarks_named_against_the_rounds_ipu_results(audits):
     assert any("50,883" in e for e in audits["clm-rn50-infer-58112"].evidence)
 
 
+def test_first_third_party_submission_against_the_system_files(audits):
+    """004: "the first ever third-party submission on a Graphcore system",
+    Baidu's in v2.0: who filed results on IPU systems in each round, read from
+    the system files' accelerator names."""
+    said("004", 24, "In the first ever third-party submission on a Graphcore system")
+    said("001", 8, "We will be participating in MLPerf in 2021")  # no earlier round
+    by_round = {}
+    for rnd in ("1.0", "1.1", "2.0"):
+        d = TRAINING / f"v{rnd}"
+        if not d.exists():
+            pytest.skip(f"{d} not found")
+        by_round[rnd] = {
+            p.parts[-3]
+            for p in d.glob("*/systems/*.json")
+            if "IPU"
+            in json.loads(p.read_text(encoding="utf-8"))["accelerator_model_name"]
+        }
+    assert by_round == {
+        "1.0": {"Graphcore"},
+        "1.1": {"Graphcore"},
+        "2.0": {"Graphcore", "Baidu"},
+    }
+    a = audits["clm-baidu-first-third-party"]
+    assert a.verdict == CONFIRMED and a.recomputed_text == "v2.0: Baidu"
+    assert a.rests_on == "MLPerf: MLPerf logs (independent)"
+    assert {f.source.rsplit(", ", 1)[-1] for f in a.figures} == {
+        "Baidu/results/IPU_POD16_PaddlePaddle/bert",
+        "Baidu/results/IPU_POD64_PaddlePaddle/bert",
+    }
+
+
 def test_rnnt_open_result_is_not_the_customer_training(audits):
     said("004", 53, "submitted results for RNN-T in the open category")
     said("004", 59, "10,000 hours of speech")
@@ -504,6 +535,7 @@ EXPECTED = {
     "clm-rn50-vs-v11": CONFIRMED,
     "clm-bert-vs-v11": CONFIRMED,
     "clm-paddle-bert": CONFIRMED,
+    "clm-baidu-first-third-party": CONFIRMED,
     "clm-rnnt-open": CONFIRMED,
     "clm-mlperf11-benchmarks": CONFIRMED,
     "clm-mlperf20-benchmarks": CONFIRMED,
