@@ -23,6 +23,7 @@ from ipubench_gui.store.mlperf.mlperf_log import (
     LogError,
     read_log,
     read_scaling,
+    rule_notes,
     score_runs,
 )
 
@@ -333,12 +334,12 @@ def _result(
     runs = []
     for log in job.logs:
         try:
-            run = read_log(log)
+            run = read_log(log, job.benchmark)
         except LogError as exc:
             problems.append(str(exc))
             continue
         runs.append(run)
-        if run.problem and not run.problem.startswith("run stopped with status"):
+        if run.problem and not run.not_converged:
             problems.append(f"{log.relative_to(root)}: {run.problem}")
     try:
         factor = read_scaling(root / rel / "scaling.json")
@@ -354,11 +355,18 @@ def _result(
         )
     if score.reason:
         problems.append(f"{rel}: no score: {score.reason}")
-    aborted = [
-        r for r in runs if r.problem and r.problem.startswith("run stopped with")
-    ]
+    aborted = [r for r in runs if r.not_converged]
     if aborted:
         notes.append(f"{len(aborted)} run(s) not counted: {aborted[0].problem}")
+    notes.extend(
+        rule_notes(
+            job.benchmark,
+            [log.name for log in job.logs],
+            score,
+            base.get("system_name"),
+            base.get("accelerators"),
+        )
+    )
     return Result(
         **base,
         minutes=score.minutes,

@@ -1,13 +1,15 @@
-"""Build ``data/mlperf_training.csv`` (derived figures only) from clones of the
-MLCommons training results repositories.
+"""Build ``data/mlperf_training.csv`` and ``data/mlperf_inference.csv``
+(derived figures only) from clones of the MLCommons results repositories.
 
-    python -m ipubench_gui.store.mlperf.mlperf_build \
-        [../shared/mlperf/training] [--out FILE]
+    python -m ipubench_gui.store.mlperf.mlperf_build [../shared/mlperf/training]
+        [--out FILE] [--inference ../shared/mlperf/inference]
+        [--inference-out FILE]
 
-Each round folder ``vX.Y`` (or ``training_results_vX.Y``) is read with
-``store.mlperf.mlperf``; its ``SNAPSHOT.txt`` (or ``.git/HEAD``) gives the commit.
-Same input, same bytes out: rows sorted by round and path, figures rounded to
-microminutes.
+Each round folder ``vX.Y`` (or ``training_results_vX.Y``,
+``inference_results_vX.Y``) is read with ``store.mlperf.mlperf`` or
+``store.mlperf.mlperf_inference``; its ``SNAPSHOT.txt`` (or ``.git/HEAD``) gives the
+commit. Same input, same bytes out: rows sorted by round and path, times
+rounded to microminutes, throughputs kept as the logs print them.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ import hashlib
 import io
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ipubench_gui.store.mlperf import mlperf_inference as inference
 from ipubench_gui.store.mlperf.mlperf import Names, Result, round_of, scan
 
 DATA = Path(__file__).resolve().parents[3] / "data"
@@ -93,12 +97,13 @@ def commit_of(folder: Path) -> str:
     return ""
 
 
-def retrieved_of(folder: Path) -> str:
-    """The retrieval date a README above the copy states ("Retrieved YYYY-MM-DD")."""
+def retrieved_of(folder: Path, said: str = r"Retrieved (\d{4}-\d\d-\d\d)") -> str:
+    """The retrieval date a README above the copy states (``said``: "Retrieved
+    YYYY-MM-DD", or the inference section's "(added YYYY-MM-DD)")."""
     for p in (folder, *folder.parents):
         readme = p / "README.md"
         if readme.is_file():
-            m = re.search(r"Retrieved (\d{4}-\d\d-\d\d)", readme.read_text("utf-8"))
+            m = re.search(said, readme.read_text("utf-8"))
             if m:
                 return m[1]
     return ""
@@ -150,7 +155,28 @@ def row(res: Result, repository: str, commit: str, retrieved: str) -> dict[str, 
     }
 
 
-def round_folders(root: Path) -> list[tuple[str, Path]]:
+_ADDED = re.compile(
+    r"## Training rounds (\d+\.\d+) \S (\d+\.\d+) \(added (\d{4}-\d\d-\d\d)\)"
+)
+
+
+def added_of(folder: Path, round_: str) -> str:
+    """The date a README above the copy says a range of rounds holding
+    ``round_`` was added ("## Training rounds 3.0 – 4.0 (added YYYY-MM-DD)")."""
+    key = tuple(int(x) for x in round_.split("."))
+    for p in (folder, *folder.parents):
+        readme = p / "README.md"
+        if readme.is_file():
+            for m in _ADDED.finditer(readme.read_text("utf-8")):
+                lo, hi = (tuple(int(x) for x in m[i].split(".")) for i in (1, 2))
+                if lo <= key <= hi:
+                    return m[3]
+    return ""
+
+
+def round_folders(
+    root: Path, round_of: Callable[[Path], str | None] = round_of
+) -> list[tuple[str, Path]]:
     """(round, folder) of every round folder directly under ``root``."""
     out = []
     for p in sorted(root.iterdir()):
@@ -167,7 +193,8 @@ def build_rows(root: Path, data_dir: Path = DATA) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for rnd, folder in round_folders(root):
         repo = f"mlcommons/training_results_v{rnd}"
-        commit, retrieved = commit_of(folder), retrieved_of(folder)
+        commit = commit_of(folder)
+        retrieved = added_of(folder, rnd) or retrieved_of(folder)
         rows.extend(row(r, repo, commit, retrieved) for r in scan(folder, rnd, names))
     rows.sort(key=lambda r: (r["mlperf_round"], r["path"]))
     match_vendor_rows(rows, data_dir, names)
@@ -213,13 +240,106 @@ def match_vendor_rows(rows: list[dict[str, Any]], data_dir: Path, names: Names) 
         hits[0]["vendor_result_id"] = seed["result_id"]
 
 
-def to_csv(rows: list[dict[str, Any]]) -> str:
+def to_csv(rows: list[dict[str, Any]], columns: tuple[str, ...] = COLUMNS) -> str:
     buf = io.StringIO()
-    w = csv.DictWriter(buf, COLUMNS, lineterminator="\n")
+    w = csv.DictWriter(buf, columns, lineterminator="\n")
     w.writeheader()
     for r in rows:
         w.writerow({k: "" if v is None else v for k, v in r.items()})
     return buf.getvalue()
+
+
+INFERENCE_COLUMNS = (
+    "result_id",
+    "mlperf_round",
+    "submitter",
+    "system_id",
+    "mlperf_benchmark",
+    "scenario",
+    "model",
+    "variant",
+    "dataset",
+    "division",
+    "system_type",
+    "availability",
+    "category",
+    "system_name",
+    "accelerator_model",
+    "accelerator",
+    "accelerator_vendor",
+    "accelerator_generation",
+    "accelerator_type",
+    "accelerators",
+    "nodes",
+    "host_cpu",
+    "framework",
+    "value",
+    "unit",
+    "status",
+    "inferred",
+    "note",
+    "repository",
+    "commit",
+    "path",
+    "retrieved",
+)
+INFERENCE_ADDED = r"## Inference[^\n]*added (\d{4}-\d\d-\d\d)"
+
+
+def inference_row(
+    res: inference.Result, repository: str, commit: str, retrieved: str
+) -> dict[str, Any]:
+    """One CSV row of an inference result (empty cells for unknowns)."""
+    return {
+        "result_id": result_id(f"i{res.round}", res.path),
+        "mlperf_round": res.round,
+        "submitter": res.submitter,
+        "system_id": res.system_id,
+        "mlperf_benchmark": res.benchmark,
+        "scenario": res.scenario,
+        "model": res.model,
+        "variant": res.variant,
+        "dataset": res.dataset,
+        "division": res.division,
+        "system_type": res.system_type,
+        "availability": res.availability,
+        "category": res.category,
+        "system_name": res.system_name,
+        "accelerator_model": res.accelerator_model,
+        "accelerator": res.accelerator,
+        "accelerator_vendor": res.accelerator_vendor,
+        "accelerator_generation": res.accelerator_generation,
+        "accelerator_type": res.accelerator_type,
+        "accelerators": res.accelerators,
+        "nodes": res.nodes,
+        "host_cpu": res.host_cpu,
+        "framework": res.framework,
+        "value": None if res.value is None else repr(res.value),
+        "unit": "samples/s",
+        "status": res.status,
+        "inferred": "true" if res.inferred else "false",
+        "note": res.note or None,
+        "repository": repository,
+        "commit": commit,
+        "path": res.path,
+        "retrieved": retrieved,
+    }
+
+
+def build_inference_rows(root: Path, data_dir: Path = DATA) -> list[dict[str, Any]]:
+    """Every inference result of every round under ``root``, as CSV rows."""
+    names = Names.load(data_dir / "entities")
+    rows: list[dict[str, Any]] = []
+    for rnd, folder in round_folders(root, inference.round_of):
+        repo = f"mlcommons/inference_results_v{rnd}"
+        commit = commit_of(folder)
+        retrieved = retrieved_of(folder, INFERENCE_ADDED) or retrieved_of(folder)
+        rows.extend(
+            inference_row(r, repo, commit, retrieved)
+            for r in inference.scan(folder, rnd, names)
+        )
+    rows.sort(key=lambda r: (r["mlperf_round"], r["path"]))
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -236,13 +356,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--out", type=Path, default=repo_root / "data" / "mlperf_training.csv"
     )
+    ap.add_argument(
+        "--inference",
+        type=Path,
+        default=repo_root.parent / "shared" / "mlperf" / "inference",
+    )
+    ap.add_argument(
+        "--inference-out",
+        type=Path,
+        default=repo_root / "data" / "mlperf_inference.csv",
+    )
     args = ap.parse_args(argv)
-    if not args.source.is_dir():
-        print(f"{args.source}: no such folder", file=sys.stderr)
-        return 2
+    for folder in (args.source, args.inference):
+        if not folder.is_dir():
+            print(f"{folder}: no such folder", file=sys.stderr)
+            return 2
     rows = build_rows(args.source)
     args.out.write_text(to_csv(rows), encoding="utf-8")
     print(f"{args.out}: {len(rows)} results")
+    irows = build_inference_rows(args.inference)
+    args.inference_out.write_text(to_csv(irows, INFERENCE_COLUMNS), encoding="utf-8")
+    print(f"{args.inference_out}: {len(irows)} results")
     return 0
 
 

@@ -26,18 +26,39 @@ The scoring rule is MLCommons' own, read from the ``mlperf-logging`` package
   (v1.0: ``package_checker/package_checker.py``,
   ``_EXPECTED_RESULT_FILE_COUNTS``): runs each benchmark needs.
 
+Rounds 3.0 – 4.0 add (same files, later versions):
+
+* ``benchmark_meta.py`` (version listing ``gnn``, ``llama2_70b_lora``,
+  ``stable_diffusion``): the runs of the new benchmarks; gpt3 needs 3, and the
+  olympic mean of 3 with one dropped from each end is the median run.
+* ``compliance_checker/mlp_parser/ruleset_*.py``: the text from the last
+  ``:::MLLOG `` on a line is parsed; a line whose JSON does not parse, or
+  whose ``time_ms`` is not a number, is a failed line, and
+  ``result_summarizer.py`` ``_read_result_file`` then raises "Parse error":
+  the run is dropped, as an aborted one is.
+* ``compliance_checker/training_3.1.0/closed_stable_diffusion.yaml`` (and
+  ``training_5.0.0``'s, keyed by ``samples_count`` instead of ``step_num``):
+  FID and CLIP lines of one evaluation are joined into one; at least 2 such
+  evaluations, and one of them with FID <= 90 and 0.15 <= CLIP <= 1.0 (closed
+  division), or the run fails the compliance check and is dropped.
+* ``result_summarizer.py`` globs ``result_*.txt``: a ``result_..._raw_NN.txt``
+  copy (v4.0 ``smc-ac-power``/``smc-dc-power``) is counted as a run too.
+
 Versions read (via the code index): result_summarizer.py as of the 2.x rulesets
-(imports ``get_result_file_counts``; ``max_dropped_scores``) and at commit
-014f69d1479e874f09e3b9c8140969eb8fa65803 (same rule, adds power);
-benchmark_meta.py at 053c5ba29d3bd2d1bac34c52f39b15a65facb8e9; package_checker.py
-of ruleset 1.0.0. ``tests/store/test_mlperf.py`` checks the implementation
-against every figure of the seven v2.0 ``summary.csv`` files the submitters
-published.
+(imports ``get_result_file_counts``; ``max_dropped_scores``) and at commits
+014f69d1479e874f09e3b9c8140969eb8fa65803 and d4a66d84e9749021f28e269d3b2e137ffedc2c6b
+(same rule, adds power); benchmark_meta.py at
+053c5ba29d3bd2d1bac34c52f39b15a65facb8e9 and its later version with
+``llama2_70b_lora``; package_checker.py of ruleset 1.0.0; mlp_parser
+ruleset_610.py. ``tests/store/test_mlperf.py`` checks the implementation
+against every figure of the v2.0, v3.0 and v3.1 ``summary.csv`` files the
+submitters published.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,9 +75,19 @@ RESULT_FILE_COUNTS: dict[str, int] = {
     "ncf": 10,
     "rnnt": 10,
     "unet3d": 40,
+    # rounds 3.0 - 4.0 (benchmark_meta.py, later version)
+    "dlrm_dcnv2": 10,
+    "gpt3": 3,
+    "retinanet": 5,
+    "stable_diffusion": 10,
+    "gnn": 10,
+    "rgat": 10,
+    "llama2_70b_lora": 10,
 }
 
-_MARK = b":::MLLOG"
+# mlp_parser: lines are cut from the last occurrence of the token (its regex
+# ".*" + TOKEN is greedy), so a rank prefix that itself holds the token is cut too
+_MARK = b":::MLLOG "
 _SUBMISSION_KEYS = (
     "submission_benchmark",
     "submission_division",
@@ -65,6 +96,9 @@ _SUBMISSION_KEYS = (
     "submission_status",
     "global_batch_size",
 )
+# closed_stable_diffusion.yaml (training 3.1.0 onwards): the quality target one
+# evaluation must meet, with FID and CLIP from that same evaluation
+SD_FID_MAX, SD_CLIP_MIN, SD_CLIP_MAX, SD_MIN_EVALS = 90.0, 0.15, 1.0, 2
 
 
 def max_dropped(benchmark: str) -> int:
@@ -81,40 +115,93 @@ class Run:
     status: str | None  # run_stop's metadata status
     problem: str | None  # why the run does not count; None when it does
     fields: tuple[tuple[str, object], ...] = ()  # submission_*, batch size
+    malformed: bool = False  # a line the summarizer's parser rejects
 
     def field(self, key: str) -> object:
         return dict(self.fields).get(key)
+
+    @property
+    def not_converged(self) -> bool:
+        """Dropped as the summarizer drops a run that did not converge (aborted,
+        or short of the quality target): part of a result, not a broken log."""
+        return bool(self.problem) and self.problem.startswith(_NOT_CONVERGED)
+
+
+_NOT_CONVERGED = ("run stopped with status", "quality target:")
 
 
 class LogError(ValueError):
     """A log the reader cannot use at all (unreadable file)."""
 
 
-def read_log(path: Path) -> Run:
+def _record(raw: bytes) -> tuple[str, float, dict[str, object]] | None | str:
+    """(key, time_ms, record) of a line; None for a line without the token; the
+    parser's complaint (a string) for a line it fails."""
+    at = raw.rfind(_MARK)
+    if at < 0:
+        return None
+    try:
+        rec = json.loads(raw[at + len(_MARK) :].decode("latin-1"))
+        key = rec["key"]
+        for needed in ("value", "metadata"):  # the parser reads both
+            if needed not in rec:
+                raise KeyError(needed)
+        ts = float(rec["time_ms"])
+    except (ValueError, KeyError, TypeError) as exc:
+        return f"not a valid MLLOG record ({exc})"
+    if not isinstance(key, str):
+        return "not a valid MLLOG record (key is not text)"
+    return key, ts, rec
+
+
+def _sd_problem(evals: dict[object, dict[str, object]]) -> str | None:
+    """Why a closed stable_diffusion run fails its quality check, or None."""
+    joined = [e for e in evals.values() if "FID" in e and "CLIP" in e]
+    if len(joined) < SD_MIN_EVALS:
+        return (
+            f"{len(joined)} evaluation(s) with both FID and CLIP; the closed "
+            f"division needs at least {SD_MIN_EVALS}"
+        )
+    for e in joined:
+        fid, clip = e["FID"], e["CLIP"]
+        if (
+            isinstance(fid, (int, float))
+            and isinstance(clip, (int, float))
+            and 0.0 <= fid <= SD_FID_MAX
+            and SD_CLIP_MIN <= clip <= SD_CLIP_MAX
+        ):
+            return None
+    return (
+        f"no evaluation reached FID <= {SD_FID_MAX:g} and CLIP >= {SD_CLIP_MIN:g} "
+        "together (did not converge)"
+    )
+
+
+def read_log(path: Path, benchmark: str | None = None) -> Run:
     """Read one log in bounded memory (line by line; 100+ MB logs are fine).
 
     Text before ``:::MLLOG`` on a line (rank prefixes) is ignored, as is every
-    line without it. A line whose JSON does not parse makes the run unusable
-    (the summarizer's parser fails the file: "Parse error").
+    line without it. A line the summarizer's parser fails (JSON that does not
+    parse, no numeric ``time_ms``) drops the run ("Parse error"); so does a
+    closed ``stable_diffusion`` run none of whose evaluations meet the quality
+    target with FID and CLIP together. ``benchmark`` (the folder's name) is
+    used when the log does not say its own.
     """
     run_start = run_stop = None
     stop_status: str | None = None
     fields: dict[str, object] = {}
     problem: str | None = None
+    sd_evals: dict[object, dict[str, object]] = {}
     try:
         with open(path, "rb") as fh:
             for lineno, raw in enumerate(fh, 1):
-                at = raw.find(_MARK)
-                if at < 0:
+                got = _record(raw)
+                if got is None:
                     continue
-                try:
-                    rec = json.loads(raw[at + len(_MARK) :])
-                    key = rec["key"]
-                    ts = rec.get("time_ms")
-                except (ValueError, KeyError, TypeError) as exc:
-                    if problem is None:
-                        problem = f"line {lineno}: not a valid MLLOG record ({exc})"
+                if isinstance(got, str):
+                    problem = problem or f"line {lineno}: {got}"
                     continue
+                key, ts, rec = got
                 if key == "run_start":
                     if run_stop is None or run_start is None:
                         run_start = ts
@@ -125,25 +212,33 @@ def read_log(path: Path) -> Run:
                         stop_status = (
                             meta.get("status") if isinstance(meta, dict) else None
                         )
+                elif key == "eval_accuracy":
+                    meta = rec.get("metadata")
+                    if isinstance(meta, dict) and "metric" in meta:
+                        at = meta.get("samples_count", meta.get("step_num"))
+                        sd_evals.setdefault(repr(at), {})[str(meta["metric"])] = rec[
+                            "value"
+                        ]
                 elif key in _SUBMISSION_KEYS and key not in fields:
                     fields[key] = rec.get("value")
     except OSError as exc:
         raise LogError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    malformed = problem is not None
     minutes = None
+    bench = fields.get("submission_benchmark") or benchmark
+    closed = str(fields.get("submission_division", "closed")).lower() == "closed"
     if problem is None:
         if run_start is None:
             problem = "run_start not recorded"
         elif run_stop is None:
             problem = "run_stop not recorded"
-        elif not isinstance(run_start, (int, float)) or not isinstance(
-            run_stop, (int, float)
-        ):
-            problem = "run_start or run_stop has no time_ms"
         elif stop_status != "success":
             problem = f"run stopped with status {stop_status!r} (did not converge)"
+        elif bench == "stable_diffusion" and closed and _sd_problem(sd_evals):
+            problem = f"quality target: {_sd_problem(sd_evals)}"
         else:
-            minutes = (float(run_stop) - float(run_start)) / 60 / 1000
-    return Run(path, minutes, stop_status, problem, tuple(fields.items()))
+            minutes = (run_stop - run_start) / 60 / 1000
+    return Run(path, minutes, stop_status, problem, tuple(fields.items()), malformed)
 
 
 @dataclass(frozen=True)
@@ -199,6 +294,36 @@ def score_runs(benchmark: str, runs: list[Run], scaling_factor: float = 1.0) -> 
         scaling_factor,
         None,
     )
+
+
+_RAW_COPY = re.compile(r"^result_.*_raw_\d+\.txt$")
+_TPU_NAME = re.compile(r"tpu-v\d+\w*-(\d+)", re.IGNORECASE)
+
+
+def rule_notes(
+    benchmark: str,
+    log_names: list[str],
+    score: Score,
+    system_name: str | None = None,
+    accelerators: int | None = None,
+) -> list[str]:
+    """What a reader of a score should know of the rule that made it."""
+    notes = []
+    if benchmark == "gpt3" and score.minutes is not None and score.runs_found == 3:
+        notes.append("median of 3 runs (the olympic mean of 3 runs)")
+    raw = sum(1 for n in log_names if _RAW_COPY.match(n))
+    if raw:  # result_summarizer.py globs result_*.txt, so it counts them too
+        notes.append(
+            f"{raw} result_*_raw_*.txt cop{'y' if raw == 1 else 'ies'} of runs "
+            "counted as runs, as MLCommons' summarizer counts them"
+        )
+    m = _TPU_NAME.search(system_name or "")
+    if m and accelerators and int(m[1]) != accelerators:
+        notes.append(
+            f"the system name's {m[1]} counts TensorCores; its system file gives "
+            f"{accelerators} chips"
+        )
+    return notes
 
 
 def read_scaling(path: Path) -> float:
