@@ -97,10 +97,11 @@ GPU_ROWS = len(GPU_STORED)
 # Every official MLPerf result is a row too; a vendor figure citing one shares
 # the official result's row.
 MLPERF_ROWS = len(_csv("mlperf_training.csv"))
+INFERENCE_ROWS = len(_csv("mlperf_inference.csv"))
 CITED = sum(
     1 for r in _csv("results.csv") if r["mlperf_id"] and r["metric"] == "time_to_train"
 )
-STORE_ROWS = VENDOR_ROWS + GPU_ROWS + MLPERF_ROWS - CITED
+STORE_ROWS = VENDOR_ROWS + GPU_ROWS + MLPERF_ROWS + INFERENCE_ROWS - CITED
 
 
 def seeds_or_skip() -> Path:

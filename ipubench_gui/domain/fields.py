@@ -59,6 +59,9 @@ FACETS: tuple[Field, ...] = (
     Field("division", "Division"),
     Field("category", "Availability"),
     Field("submitter", "Submitter"),
+    # MLPerf Inference: Offline, Server; datacenter, edge
+    Field("scenario", "Scenario"),
+    Field("system_type", "System type"),
 )
 
 # Numeric range filters.
@@ -99,6 +102,8 @@ TABLE_COLUMNS: tuple[Field, ...] = (
     Field("mlperf_id", "MLPerf ID"),
     Field("submitter", "Submitter"),
     Field("mlperf_round", "MLPerf round"),
+    Field("scenario", "Scenario"),
+    Field("system_type", "System type"),
     Field("division", "Division"),
     Field("category", "Availability"),
     Field("sources_agree", "Sources agree"),
@@ -141,6 +146,7 @@ PROVENANCE: tuple[str, ...] = (
     "mlperf_status",
     "runs_found",
     "runs_used",
+    "inferred_offline",
     *MLPERF_PROVENANCE,
     *(f"{c}_as_printed" for c in AS_PRINTED),
     "unit_family",
@@ -170,6 +176,10 @@ MLPERF_COLUMNS: tuple[str, ...] = (
     "runs_dropped",
     "scaling_factor",
     *MLPERF_PROVENANCE,
+    # MLPerf Inference (empty for other rows), after the older columns
+    "scenario",
+    "system_type",
+    "inferred_offline",
 )
 
 # Names of a result's own fields as export-results writes them (a contract):

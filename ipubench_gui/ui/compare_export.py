@@ -43,8 +43,10 @@ def comparison_html(c: Compared, px: int = 22) -> str:
 
 def _cell(text: str, differs: bool, unknown: bool) -> str:
     bg = ' style="background:#FBE3B3"' if differs else ""
-    shown = f"<i style='color:#777'>{html.escape(text)}</i>" if unknown and text else (
-        html.escape(text)
+    shown = (
+        f"<i style='color:#777'>{html.escape(text)}</i>"
+        if unknown and text
+        else (html.escape(text))
     )
     return f"<td{bg}>{shown}</td>"
 

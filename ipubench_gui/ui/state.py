@@ -146,9 +146,7 @@ class _Step(QUndoCommand):
     """One change: ``concept`` from ``old`` to ``new``. Consecutive changes with
     one ``Change.key`` (a search typed, a range dragged) run into one step."""
 
-    def __init__(
-        self, state: AppState, concept: str, old: Any, new: Any, what: Change
-    ):
+    def __init__(self, state: AppState, concept: str, old: Any, new: Any, what: Change):
         super().__init__(what.text)
         self.state, self.concept, self.old, self.new = state, concept, old, new
         self.key = what.key

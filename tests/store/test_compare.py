@@ -383,9 +383,7 @@ def test_the_two_reported_compare_cases(tmp_path, _isolated_home):
         "vs 2,500 images/s per chip, derived), platform (Our DGX A100 vs Our Bow "
         "Pod16); also unknown: SDK, framework"
     )
-    assert f"- ResNet-50 v1.5 · Our DGX A100 against the baseline: {want}" in (
-        p.stdout
-    )
+    assert f"- ResNet-50 v1.5 · Our DGX A100 against the baseline: {want}" in (p.stdout)
     assert "like-for-like" not in p.stdout
     assert "| Accelerator type | *unknown* | *unknown* |" in p.stdout
     # the imported BERT-Large row against the vendor's: blanks are unknown

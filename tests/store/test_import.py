@@ -19,7 +19,14 @@ from ipubench_gui.store.export.export import export_table
 from ipubench_gui.store.user import import_read, importer, user_tables
 from ipubench_gui.store.user.import_read import ImportFailed, ImportSpec
 from ipubench_gui.store.user.userdb import open_combined
-from tests.conftest import DATA, GPU_STORED, REPO, STORE_ROWS, write_csv
+from tests.conftest import (
+    DATA,
+    GPU_STORED,
+    INFERENCE_ROWS,
+    REPO,
+    STORE_ROWS,
+    write_csv,
+)
 
 EXTERNAL = REPO.parent / "shared" / "external" / "summary_results.json"
 
@@ -504,7 +511,7 @@ def test_export_table_headers_have_units(db, tmp_path):
         rows = list(csv.DictReader(f))
     assert "Latency (ms)" in rows[0] and "Source" in rows[0]
     gpu = sum(r["task"] == "inference" for r in GPU_STORED)
-    assert len(rows) == gpu + db.scalar(
+    assert len(rows) == gpu + INFERENCE_ROWS + db.scalar(
         "SELECT count(*) FROM results WHERE task = 'inference'"
     )
 
@@ -647,6 +654,8 @@ def test_an_exported_table_imports_back_by_its_value_column(tmp_path, _isolated_
         "model=BERT-Large",
         "--filter",
         "metric=throughput",
+        "--filter",
+        "source=Vendor page",
         home=_isolated_home,
     )
     assert p.returncode == 0, p.stderr

@@ -19,11 +19,16 @@ def _exported(tmp_path, home) -> list[dict]:
 
 def test_a_new_round_lands_once(tmp_path, _isolated_home):
     root = tree(tmp_path, [10, 20, 30, 40, 100])
-    tree(tmp_path, [5] * 3, bench="gpt3", system_id="box16")  # unknown benchmark
+    # a later round's benchmark this version does not know
+    tree(tmp_path, [5] * 3, bench="llama31_8b", system_id="box16")
     p = run_cli("import-mlperf", str(root), home=_isolated_home)
     assert p.returncode == 0, p.stderr
     assert "imported 2 MLPerf results" in p.stdout
-    rows = [r for r in _exported(tmp_path, _isolated_home) if r["mlperf_round"]]
+    rows = [
+        r
+        for r in _exported(tmp_path, _isolated_home)
+        if r["mlperf_round"] and r["task"] == "training"
+    ]
     new = {r["mlperf_benchmark"]: r for r in rows if r["mlperf_round"] == "9.9"}
     with open(DATA / "mlperf_training.csv", newline="", encoding="utf-8") as f:
         bundled = sum(1 for _ in csv.DictReader(f))
@@ -31,14 +36,18 @@ def test_a_new_round_lands_once(tmp_path, _isolated_home):
     assert float(new["resnet"]["value"]) == 30.0  # olympic mean of 20, 30, 40
     assert new["resnet"]["model"] == "ResNet-50 v1.5"
     assert new["resnet"]["accelerator_type"] == "H100"
-    assert new["gpt3"]["model"] == "gpt3"  # kept under its own name
+    assert new["llama31_8b"]["model"] == "llama31_8b"  # kept under its own name
     assert new["resnet"]["system_id"] == "box8" and new["resnet"]["submitter"] == "Acme"
     again = run_cli("import-mlperf", str(root), home=_isolated_home)
     assert again.returncode == 0, again.stderr
     assert "0 new result(s), 2 already stored" in again.stdout
     assert "MLPerf results (source" not in again.stdout
     assert len(
-        [r for r in _exported(tmp_path, _isolated_home) if r["mlperf_round"]]
+        [
+            r
+            for r in _exported(tmp_path, _isolated_home)
+            if r["mlperf_round"] and r["task"] == "training"
+        ]
     ) == len(rows)
 
 

@@ -238,9 +238,7 @@ def test_a_chart_drawn_over_turns_leaves_its_scenes_nothing_queued_when_whole(
     def whole() -> None:  # what the scenes still held queued when said whole
         seen = len(changed)
         for scene in scenes:
-            QtCore.QCoreApplication.sendPostedEvents(
-                scene, QtCore.QEvent.Type.MetaCall
-            )
+            QtCore.QCoreApplication.sendPostedEvents(scene, QtCore.QEvent.Type.MetaCall)
         queued.extend(changed[seen:])
 
     w.canvas.rendered.connect(whole)

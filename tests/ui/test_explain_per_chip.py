@@ -104,9 +104,7 @@ def test_the_tables_per_chip_cell_is_explained_with_its_own_number(qtbot, sessio
 
 
 @pytest.mark.parametrize("kind", ["scaling", "mlperf"])
-def test_a_per_chip_chart_point_is_explained_with_its_own_number(
-    qtbot, session, kind
-):
+def test_a_per_chip_chart_point_is_explained_with_its_own_number(qtbot, session, kind):
     w, state = session.window, session.state
     state.set_filters(FilterState().with_values("model", ["ResNet-50 v1.5"]))
     state.set_chart(state.chart.with_(kind=kind, per_accelerator=True))

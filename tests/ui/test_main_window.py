@@ -825,8 +825,10 @@ def test_chips_show_in_the_update_that_adds_them(session):
     from PySide6.QtWidgets import QToolButton
 
     w = session.window
-    two = FilterState().with_values("framework", ["PyTorch"]).with_values(
-        "task", ["training"]
+    two = (
+        FilterState()
+        .with_values("framework", ["PyTorch"])
+        .with_values("task", ["training"])
     )
     session.state.set_filters(two)  # no events processed after this
     made = list(w.chips.chips)

@@ -21,4 +21,3 @@ def test_new_rows_are_laid_out_before_the_paint(session):
     QApplication.processEvents()  # what the delayed layout would have done
     assert laid_out_now == bar.maximum() < every_row
     assert view.rowAt(view.viewport().height() - 1) in range(len(want))
-

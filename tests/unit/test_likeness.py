@@ -140,8 +140,10 @@ def test_verdict_words():
         "(A100 vs Bow), platform (Our DGX A100 vs Our Bow Pod16)"
     )
     # the accelerator type unknown on one side: can't tell, never like for like
-    assert assess(dict(gpu, generation=None), ipu).text().startswith(
-        "can't tell: accelerator type unknown; compares 8 vs 16 chips"
+    assert (
+        assess(dict(gpu, generation=None), ipu)
+        .text()
+        .startswith("can't tell: accelerator type unknown; compares 8 vs 16 chips")
     )
     # a workload difference first; the chip counts still named, first of the rest
     v = assess(dict(gpu, precision="FP32"), ipu)

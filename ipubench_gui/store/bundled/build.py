@@ -22,6 +22,7 @@ SCHEMA_SQL = Path(__file__).with_name("schema.sql")
 VIEWS_SQL = Path(__file__).with_name("views.sql")
 # An official MLPerf result as a results_v row (views.sql and imports use it).
 MLPERF_ROWS_SQL = Path(__file__).with_name("mlperf_rows.sql")
+INFERENCE_ROWS_SQL = Path(__file__).with_name("mlperf_inference_rows.sql")
 STORE_NAME = "results.duckdb"
 
 
@@ -107,6 +108,10 @@ def views_sql() -> str:
         VIEWS_SQL.read_text(encoding="utf-8")
         .replace(
             "-- @include mlperf_rows.sql", MLPERF_ROWS_SQL.read_text(encoding="utf-8")
+        )
+        .replace(
+            "-- @include mlperf_inference_rows.sql",
+            INFERENCE_ROWS_SQL.read_text(encoding="utf-8"),
         )
         .replace("{SOURCE_ROWS}", sources.rows_sql())
     )

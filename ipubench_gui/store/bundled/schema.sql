@@ -192,3 +192,40 @@ CREATE TABLE mlperf_training (
     retrieved         DATE,
     vendor_result_id  VARCHAR
 );
+
+-- MLPerf Inference results read from the official log summaries
+-- (data/README.md; store/mlperf/mlperf_inference.py).
+CREATE TABLE mlperf_inference (
+    result_id         VARCHAR PRIMARY KEY,
+    mlperf_round      VARCHAR NOT NULL,
+    submitter         VARCHAR NOT NULL,
+    system_id         VARCHAR NOT NULL,
+    mlperf_benchmark  VARCHAR NOT NULL,
+    scenario          VARCHAR NOT NULL,
+    model             VARCHAR NOT NULL,
+    variant           VARCHAR,
+    dataset           VARCHAR,
+    division          VARCHAR,
+    system_type       VARCHAR,
+    availability      VARCHAR,
+    category          VARCHAR,
+    system_name       VARCHAR,
+    accelerator_model VARCHAR,
+    accelerator       VARCHAR,
+    accelerator_vendor VARCHAR,
+    accelerator_generation VARCHAR,
+    accelerator_type  VARCHAR,
+    accelerators      INTEGER,
+    nodes             INTEGER,
+    host_cpu          VARCHAR,
+    framework         VARCHAR,
+    value             DOUBLE,
+    unit              VARCHAR NOT NULL,
+    status            VARCHAR NOT NULL,
+    inferred          BOOLEAN NOT NULL,
+    note              VARCHAR,
+    repository        VARCHAR NOT NULL,
+    "commit"          VARCHAR,
+    path              VARCHAR NOT NULL,
+    retrieved         DATE
+);

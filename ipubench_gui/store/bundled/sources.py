@@ -254,6 +254,37 @@ SOURCES: tuple[DataSource, ...] = (
         },
         shown=lambda read: len(read("mlperf_training")),
     ),
+    DataSource(
+        "mlperf_inference",
+        "result_id",
+        (
+            Rule(
+                "value",
+                "coalesce(value > 0, false) = (status = 'valid')",
+                "a valid result needs a positive figure, another none",
+            ),
+            Rule(
+                "scenario",
+                "scenario IN ('Offline', 'Server')",
+                "scenario must be Offline or Server",
+            ),
+            Rule(
+                "inferred",
+                "NOT inferred OR scenario = 'Offline'",
+                "only an Offline figure is inferred (from a SingleStream log)",
+            ),
+        ),
+        # shown through mlperf_inference_rows.sql, as imported results are
+        names={
+            "model": "model",
+            "framework": "framework",
+            "dataset": "dataset",
+            "system_name": "system",
+            "system_id": "system",
+            "unit": "unit",
+        },
+        shown=lambda read: len(read("mlperf_inference")),
+    ),
 )
 
 

@@ -8,6 +8,11 @@ SELECT DISTINCT repository, 'MLPerf Training v' || mlperf_round
     || ' results (MLCommons, official logs)', 'results repository', retrieved,
     'retrieved', 'https://github.com/' || repository
 FROM mlperf_training;
+INSERT INTO sources
+SELECT DISTINCT repository, 'MLPerf Inference v' || mlperf_round
+    || ' results (MLCommons, official logs)', 'results repository', retrieved,
+    'retrieved', 'https://github.com/' || repository
+FROM mlperf_inference;
 
 -- One row per published figure, with everything a filter, chart or comparison needs:
 -- every data source's rows (store/bundled/sources.py: the vendor's own tables, the other
@@ -48,9 +53,14 @@ vendor_rows AS (
 ),
 mlperf_src AS (SELECT * FROM mlperf_training),
 vendor_src AS (SELECT * FROM results),
+inference_src AS (SELECT * FROM mlperf_inference),
 official_rows AS (
     SELECT *, 1000 AS part FROM (  -- after every source's own rows
 -- @include mlperf_rows.sql
+    )
+    UNION ALL BY NAME
+    SELECT *, 1001 AS part FROM (
+-- @include mlperf_inference_rows.sql
     )
 ),
 both_parts AS (
@@ -104,7 +114,8 @@ WHERE family_size > 1;
 CREATE TABLE facet_cube AS
 SELECT task, metric, unit_family, model, variant, platform, generation, accelerators,
        sdk_version, framework, dataset, precision, source_file, source,
-       mlperf_round, division, category, submitter, batch_size,
+       mlperf_round, division, category, submitter, scenario, system_type,
+       batch_size,
        other_names, search_text, count(*) AS n
 FROM results_v
 GROUP BY ALL;

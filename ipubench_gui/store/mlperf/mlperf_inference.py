@@ -241,6 +241,8 @@ def _read_system(path: Path, root: Path) -> dict[str, Any] | str:
     for key in ("division", "status", "system_name", "system_type"):
         if not isinstance(desc.get(key), str):
             return f"{rel}: field {key!r} is missing"
+    if _cpu_only(desc) and not str(desc.get("accelerators_per_node", "")).strip():
+        desc = {**desc, "accelerators_per_node": 0}  # blank with no accelerator
     for key, zero in (("number_of_nodes", False), ("accelerators_per_node", True)):
         bad = count_problem(_count(desc.get(key)), zero=zero)
         if bad:
@@ -258,6 +260,12 @@ def _count(value: object) -> int | None:
     return int(f) if f.is_integer() else None
 
 
+def _cpu_only(desc: dict[str, Any]) -> bool:
+    """A system file naming no accelerator ("", "N/A", "-")."""
+    model = str(desc.get("accelerator_model_name") or "").strip()
+    return model.upper() in ("", "N/A", "NA", "-", "NONE")
+
+
 def system_type(text: str) -> str:
     """ "datacenter", "edge" or "datacenter, edge" from the file's spelling."""
     kinds = sorted({k.strip().lower() for k in text.split(",") if k.strip()})
@@ -271,7 +279,7 @@ def _system_fields(desc: dict[str, Any], names: Names) -> dict[str, Any]:
     notes = []
     mig = _MIG.search(model)
     chip = model[: mig.start()] if mig else model
-    if per_node == 0 or chip in ("", "-"):
+    if per_node == 0 or _cpu_only(desc):
         accel, vendor, gen, kind = "none (CPU only)", "", "CPU only", "CPU only"
         count = None
     else:

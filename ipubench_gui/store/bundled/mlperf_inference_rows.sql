@@ -1,0 +1,63 @@
+-- An official MLPerf Inference result as a results_v row. Included (by
+-- store/bundled/build.py and store/mlperf/mlperf_import.py) where inference_src is defined:
+-- rows shaped as data/mlperf_inference.csv. The figure is the log's, read as
+-- MLCommons' submission checker reads it (store/mlperf/mlperf_inference.py).
+SELECT
+    t.result_id,
+    t.repository AS source_file,
+    'MLPerf Inference v' || t.mlperf_round AS "table",
+    CAST(row_number() OVER (PARTITION BY t.mlperf_round ORDER BY t.path)
+         AS INTEGER) AS "row",
+    'inference' AS task,
+    t.model,
+    t.variant,
+    coalesce(t.system_name, t.system_id) AS platform,
+    CAST(NULL AS VARCHAR) AS sdk_version,
+    t.framework,
+    t.dataset,
+    CAST(NULL AS INTEGER) AS batch_size,
+    CAST(NULL AS VARCHAR) AS precision,
+    'throughput' AS metric,
+    t.value,
+    t.unit,
+    CASE WHEN t.value IS NULL THEN t.status
+         ELSE CAST(t.value AS VARCHAR) END AS value_as_printed,
+    CAST(NULL AS DOUBLE) AS latency_ms,
+    CAST(NULL AS VARCHAR) AS mlperf_id,
+    t.division,
+    CASE WHEN t.mlperf_benchmark = 'bert-99' THEN '99% of FP32 accuracy (F1)'
+         WHEN t.mlperf_benchmark = 'bert-99.9' THEN '99.9% of FP32 accuracy (F1)'
+         ELSE '99% of FP32 accuracy (top-1)' END AS quality_target,
+    NULL AS evaluation_metric,
+    NULL AS ranking,
+    'https://github.com/' || t.repository || '/tree/'
+        || coalesce(nullif(t."commit", ''), 'master') || '/' || t.path AS link,
+    t.note,
+    t.accelerator_vendor AS vendor,
+    t.accelerator_generation AS generation,
+    t.accelerator,
+    t.accelerators,
+    true AS higher_is_better,
+    t.retrieved AS source_date,
+    'retrieved' AS source_date_kind,
+    'MLPerf Inference v' || t.mlperf_round
+        || ' results (MLCommons, official logs)' AS source_title,
+    'https://github.com/' || t.repository AS source_links,
+    'MLPerf Inference' AS source,
+    t.mlperf_round,
+    t.submitter,
+    t.system_id,
+    t.system_name,
+    t.mlperf_benchmark,
+    t.scenario,
+    t.system_type,
+    t.inferred AS inferred_offline,
+    t.availability,
+    t.category,
+    t.accelerator_type,
+    t.accelerator_model,
+    t.status AS mlperf_status,
+    t.repository,
+    t."commit",
+    t.path
+FROM inference_src t
