@@ -64,6 +64,8 @@ ATTRIBUTES: tuple[tuple[str, str], ...] = (
     ("sequence_length", "Sequence length"),
     ("division", "MLPerf division"),
     ("quality_target", "Quality target"),
+    ("scenario", "Scenario"),
+    ("system_type", "System type"),
 )
 FIGURES: tuple[tuple[str, str], ...] = (
     ("value", "Figure"),
@@ -105,6 +107,7 @@ SAME_FOR_COUNTERPARTS = (
     "dataset",
     "precision",
     "unit",
+    "scenario",
 )
 LABELS = dict(ATTRIBUTES + FIGURES + PROVENANCE)
 # How attributes read in a sentence ("only the system size differs").

@@ -86,6 +86,16 @@ def _either_mlperf(a: Row, b: Row) -> bool:
     return is_mlperf(a) or is_mlperf(b)
 
 
+def _either_scenario(a: Row, b: Row) -> bool:
+    """An MLPerf Inference scenario (Offline, Server) is part of the workload:
+    a figure without one (a vendor's) is not known to be the same."""
+    return not (_blank(a.get("scenario")) and _blank(b.get("scenario")))
+
+
+def _both_system_type(a: Row, b: Row) -> bool:
+    return not (_blank(a.get("system_type")) or _blank(b.get("system_type")))
+
+
 def _batch_matters(a: Row, b: Row) -> bool:
     """A throughput or a latency depends on the batch; a time to train is set
     by the quality reached (the batch is the submitter's choice)."""
@@ -175,11 +185,13 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         _either_mlperf,
         relate=_quality_target,
     ),
+    Attribute("scenario", "MLPerf scenario", WORKLOAD, _either_scenario),
     Attribute("accelerators", "chip count", SYSTEM),
     Attribute("generation", "accelerator type", SYSTEM),
     Attribute("platform", "platform", SYSTEM),
     Attribute("sdk_version", "SDK", SYSTEM),
     Attribute("framework", "framework", SYSTEM),
+    Attribute("system_type", "system type", SYSTEM, _both_system_type),
 )
 BY_KEY = {a.key: a for a in ATTRIBUTES}
 

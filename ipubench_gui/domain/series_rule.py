@@ -34,6 +34,7 @@ CONFIGURATION: tuple[str, ...] = (
     "precision",
     "batch_size",
     "division",
+    "scenario",  # MLPerf Inference: Offline and Server never joined
     "metric",
     "unit",
     "source_file",

@@ -230,3 +230,23 @@ def test_mig_slices_and_cpu_only_systems_have_no_chip_count(tmp_path):
 def test_not_an_inference_tree(tmp_path):
     with pytest.raises(TreeError, match="not an MLPerf Inference results tree"):
         scan(tmp_path, "1.0", NAMES)
+
+
+@needs_shared
+def test_compare_treats_the_scenario_as_part_of_the_workload(db):
+    from ipubench_gui.domain.likeness import NOT_LIKE, assess
+    from ipubench_gui.store import fetch
+
+    path = "closed/NVIDIA/results/A100-PCIex8_TRT/resnet50/"
+    ids = {
+        r["scenario"]: r["result_id"]
+        for r in _rows()
+        if r["mlperf_round"] == "1.0" and r["path"].startswith(path)
+    }
+    offline, server = fetch.rows_by_ids(db, [ids["Offline"], ids["Server"]])
+    a = assess(server, offline)
+    assert a.verdict == NOT_LIKE
+    assert any("scenario" in d for d in a.differences())
+    # a vendor figure has no scenario: not known to be the same
+    vendor = {**offline, "scenario": None, "division": None, "mlperf_round": None}
+    assert "MLPerf scenario" in assess(vendor, offline).text()

@@ -345,8 +345,17 @@ def comparisons() -> Query:
 
 def family(row: Mapping[str, Any]) -> Query:
     """Rows that could be counterparts of ``row``: same model, variant, task,
-    metric, dataset, precision and unit (NULL-safe)."""
-    keys = ("model", "variant", "task", "metric", "dataset", "precision", "unit")
+    metric, dataset, precision, unit and MLPerf scenario (NULL-safe)."""
+    keys = (
+        "model",
+        "variant",
+        "task",
+        "metric",
+        "dataset",
+        "precision",
+        "unit",
+        "scenario",
+    )
     cols = list(dict.fromkeys([f.name for f in TABLE_COLUMNS] + list(PROVENANCE)))
     cond = " AND ".join(f"{quote_ident(k)} IS NOT DISTINCT FROM ${k}" for k in keys)
     return Query(
