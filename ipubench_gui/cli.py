@@ -291,18 +291,22 @@ def _add_import_mlperf(
 ) -> None:
     mi = sub.add_parser(
         "import-mlperf",
-        help="import an MLPerf Training results folder (a round or one submitter)",
+        help="import an MLPerf Training or Inference results folder (a round or "
+        "one submitter)",
         description="Read, score (as MLCommons' result summarizer does) and "
         "import every result under DIR: a round's folder of a "
-        "training_results_vX.Y clone, or one submitter's folder in it. All or "
-        "nothing; results already stored are reported, never duplicated.",
+        "training_results_vX.Y clone, or one submitter's folder in it; or an "
+        "inference_results_vX.Y clone (its closed/ folder, or closed/SUBMITTER: "
+        "ResNet-50 and BERT, Offline and Server, read as MLCommons' submission "
+        "checker reads them). All or nothing; results already stored are "
+        "reported, never duplicated.",
     )
     mi.add_argument("dir", type=Path, metavar="DIR")
     mi.add_argument(
         "--round",
         metavar="X.Y",
-        help="the MLPerf round (default: from a training_results_vX.Y folder "
-        "above DIR)",
+        help="the MLPerf round (default: from a training_results_vX.Y or "
+        "inference_results_vX.Y folder above DIR)",
     )
     mi.add_argument(
         "--skip-bad",

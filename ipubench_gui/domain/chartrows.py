@@ -62,6 +62,8 @@ DISAMBIGUATE_BY = (
     "precision",
     "variant",
     "latency_ms",
+    "scenario",  # MLPerf Inference: one system's Offline and Server figures
+    "mlperf_round",  # a system listed again in a later round
     "result_id",
 )
 

@@ -78,7 +78,7 @@ class MLPerfImportController(QObject):
                 dlg = QInputDialog(self.window)
                 dlg.setWindowTitle("MLPerf round")
                 dlg.setLabelText(
-                    f"Which MLPerf Training round are the results in {folder.name} "
+                    f"Which MLPerf round are the results in {folder.name} "
                     "from? (e.g. 2.1)"
                 )
                 dlg.textValueSelected.connect(

@@ -77,3 +77,50 @@ def test_round_is_needed_and_a_tree_is_needed(tmp_path, _isolated_home):
     assert p.returncode == 2 and "--round X.Y" in p.stderr
     p = run_cli("import-mlperf", str(plain), "--round", "3.1", home=_isolated_home)
     assert p.returncode == 1 and "not an MLPerf Training results tree" in p.stderr
+
+
+def test_an_inference_folder_lands_once_with_the_training_rules(
+    tmp_path, _isolated_home
+):
+    from tests.mlperf_trees import inference_tree, summary
+
+    root = inference_tree(
+        tmp_path,
+        {
+            ("resnet50", "Offline"): summary("Offline", 40000.0),
+            ("resnet50", "Server"): summary("Server", 35000.0),
+        },
+    )
+    # a broken summary stops the whole folder, naming itself
+    inference_tree(
+        tmp_path,
+        {("bert-99", "Offline"): "Scenario : Offline\nResult is : VALID\n"},
+        org_name="Broken",
+    )
+    closed = root / "closed"
+    p = run_cli("import-mlperf", str(closed), home=_isolated_home)
+    assert p.returncode == 1
+    assert (
+        "closed/Broken/results/box8/bert-99/Offline/performance/run_1/"
+        "mlperf_log_summary.txt: no 'Samples per second' line" in p.stderr
+    )
+    assert "Nothing was imported" in p.stderr
+    assert not [
+        r for r in _exported(tmp_path, _isolated_home) if r["mlperf_round"] == "9.9"
+    ]
+    p = run_cli("import-mlperf", str(closed / "Acme"), home=_isolated_home)
+    assert p.returncode == 0, p.stderr
+    assert "MLPerf Inference v9.9, Acme: 2 new result(s)" in p.stdout
+    got = {
+        r["scenario"]: r
+        for r in _exported(tmp_path, _isolated_home)
+        if r["mlperf_round"] == "9.9"
+    }
+    assert set(got) == {"Offline", "Server"}
+    assert float(got["Server"]["value"]) == 35000.0
+    assert got["Server"]["mlperf_benchmark"] == "resnet50"
+    assert got["Server"]["unit"] == "samples/s" and got["Server"]["task"] == "inference"
+    assert got["Offline"]["system_type"] == "datacenter"
+    assert float(got["Offline"]["throughput_per_accelerator"]) == 5000.0
+    again = run_cli("import-mlperf", str(closed / "Acme"), home=_isolated_home)
+    assert "0 new result(s), 2 already stored" in again.stdout

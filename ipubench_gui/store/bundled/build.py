@@ -147,21 +147,20 @@ def _load_table(
         )
     except duckdb.Error as exc:
         raise _csv_error(path, str(exc)) from None
-    for col in not_null:
-        _first_violation(
-            con, path, col, f'"{col}" IS NOT NULL', "required value is blank"
+    checks = [
+        (col, f'"{col}" IS NOT NULL', "required value is blank") for col in not_null
+    ]
+    checks += [
+        (
+            col,
+            f'"{col}" IS NULL OR trim("{col}") = "{col}"',
+            "value has leading or trailing spaces",
         )
-    for col, typ in types.items():
-        if typ == "VARCHAR":
-            _first_violation(
-                con,
-                path,
-                col,
-                f'"{col}" IS NULL OR trim("{col}") = "{col}"',
-                "value has leading or trailing spaces",
-            )
-    for rule in src.rules:
-        _first_violation(con, path, rule.column, rule.holds, rule.reason)
+        for col, typ in types.items()
+        if typ == "VARCHAR"
+    ]
+    checks += [(rule.column, rule.holds, rule.reason) for rule in src.rules]
+    _first_violation(con, path, checks)
     pk = src.key
     dup = con.execute(
         f'SELECT "{pk}", list(__line ORDER BY __line) FROM stage GROUP BY 1 '
@@ -191,15 +190,31 @@ def _header(con: duckdb.DuckDBPyConnection, path: Path) -> list[str]:
 
 
 def _first_violation(
-    con: duckdb.DuckDBPyConnection, path: Path, col: str, holds: str, reason: str
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    checks: list[tuple[str, str, str]],
 ) -> None:
-    row = con.execute(
-        f'SELECT __line, "{col}" FROM stage WHERE NOT coalesce(({holds}), false) '
-        "ORDER BY __line LIMIT 1"
+    """Raise for the first of ``checks`` (column, SQL that holds, reason) that
+    some staged row breaks, naming its first such line. One scan answers them
+    all (a query per check cost ~10 ms each: 0.4 s for the 40 of a wide file)."""
+    if not checks:
+        return
+    firsts = con.execute(
+        "SELECT "
+        + ", ".join(
+            f"min(__line) FILTER (WHERE NOT coalesce(({holds}), false))"
+            for _col, holds, _why in checks
+        )
+        + " FROM stage"
     ).fetchone()
-    if row:
-        shown = "" if row[1] is None else f" (got {row[1]!r})"
-        raise DataError(path, row[0], col, reason + shown)
+    assert firsts is not None
+    for (col, _holds, reason), line in zip(checks, firsts, strict=True):
+        if line is not None:
+            (value,) = con.execute(
+                f'SELECT "{col}" FROM stage WHERE __line = $l', {"l": line}
+            ).fetchone() or (None,)
+            shown = "" if value is None else f" (got {value!r})"
+            raise DataError(path, line, col, reason + shown)
 
 
 def _csv_error(path: Path, msg: str) -> DataError:

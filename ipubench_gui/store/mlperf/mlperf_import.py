@@ -1,7 +1,8 @@
-"""Import an MLPerf Training results folder (a round, or one submitter's folder
-of any round's ``training_results_vX.Y`` clone) into the user's results: read
-and scored by store/mlperf/mlperf.py (the same code that built the bundled rows), then
-landed all or nothing."""
+"""Import an MLPerf results folder into the user's results: a Training round, or
+one submitter's folder, of any round's ``training_results_vX.Y`` clone (read
+and scored by store/mlperf/mlperf.py), or an Inference one (``closed/ORG/...`` of an
+``inference_results_vX.Y`` clone, read by store/mlperf/mlperf_inference.py): the same
+code that built the bundled rows, then landed all or nothing."""
 
 from __future__ import annotations
 
@@ -13,9 +14,29 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.store.db import one_row
+from ipubench_gui.store.mlperf import mlperf_inference as inference
 from ipubench_gui.store.mlperf.mlperf import Names, Result, round_of, scan
-from ipubench_gui.store.mlperf.mlperf_build import COLUMNS, commit_of, row
+from ipubench_gui.store.mlperf.mlperf_build import (
+    COLUMNS,
+    INFERENCE_COLUMNS,
+    commit_of,
+    inference_row,
+    row,
+)
 from ipubench_gui.store.user import aliases, user_cube
+
+TRAINING, INFERENCE = "training", "inference"
+KIND_LABEL = {TRAINING: "MLPerf Training", INFERENCE: "MLPerf Inference"}
+
+
+AnyResult = Result | inference.Result
+
+
+def kind_of(folder: Path) -> str:
+    """Whether ``folder`` holds Training or Inference results (an inference
+    tree has a ``closed`` division folder, or an ``inference_results_vX.Y``
+    folder holds it)."""
+    return INFERENCE if inference.is_inference_tree(folder) else TRAINING
 
 
 class MLPerfImportError(ValueError):
@@ -30,9 +51,10 @@ class Plan:
     round: str
     repository: str
     commit: str
-    new: tuple[Result, ...]  # read cleanly, not stored yet
-    bad: tuple[Result, ...]  # with problems (named in each result's problems)
-    stored: tuple[Result, ...] = field(default=())  # already in the store
+    new: tuple[AnyResult, ...]  # read cleanly, not stored yet
+    bad: tuple[AnyResult, ...]  # with problems (named in each result's problems)
+    stored: tuple[AnyResult, ...] = field(default=())  # already in the store
+    kind: str = TRAINING
 
     @property
     def problems(self) -> list[str]:
@@ -44,7 +66,8 @@ class Plan:
             parts.append(f"{len(self.stored)} already stored (not imported again)")
         if self.bad:
             parts.append(f"{len(self.bad)} with problems")
-        return f"MLPerf Training v{self.round}, {self.folder.name}: " + ", ".join(parts)
+        label = KIND_LABEL[self.kind]
+        return f"{label} v{self.round}, {self.folder.name}: " + ", ".join(parts)
 
 
 def resolve_round(folder: Path, given: str | None) -> str:
@@ -55,11 +78,12 @@ def resolve_round(folder: Path, given: str | None) -> str:
         if len(parts) != 2 or not all(p.isdigit() for p in parts):
             raise MLPerfImportError(f"round {given!r}: expected X.Y, e.g. 2.0")
         return ".".join(parts)
-    found = round_of(folder.resolve())
+    found = round_of(folder.resolve()) or inference.round_of(folder.resolve())
     if found is None:
         raise MLPerfImportError(
             f"{folder}: which MLPerf round is it? No folder named "
-            "training_results_vX.Y holds it; give the round (--round X.Y)"
+            "training_results_vX.Y or inference_results_vX.Y holds it; give the "
+            "round (--round X.Y)"
         )
     return found
 
@@ -76,12 +100,24 @@ def plan(
     """Read and score every result under ``folder`` (raises TreeError for a
     folder that is not a results tree, Cancelled when asked to stop), and sort
     them into new, with problems, and already stored."""
-    results = scan(folder, round_, names, progress=progress, cancelled=cancelled)
+    kind = kind_of(folder)
+    results: list[AnyResult]
+    if kind == INFERENCE:
+        results = list(
+            inference.scan(
+                folder, round_, names, progress=progress, cancelled=cancelled
+            )
+        )
+        keys = "mlperf_round, submitter, system_id, mlperf_benchmark, scenario"
+    else:
+        results = list(
+            scan(folder, round_, names, progress=progress, cancelled=cancelled)
+        )
+        keys = "mlperf_round, submitter, system_id, mlperf_benchmark"
     stored_keys = set(
         con.execute(
-            "SELECT mlperf_round, submitter, system_id, mlperf_benchmark "
-            "FROM results_v WHERE mlperf_round = $r",
-            {"r": round_},
+            f"SELECT {keys} FROM results_v WHERE mlperf_round = $r AND task = $t",
+            {"r": round_, "t": kind},
         ).fetchall()
     )
     new, bad, stored = [], [], []
@@ -93,18 +129,17 @@ def plan(
         else:
             new.append(r)
     root = folder.resolve()
-    repo_dir = next(
-        (p for p in (root, *root.parents) if p.name.startswith("training_results_v")),
-        root,
-    )
+    repo = f"{kind}_results_v"
+    repo_dir = next((p for p in (root, *root.parents) if p.name.startswith(repo)), root)
     return Plan(
         folder,
         round_,
-        f"mlcommons/training_results_v{round_}",
+        f"mlcommons/{repo}{round_}",
         commit_of(repo_dir),
         tuple(new),
         tuple(bad),
         tuple(stored),
+        kind,
     )
 
 
@@ -125,9 +160,24 @@ def land(
     if not p.new:
         raise MLPerfImportError(f"{p.summary()}: nothing to import")
     _add_missing_columns(con)
-    label = f"MLPerf Training v{p.round}: {p.folder.name}"
+    label = f"{KIND_LABEL[p.kind]} v{p.round}: {p.folder.name}"
     today = date.today().isoformat()  # the date the results were read
-    rows = [row(r, p.repository, p.commit, today) for r in p.new]
+    if p.kind == INFERENCE:
+        table, columns = "u.user_mlperf_inference", INFERENCE_COLUMNS
+        view, printed = "user_inference_v", aliases.USER_INFERENCE
+        rows = [
+            inference_row(r, p.repository, p.commit, today)
+            for r in p.new
+            if isinstance(r, inference.Result)
+        ]
+    else:
+        table, columns = "u.user_mlperf", COLUMNS
+        view, printed = "user_mlperf_v", aliases.USER_MLPERF
+        rows = [
+            row(r, p.repository, p.commit, today)
+            for r in p.new
+            if isinstance(r, Result)
+        ]
     con.execute("BEGIN TRANSACTION")
     try:
         sid = one_row(con.execute("SELECT nextval('u.import_ids')"))[0]
@@ -135,17 +185,16 @@ def land(
             "INSERT INTO u.imports VALUES ($id, $f, $l, current_timestamp, $n, 0)",
             {"id": sid, "f": p.repository, "l": label, "n": len(rows)},
         )
-        cols = ", ".join(f'"{c}"' for c in (*COLUMNS, "source_id"))
-        marks = ", ".join("?" for _ in (*COLUMNS, "source_id"))
+        # table and column names are ours (the build's columns), never a user's
+        cols = ", ".join(f'"{c}"' for c in (*columns, "source_id"))
+        marks = ", ".join("?" for _ in (*columns, "source_id"))
         con.executemany(
-            f"INSERT INTO u.user_mlperf ({cols}) VALUES ({marks})",
-            [[r[c] for c in COLUMNS] + [sid] for r in rows],
+            f"INSERT INTO {table} ({cols}) VALUES ({marks})",
+            [[r[c] for c in columns] + [sid] for r in rows],
         )
         # their names resolved as every imported row's are (canonical names)
-        aliases.refresh_user_names(
-            con, aliases.user_catalogue(con), aliases.USER_MLPERF
-        )
-        user_cube.count_user_cube(con, "user_mlperf_v", sid)
+        aliases.refresh_user_names(con, aliases.user_catalogue(con), printed)
+        user_cube.count_user_cube(con, view, sid)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

@@ -48,8 +48,8 @@ BENCHMARKS: dict[str, tuple[str, str, str, str | None]] = {
     "resnet50": ("resnet50", "ResNet-50 v1.5", "ImageNet-1k", None),
     # Centaur Technology's v1.0 and v1.1 folder
     "resnet": ("resnet50", "ResNet-50 v1.5", "ImageNet-1k", None),
-    "bert-99": ("bert-99", "BERT-Large", "SQuAD", "99% of FP32 accuracy"),
-    "bert-99.9": ("bert-99.9", "BERT-Large", "SQuAD", "99.9% of FP32 accuracy"),
+    "bert-99": ("bert-99", "BERT-Large", "SQuAD", "accuracy 99%"),
+    "bert-99.9": ("bert-99.9", "BERT-Large", "SQuAD", "accuracy 99.9%"),
 }
 _LINE = re.compile(r"^\s*([\w\s.\(\)\/]+)\s*\:\s*([\w\+\.]+).*")  # the checker's
 _MIG = re.compile(r"\s*\(([^)]*MIG)\)\s*$", re.IGNORECASE)
