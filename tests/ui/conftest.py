@@ -58,13 +58,19 @@ STORED = (
     "FROM gpu_reference WHERE value IS NOT NULL "
     "AND metric IN (SELECT metric FROM metrics))"
 )
-# The same columns for the official MLPerf results no vendor row shares.
+# The same columns for the official MLPerf results no vendor row shares
+# (Training), and every MLPerf Inference result.
 MLPERF_AS_RESULTS = (
     "SELECT result_id, 'training' AS task, model, NULL AS variant, dataset, "
     "coalesce(system_name, system_id) AS platform, framework, NULL AS precision, "
     "CAST(NULL AS INTEGER) AS batch_size, 'time_to_train' AS metric, value, unit, "
     "repository AS source_file, CAST(NULL AS DOUBLE) AS latency_ms "
-    "FROM mlperf_training WHERE vendor_result_id IS NULL"
+    "FROM mlperf_training WHERE vendor_result_id IS NULL UNION ALL "
+    "SELECT result_id, 'inference' AS task, model, variant, dataset, "
+    "coalesce(system_name, system_id) AS platform, framework, NULL AS precision, "
+    "CAST(NULL AS INTEGER) AS batch_size, 'throughput' AS metric, value, unit, "
+    "repository AS source_file, CAST(NULL AS DOUBLE) AS latency_ms "
+    "FROM mlperf_inference"
 )
 
 
