@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ipubench_gui.store import mlperf_build
-from ipubench_gui.store.mlperf import Names, TreeError
-from ipubench_gui.store.mlperf_inference import parse_summary, round_of, scan
+from ipubench_gui.store.mlperf import mlperf_build
+from ipubench_gui.store.mlperf.mlperf import Names, TreeError
+from ipubench_gui.store.mlperf.mlperf_inference import parse_summary, round_of, scan
 from tests.mlperf_trees import INFERENCE_SYSTEM, inference_tree, summary
 
 REPO = Path(__file__).resolve().parents[2]
@@ -235,7 +235,7 @@ def test_not_an_inference_tree(tmp_path):
 @needs_shared
 def test_compare_treats_the_scenario_as_part_of_the_workload(db):
     from ipubench_gui.domain.likeness import NOT_LIKE, assess
-    from ipubench_gui.store import fetch
+    from ipubench_gui.store.query import fetch
 
     path = "closed/NVIDIA/results/A100-PCIex8_TRT/resnet50/"
     ids = {

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ipubench_gui.store.mlperf_log import read_log
+from ipubench_gui.store.mlperf.mlperf_log import read_log
 from tests.mlperf_trees import line as _line
 
 REPO = Path(__file__).resolve().parents[2]

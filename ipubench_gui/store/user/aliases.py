@@ -149,12 +149,17 @@ def define_combined_views(con: duckdb.DuckDBPyConnection) -> None:
     imports or their facet counts change."""
     aliases = one_row(con.execute("SELECT count(*) FROM u.user_aliases"))[0]
     mlperf = one_row(con.execute("SELECT count(*) FROM u.user_mlperf"))[0]
+    inference = one_row(con.execute("SELECT count(*) FROM u.user_mlperf_inference"))[0]
 
     def bundled(table: str) -> str:
         return with_user_aliases(table) if aliases else f"SELECT * FROM {table}"
 
     con.execute(USER_ALIAS_NAMES)
-    imported = ["user_results_v", *(["user_mlperf_v"] if mlperf else [])]
+    imported = [
+        "user_results_v",
+        *(["user_mlperf_v"] if mlperf else []),
+        *(["user_inference_v"] if inference else []),
+    ]
     con.execute(
         f"CREATE OR REPLACE VIEW results_v AS {bundled('b.results_v')} "
         + "".join(
@@ -222,3 +227,4 @@ USER_MLPERF = (
     "SELECT * FROM b.mlperf_training WHERE false "
     "UNION ALL BY NAME SELECT * FROM u.user_mlperf)"
 )
+USER_INFERENCE = USER_MLPERF.replace("u.user_mlperf", "u.user_mlperf_inference")

@@ -383,7 +383,7 @@ def rename_source(con: duckdb.DuckDBPyConnection, sid: int, label: str) -> None:
 def remove_source(con: duckdb.DuckDBPyConnection, sid: int) -> None:
     con.execute("BEGIN TRANSACTION")
     drop(con, sid)
-    for t in ("user_mlperf", "user_cube", "imports"):
+    for t in ("user_mlperf", "user_mlperf_inference", "user_cube", "imports"):
         con.execute(f"DELETE FROM u.{t} WHERE source_id = $i", {"i": sid})
     con.execute("COMMIT")
     define_view(con)

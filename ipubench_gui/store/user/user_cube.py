@@ -6,8 +6,9 @@ from __future__ import annotations
 import duckdb
 
 # The views of imported rows, each giving them their canonical names: figures
-# of files (user_tables.py) and MLPerf results (userdb.USER_MLPERF_V).
-USER_VIEWS = ("user_results_v", "user_mlperf_v")
+# of files (user_tables.py) and MLPerf results (userdb.USER_MLPERF_V,
+# userdb.USER_INFERENCE_V).
+USER_VIEWS = ("user_results_v", "user_mlperf_v", "user_inference_v")
 
 
 def count_user_cube(

@@ -41,6 +41,7 @@ def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
         cat = aliases.user_catalogue(con)
         aliases.refresh_user_names(con, cat, all_rows(con))
         aliases.refresh_user_names(con, cat, aliases.USER_MLPERF)
+        aliases.refresh_user_names(con, cat, aliases.USER_INFERENCE)
         aliases.refresh_name_rows(con)
         recount_user_cube(con)
         aliases.define_combined_views(con)  # the facet counts' table

@@ -20,7 +20,11 @@ import duckdb
 from ipubench_gui.domain.entities import EntityError
 from ipubench_gui.domain.files import io_reason
 from ipubench_gui.store.bundled import names
-from ipubench_gui.store.bundled.build import MLPERF_ROWS_SQL, attach_bundled
+from ipubench_gui.store.bundled.build import (
+    INFERENCE_ROWS_SQL,
+    MLPERF_ROWS_SQL,
+    attach_bundled,
+)
 from ipubench_gui.store.db import Database, UserStatus, one_row
 from ipubench_gui.store.health import (
     cut_short,
@@ -59,6 +63,8 @@ CREATE TABLE IF NOT EXISTS u.user_cube AS
     SELECT *, CAST(NULL AS INTEGER) AS source_id FROM b.facet_cube LIMIT 0;
 CREATE TABLE IF NOT EXISTS u.user_mlperf AS
     SELECT *, CAST(NULL AS INTEGER) AS source_id FROM b.mlperf_training LIMIT 0;
+CREATE TABLE IF NOT EXISTS u.user_mlperf_inference AS
+    SELECT *, CAST(NULL AS INTEGER) AS source_id FROM b.mlperf_inference LIMIT 0;
 """
     + aliases.USER_NAMES
 )
@@ -85,6 +91,25 @@ official AS (
 )
 SELECT r.* {names.official_names()},
     {names.unit_family_and_other_names(names.OFFICIAL_WORDS)}
+FROM official r
+{names.name_joins("r.model", "r.framework", "r.dataset", "r.platform", "r.unit")}
+"""
+# Imported MLPerf Inference results: the same, through the bundled ones' SQL.
+USER_INFERENCE_V = f"""
+CREATE OR REPLACE VIEW user_inference_v AS
+WITH inference_src AS (SELECT * FROM u.user_mlperf_inference),
+official AS (
+    SELECT
+        1000000000 + CAST(m.source_id AS BIGINT) * 10000000000
+            + row_number() OVER (PARTITION BY m.source_id ORDER BY m.path) AS ord,
+        o.*,
+        m.source_id
+    FROM ({INFERENCE_ROWS_SQL.read_text(encoding="utf-8")}) o
+    JOIN u.user_mlperf_inference m USING (result_id)
+)
+SELECT r.* {names.CANONICAL_NAMES}, {names.UNIT_FAMILY_AND_OTHER_NAMES},
+    r.value AS throughput,
+    r.value / r.accelerators AS throughput_per_accelerator  -- as views.sql
 FROM official r
 {names.name_joins("r.model", "r.framework", "r.dataset", "r.platform", "r.unit")}
 """
@@ -348,6 +373,7 @@ def _define_views(con: duckdb.DuckDBPyConnection, with_user: bool) -> None:
         con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM b.{name}")
     if with_user:
         con.execute(USER_MLPERF_V)
+        con.execute(USER_INFERENCE_V)
         define_view(con)  # and the combined views: aliases find bundled rows
         con.execute(
             "CREATE OR REPLACE VIEW sources AS SELECT * FROM b.sources "
