@@ -168,9 +168,7 @@ def mlperf_plot(
     ]
     others = [f"{b} ({n})" for b, n in counts if b != shown]
     if others:
-        notes.append(
-            "one benchmark at a time; others (results): " + ", ".join(others)
-        )
+        notes.append("one benchmark at a time; others (results): " + ", ".join(others))
     if hidden_open:
         notes.append(
             f"Closed division only: {hidden_open} Open division result"

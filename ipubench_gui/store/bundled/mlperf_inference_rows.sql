@@ -13,7 +13,9 @@ SELECT
     t.variant,
     coalesce(t.system_name, t.system_id) AS platform,
     CAST(NULL AS VARCHAR) AS sdk_version,
-    t.framework,
+    -- the family the system file's text names (its text where it names none)
+    coalesce(t.framework, t.framework_as_printed) AS framework,
+    t.framework_version,
     t.dataset,
     CAST(NULL AS INTEGER) AS batch_size,
     CAST(NULL AS VARCHAR) AS precision,
@@ -55,9 +57,12 @@ SELECT
     t.availability,
     t.category,
     t.accelerator_type,
+    t.accelerator_form_factor,
+    t.accelerator_memory_gb,
     t.accelerator_model,
     t.status AS mlperf_status,
     t.repository,
     t."commit",
-    t.path
+    t.path,
+    t.framework_as_printed AS printed_framework
 FROM inference_src t

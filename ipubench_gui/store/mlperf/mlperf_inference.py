@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ipubench_gui.domain import mlperf_names
 from ipubench_gui.domain.files import NotRegular, read_regular
 from ipubench_gui.domain.result_rules import count_problem, figure_problem
-from ipubench_gui.store.mlperf.mlperf import CATEGORIES, Cancelled, Names, TreeError
+from ipubench_gui.store.mlperf.mlperf import Cancelled, Names, TreeError
 
 SUMMARY = Path("performance") / "run_1" / "mlperf_log_summary.txt"
 RESULT_FIELD = {  # submission_checker.py RESULT_FIELD
@@ -116,11 +117,15 @@ class Result:
     accelerator: str | None = None
     accelerator_vendor: str | None = None
     accelerator_generation: str | None = None
-    accelerator_type: str | None = None
-    accelerators: int | None = None  # None: unknown, or MIG slices
+    accelerator_type: str | None = None  # the chip model (naming: mlperf_names)
+    accelerator_form_factor: str | None = None
+    accelerator_memory_gb: int | None = None
+    accelerators: int | None = None  # None: unknown, MIG slices, or no chip
     nodes: int | None = None
     host_cpu: str | None = None
-    framework: str | None = None
+    framework: str | None = None  # its family (naming: mlperf_names)
+    framework_version: str | None = None
+    framework_as_printed: str | None = None
     value: float | None = None  # samples/s
     valid: bool = False
     inferred: bool = False
@@ -279,11 +284,10 @@ def _system_fields(desc: dict[str, Any], names: Names) -> dict[str, Any]:
     notes = []
     mig = _MIG.search(model)
     chip = model[: mig.start()] if mig else model
+    acc = names.accelerator(chip, desc["system_name"])
     if per_node == 0 or _cpu_only(desc):
-        accel, vendor, gen, kind = "none (CPU only)", "", "CPU only", "CPU only"
-        count = None
+        count = None  # 0 chips: per chip means nothing
     else:
-        accel, vendor, gen, kind = names.accelerator(chip, desc["system_name"])
         count = per_node * nodes if per_node is not None and nodes else None
     if mig:
         notes.append(
@@ -293,6 +297,8 @@ def _system_fields(desc: dict[str, Any], names: Names) -> dict[str, Any]:
         count = None
     status = desc["status"].strip()
     stype = system_type(desc["system_type"])
+    printed = str(desc.get("framework") or "").strip() or None
+    family = mlperf_names.framework_family(printed, names.catalogue)
     if stype == "edge":
         notes.append("edge system (edge only)")
     division = desc["division"].strip().lower()
@@ -300,17 +306,23 @@ def _system_fields(desc: dict[str, Any], names: Names) -> dict[str, Any]:
         "division": "closed" if division == "close" else division,
         "system_type": stype,
         "availability": status,
-        "category": CATEGORIES.get(status.lower(), status),
+        "category": mlperf_names.category(status) or status,
         "system_name": desc["system_name"].strip(),
         "accelerator_model": model or None,
-        "accelerator": accel,
-        "accelerator_vendor": vendor or None,
-        "accelerator_generation": gen,
-        "accelerator_type": kind,
+        "accelerator": acc.name,
+        "accelerator_vendor": acc.vendor or None,
+        "accelerator_generation": acc.generation,
+        "accelerator_type": acc.chip,
+        "accelerator_form_factor": acc.form_factor,
+        "accelerator_memory_gb": acc.memory_gb,
         "accelerators": count,
         "nodes": nodes,
         "host_cpu": str(desc.get("host_processor_model_name") or "").strip() or None,
-        "framework": str(desc.get("framework") or "").strip() or None,
+        "framework": family,
+        "framework_version": mlperf_names.framework_version(printed)
+        if family
+        else None,
+        "framework_as_printed": printed,
         "note": "; ".join(notes),
     }
 
