@@ -140,10 +140,14 @@ def test_progress_speedup_bow_over_classic(db):
 def test_mlperf_points_are_the_published_times(db):
     rows = _seed_rows("MLPerf v2.0 Training Performance")
     # one benchmark at a time: every benchmark's chart, Open division too
-    benchmarks = db.cursor().execute(
-        "SELECT DISTINCT model FROM mlperf_training WHERE value IS NOT NULL "
-        "AND accelerators > 0"
-    ).fetchall()
+    benchmarks = (
+        db.cursor()
+        .execute(
+            "SELECT DISTINCT model FROM mlperf_training WHERE value IS NOT NULL "
+            "AND accelerators > 0"
+        )
+        .fetchall()
+    )
     got = {}
     for (model,) in benchmarks:
         plot = _plot(db, "mlperf", benchmark=model, open_division=True)

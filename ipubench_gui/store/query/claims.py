@@ -22,6 +22,10 @@ from typing import Any
 from ipubench_gui.domain.claim_checks import Context, audit_claim
 from ipubench_gui.domain.claim_comparisons import audit_comparison
 from ipubench_gui.domain.claim_evidence import Evidence, Nearest
+from ipubench_gui.domain.claim_inference import (
+    inference_evidence,
+    later_rounds_evidence,
+)
 from ipubench_gui.domain.claim_mlperf import comparison_evidence
 from ipubench_gui.domain.claims import Audit
 from ipubench_gui.domain.entities import Catalogue, load
@@ -108,6 +112,33 @@ def mlperf_rows(db: Database) -> Rows:
     )
 
 
+def training_rows(db: Database) -> Rows:
+    """The store's MLPerf Training results with a score, with their MLCommons
+    category (for the rounds after the vendor's claims)."""
+    return _dicts(
+        db,
+        "SELECT result_id, mlperf_round, submitter, system_name, mlperf_benchmark, "
+        "division, category, accelerator_type, accelerators, value "
+        "FROM results_v WHERE task = 'training' AND mlperf_round IS NOT NULL "
+        "AND value IS NOT NULL AND metric = 'time_to_train' ORDER BY result_id",
+        {},
+    )
+
+
+def inference_rows(db: Database) -> Rows:
+    """The store's MLPerf Inference results with a figure (bundled and any
+    imported)."""
+    return _dicts(
+        db,
+        "SELECT result_id, mlperf_round, submitter, system_id, system_name, "
+        "mlperf_benchmark, scenario, division, category, accelerator_type, "
+        "accelerator_memory_gb, accelerators, framework_as_printed, value, path "
+        "FROM results_v WHERE source = 'MLPerf Inference' AND value IS NOT NULL "
+        "ORDER BY result_id",
+        {},
+    )
+
+
 @dataclass(frozen=True)
 class EvidenceSource:
     """One kind of independent evidence: its rows (one query, run once per
@@ -122,6 +153,10 @@ class EvidenceSource:
 # shown; the first one that recomputes a claim its own rule cannot is used.
 SOURCES: tuple[EvidenceSource, ...] = (
     EvidenceSource("MLPerf Training", mlperf_rows, comparison_evidence),
+    EvidenceSource("MLPerf Inference", inference_rows, inference_evidence),
+    EvidenceSource(
+        "MLPerf Training, later rounds", training_rows, later_rounds_evidence
+    ),
 )
 
 
