@@ -274,13 +274,14 @@ SOURCES: tuple[DataSource, ...] = (
                 "only an Offline figure is inferred (from a SingleStream log)",
             ),
         ),
-        # shown through mlperf_inference_rows.sql, as imported results are
+        # shown through mlperf_inference_rows.sql, as imported results are;
+        # the platform is the system file's name (its folder only when the
+        # file cannot be read: kept as printed), so folders need no name rows
         names={
             "model": "model",
             "framework": "framework",
             "dataset": "dataset",
             "system_name": "system",
-            "system_id": "system",
             "unit": "unit",
         },
         shown=lambda read: len(read("mlperf_inference")),

@@ -188,5 +188,10 @@ class Snapshot:
             )
             levels = self.levels[f.name]
             counts = np.bincount(self.codes[f.name][keep], minlength=len(levels))
-            out[f.name] = {levels[i]: int(counts[i]) for i in np.flatnonzero(counts)}
+            # whole arrays to Python at once: item by item, the ~1,700 system
+            # names of the MLPerf results cost a filter change ~2 ms
+            nz = np.flatnonzero(counts)
+            out[f.name] = dict(
+                zip(map(levels.__getitem__, nz.tolist()), counts[nz].tolist())
+            )
         return out
