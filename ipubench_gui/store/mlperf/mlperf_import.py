@@ -162,6 +162,7 @@ def land(
     _add_missing_columns(con)
     label = f"{KIND_LABEL[p.kind]} v{p.round}: {p.folder.name}"
     today = date.today().isoformat()  # the date the results were read
+    columns: tuple[str, ...]
     if p.kind == INFERENCE:
         table, columns = "u.user_mlperf_inference", INFERENCE_COLUMNS
         view, printed = "user_inference_v", aliases.USER_INFERENCE

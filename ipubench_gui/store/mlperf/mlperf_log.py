@@ -124,7 +124,7 @@ class Run:
     def not_converged(self) -> bool:
         """Dropped as the summarizer drops a run that did not converge (aborted,
         or short of the quality target): part of a result, not a broken log."""
-        return bool(self.problem) and self.problem.startswith(_NOT_CONVERGED)
+        return self.problem is not None and self.problem.startswith(_NOT_CONVERGED)
 
 
 _NOT_CONVERGED = ("run stopped with status", "quality target:")
