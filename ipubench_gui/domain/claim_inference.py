@@ -208,6 +208,16 @@ def inference_evidence(
             f"samples/s ({NOT_VERIFIED})",
             f"throughput: IPU {fmt(float(ipu_value))} ÷ GPU {fmt(per)} = "
             f"{ratio_text(ratio)}",
+            *(
+                [
+                    f"the stated {item.get('ratio_as_printed')} is at the lowest "
+                    f"latency; the IPU's {fmt(float(ipu_value))} is its absolute "
+                    "throughput, not stated at that latency: both figures here "
+                    "are without a latency bound"
+                ]
+                if item.get("ipu_value") is not None
+                else []
+            ),
         ),
         tuple(_differences(item, pick, bench, ipu_row)),
         f"{ratio_text(ratio)} (MLPerf {pick['scenario']}, per GPU)",
