@@ -214,7 +214,9 @@ def _add_import(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "import",
         help="import results from a CSV/TSV, Parquet or JSON file",
         description="Import a file into your own results (kept in your user data "
-        "folder). Without --map, columns are guessed from their headers.",
+        "folder). Columns not given by --map are guessed from their headers, as "
+        "the import dialog guesses them (--no-guess: only the --map columns); "
+        "the mapping used and the columns left out, with why, are printed first.",
     )
     im.add_argument("file", type=Path)
     im.add_argument(
@@ -226,6 +228,11 @@ def _add_import(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "platform, framework, dataset, batch_size, precision, value, "
         "latency_ms, unit, metric, sdk_version, task, accelerators, "
         "nodes, mlperf_id, division)",
+    )
+    im.add_argument(
+        "--no-guess",
+        action="store_true",
+        help="read only the columns given by --map (guess no others)",
     )
     im.add_argument(
         "--unpivot",

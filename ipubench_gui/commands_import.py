@@ -7,8 +7,9 @@ import argparse
 import sys
 
 from ipubench_gui.commands import fail
+from ipubench_gui.domain.format import counted
 
-# Rows a mapping and constants are guessed from, when none are given.
+# Rows the columns not mapped, and constants, are guessed from.
 GUESS_ROWS = 10_000
 
 
@@ -73,18 +74,6 @@ def import_(args: argparse.Namespace) -> int:
                 for line in _add_aliases(con, args.alias):
                     print(line)
         con = db.cursor()
-        if not mapping and not unpivot:
-            # Guessed from the header and the first rows; the import reads
-            # the whole file once, after.
-            names, _ = import_read.stage(
-                con, args.file, encoding=args.encoding, rows=GUESS_ROWS
-            )
-            mapping = import_read.guess(names)
-            for f, v in import_read.guess_constants(con, mapping).items():
-                constants.setdefault(f, v)
-                print(f"guessed: {f} = {v!r}")
-            for f, c in sorted(mapping.items()):
-                print(f"guessed: {c!r} -> {f}")
         for field, given in (("unit", args.unit), ("metric", args.metric)):
             if given and field in mapping:
                 return fail(
@@ -93,6 +82,25 @@ def import_(args: argparse.Namespace) -> int:
                     f"(leave out --{field}, or map the column away)",
                     2,
                 )
+        # Guessed from the header and the first rows as the import dialog
+        # guesses (the same function), around what was given; the import
+        # reads the whole file once, after.
+        names, _ = import_read.stage(
+            con, args.file, encoding=args.encoding, rows=GUESS_ROWS
+        )
+        given_as = _given_as(args, constants, unpivot)
+        chosen = mapping
+        if not args.no_guess:
+            mapping = import_read.guess(names, chosen, taken=given_as)
+            for f, v in import_read.guess_constants(con, mapping).items():
+                if f not in constants:
+                    constants[f] = v
+                    print(f"guessed: {f} = {v!r} (from the values of its column)")
+        said = _mapping_lines(
+            names, mapping, chosen, given_as, unpivot, not args.no_guess
+        )
+        for line in said:
+            print(line)
         spec = import_read.ImportSpec(
             args.file,
             mapping,
@@ -106,8 +114,9 @@ def import_(args: argparse.Namespace) -> int:
         if args.check:
             landed, skipped, existing = importer.validate(con, spec)
             print(
-                f"{landed} rows would land; {skipped} without a figure would be "
-                f"skipped{_existing(existing, 'would be ')} (nothing stored: --check)"
+                f"{counted(landed, 'row', grouped=False)} would land; {skipped} "
+                f"without a figure would be skipped{_existing(existing, 'would be ')} "
+                "(nothing stored: --check)"
             )
             return 0
         with db.writing() as con:
@@ -120,12 +129,60 @@ def import_(args: argparse.Namespace) -> int:
     finally:
         db.close()
     print(
-        f"imported {res.landed} rows as {res.label!r} (source {res.source_id}); "
+        f"imported {counted(res.landed, 'row', grouped=False)} as {res.label!r} "
+        f"(source {res.source_id}); "
         f"skipped {res.skipped} without a figure{_existing(res.existing)}"
     )
     for line in names_said:
         print(line)
     return 0
+
+
+def _given_as(
+    args: argparse.Namespace, constants: dict[str, str], unpivot: tuple[str, ...]
+) -> dict[str, str]:
+    """field -> how the command line gives it other than by a column."""
+    out = {f: f"--set {f}={v!r}" for f, v in constants.items()}
+    for f in ("unit", "metric"):
+        if getattr(args, f):
+            out[f] = f"--{f} {getattr(args, f)!r}"
+    if unpivot:
+        out["value"] = out[args.unpivot_into] = "--unpivot"
+    return out
+
+
+def _mapping_lines(
+    names: list[str],
+    mapping: dict[str, str],
+    chosen: dict[str, str],
+    given_as: dict[str, str],
+    unpivot: tuple[str, ...],
+    guessed: bool,
+) -> list[str]:
+    """What the import reads from where, in the file's column order: "map:"
+    for a --map, "guessed:" for a guess, "given:" for a value every row
+    gets, and "left out:" with the reason for each column it does not read
+    (``guessed``: whether the columns not mapped were guessed)."""
+    from ipubench_gui.store.user import import_read
+
+    by_column: dict[str, list[str]] = {}
+    for f, c in mapping.items():
+        by_column.setdefault(c, []).append(f)
+    lines = []
+    for col in names:
+        for f in by_column.get(col, []):
+            how = "map" if chosen.get(f) == col else "guessed"
+            lines.append(f"{how}: {col!r} -> {f}")
+        if col in unpivot:
+            lines.append(f"unpivot: {col!r} -> value (its name -> --unpivot-into)")
+    lines += [
+        f"given: {f} by {how}" for f, how in given_as.items() if how != "--unpivot"
+    ]
+    outside = [c for c in names if c not in unpivot]
+    reasons = import_read.left_out(outside, mapping, given_as, guessed)
+    for col, why in reasons.items():
+        lines.append(f"left out: {col!r}: {why}")
+    return lines
 
 
 def _existing(n: int, verb: str = "") -> str:

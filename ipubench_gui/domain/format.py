@@ -25,13 +25,17 @@ def format_number(v: float | int | None, digits: int = 3) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def counted(n: float | int, word: str, plural: str | None = None) -> str:
-    """``n`` things, the word agreeing with the number: "1 chip", "16 chips".
+def counted(
+    n: float | int, word: str, plural: str | None = None, grouped: bool = True
+) -> str:
+    """``n`` things, the word agreeing with the number: "1 chip", "16 chips"
+    (``grouped``: with thousands separators; not in output scripts read).
 
     >>> counted(1, "chip"), counted(1024, "chip"), counted(2, "IPU", "IPUs")
     ('1 chip', '1,024 chips', '2 IPUs')
     """
-    return f"{format_number(n)} {word if n == 1 else plural or word + 's'}"
+    number = format_number(n) if grouped else str(n)
+    return f"{number} {word if n == 1 else plural or word + 's'}"
 
 
 def format_compact(v: float) -> str:

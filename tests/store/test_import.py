@@ -594,7 +594,7 @@ def test_imported_ids_read_like_printf_and_stay_unique_past_seven_digits():
     assert [g for (g,) in got] == [f"usr3-{n:07d}" for n in ns]
 
 
-def test_cli_unit_given_with_a_unit_column_is_an_error(tmp_path, _isolated_home):
+def test_cli_unit_given_with_a_unit_column_mapped_is_an_error(tmp_path, _isolated_home):
     from tests.conftest import run_cli
 
     f = _csv(
@@ -602,13 +602,24 @@ def test_cli_unit_given_with_a_unit_column_is_an_error(tmp_path, _isolated_home)
         "model,platform,batch_size,value,unit,metric\n"
         "ResNet-50,DGX A100,256,2500,images/s,throughput\n",
     )
-    p = run_cli("import", str(f), "--unit", "samples/s", home=_isolated_home)
+    p = run_cli(
+        "import", str(f), "--map", "unit=unit", "--unit", "samples/s",
+        home=_isolated_home,
+    )  # fmt: skip
     assert p.returncode == 2, p.stdout + p.stderr
     assert "--unit 'samples/s'" in p.stderr and "column 'unit'" in p.stderr
     assert "Traceback" not in p.stderr
+    # --unit with the column only guessed: what was said wins, and is told
+    p = run_cli("import", str(f), "--unit", "samples/s", "--check", home=_isolated_home)
+    assert p.returncode == 0, p.stderr
+    assert (
+        "left out: 'unit': looks like unit, which is given by --unit 'samples/s'"
+        in p.stdout
+    )
     # without --unit the same file is read: the unit column is the one used
     p = run_cli("import", str(f), "--check", home=_isolated_home)
-    assert p.returncode == 0 and "1 rows would land" in p.stdout, p.stderr
+    assert p.returncode == 0 and "1 row would land" in p.stdout, p.stderr
+    assert "guessed: 'unit' -> unit" in p.stdout
 
 
 def test_cli_guesses_from_the_first_rows_and_reads_the_whole_file(

@@ -3,7 +3,7 @@ guesses, the preview, and the value types every import step shares."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -262,11 +262,23 @@ def first_line(exc: Exception) -> str:
     return read_error(exc)
 
 
-def guess(columns: list[str]) -> dict[str, str]:
+def guess(
+    columns: Sequence[str],
+    given: Mapping[str, str] | None = None,
+    taken: Collection[str] = (),
+) -> dict[str, str]:
     """field -> column, from header words; each column used at most once.
     A header equal to one of a field's words wins over one that only contains
     a word ('Value' over 'Throughput per chip (derived)'), and a column that
-    says it is derived is never guessed as a figure: it was computed from one."""
+    says it is derived is never guessed as a figure: it was computed from one.
+
+    ``given``: field -> column the user chose (kept; those columns and fields
+    are not guessed again); ``taken``: fields given another way (one value
+    for every row, a wide file's figures), never guessed from a column."""
+    out: dict[str, str] = dict(given or {})
+    used: set[str] = set(out.values())
+    taken = set(taken) | set(out)
+    columns = [c for c in columns if c not in used]
     lower = {c: c.lower().strip() for c in columns}
 
     def exact(c: str, w: str) -> bool:
@@ -275,11 +287,9 @@ def guess(columns: list[str]) -> dict[str, str]:
     def within(c: str, w: str) -> bool:
         return len(w) > 2 and w in lower[c] and "derived" not in lower[c]
 
-    used: set[str] = set()
-    out: dict[str, str] = {}
     for match in (exact, within):
         for fld, words in SYNONYMS.items():
-            if fld in out:
+            if fld in out or fld in taken:
                 continue
             hit = next(
                 (c for w in words for c in columns if c not in used and match(c, w)),
@@ -288,6 +298,38 @@ def guess(columns: list[str]) -> dict[str, str]:
             if hit:
                 out[fld] = hit
                 used.add(hit)
+    return out
+
+
+def left_out(
+    columns: Sequence[str],
+    mapping: Mapping[str, str],
+    given_as: Mapping[str, str],
+    guessed: bool = True,
+) -> dict[str, str]:
+    """column -> why the import does not read it, for each column of the
+    file that ``mapping`` (field -> column) leaves out: the field its header
+    suggests (``guess``) is read from another column or given as
+    ``given_as[field]`` (e.g. "--unit 'images/s'"), or was not guessed
+    (``guessed`` false), or its header names no field."""
+    read = set(mapping.values())
+    out = {}
+    for col in columns:
+        if col in read:
+            continue
+        like = next(iter(guess([col])), None)
+        if like is None and "derived" in col.lower():
+            out[col] = "a derived figure (computed from another), never read as one"
+        elif like is None:
+            out[col] = "its header names no field"
+        elif like in mapping:
+            out[col] = f"looks like {like}, which is read from {mapping[like]!r}"
+        elif like in given_as:
+            out[col] = f"looks like {like}, which is given by {given_as[like]}"
+        elif not guessed:
+            out[col] = f"looks like {like}; not guessed (--no-guess)"
+        else:  # guess() keeps a column to one field
+            out[col] = f"looks like {like}"
     return out
 
 
