@@ -76,6 +76,7 @@ PROVENANCE: tuple[tuple[str, str], ...] = (
     ("source_title", "Source"),
     ("table", "Table"),
     ("source_date", "Date"),
+    ("retrieved", "Retrieved"),
     ("source_link", "Link"),
     ("mlperf_id", "MLPerf ID"),
     ("result_id", "Result id"),

@@ -123,6 +123,7 @@ MLPERF_PROVENANCE: tuple[str, ...] = (
     "vendor_source_file",
     "vendor_value_as_printed",
     "sources_agree",
+    "retrieved",  # when the copy read was retrieved (source_date: published)
 )
 
 # Provenance columns fetched with every row (for tooltips and detail panes).

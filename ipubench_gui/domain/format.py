@@ -139,9 +139,10 @@ def source_lines(row: Mapping[str, Any]) -> list[str]:
         out.append(f"File: {row['source_file']}")  # a user's own file
     if row.get("source_date"):
         kind = row.get("source_date_kind") or "dated"
-        out.append(
-            f"{'Imported' if imported else 'Page ' + kind}: {row['source_date']}"
-        )
+        said = {"imported": "Imported", "round published": "Round published"}
+        out.append(f"{said.get(kind, 'Page ' + kind)}: {row['source_date']}")
+    if row.get("retrieved"):  # an MLPerf result: the copy read, apart
+        out.append(f"Copy retrieved: {row['retrieved']}")
     if row.get("source_links") and not row.get("link"):
         out.append(f"Addresses it gives: {row['source_links']}")
     return out

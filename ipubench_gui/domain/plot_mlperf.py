@@ -207,9 +207,9 @@ def mlperf_footnote(rows: Sequence[Row]) -> str:
     repos = sorted({str(r["repository"]) for r in mine if r.get("repository")})
     dates = sorted(
         {
-            str(r["source_date"])
+            str(r["retrieved"])
             for r in mine
-            if r.get("source_date") and r.get("repository")
+            if r.get("retrieved") and r.get("repository")
         }
     )
     parts = [

@@ -449,3 +449,43 @@ def test_numbers_are_worded_by_their_value_and_columns_fit_their_words(
                 assert view.rowHeight(r) >= rect.height(), (cell, view.rowHeight(r))
     total = sum(view.columnWidth(c) for c in range(m.columnCount()))
     assert total <= view.viewport().width()  # no sideways scrolling
+
+
+def test_an_mlperf_result_shows_its_rounds_date_and_apart_when_it_was_retrieved(
+    qtbot, session
+):
+    """The comparator's Date of a 2022 MLPerf result is the round's
+    publication date (data/mlperf_rounds.csv, with the page it is from), and
+    Retrieved the date the results repository was copied."""
+    import csv
+
+    from tests.conftest import DATA
+
+    with open(DATA / "mlperf_rounds.csv", newline="", encoding="utf-8") as f:
+        rounds = {r["round_id"]: r for r in csv.DictReader(f)}
+    published = rounds["training v2.0"]["published"]
+    assert published and rounds["training v2.0"]["source"].startswith("https://")
+    with open(DATA / "mlperf_training.csv", newline="", encoding="utf-8") as f:
+        row = next(
+            r
+            for r in csv.DictReader(f)
+            if r["mlperf_round"] == "2.0" and r["status"] == "scored"
+            and not r["vendor_result_id"]
+        )  # fmt: skip
+    w = session.window
+    session.state.set_filters(FilterState().with_values("mlperf_round", ["2.0"]))
+    w.table.select_ids((row["result_id"],))
+    qtbot.keyClick(
+        w.table,
+        Qt.Key.Key_A,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    m = w.comparator.model
+    labels = [m.headerData(r, Qt.Orientation.Vertical) for r in range(m.rowCount())]
+    assert m.index(labels.index("Date"), 0).data() == published
+    assert m.index(labels.index("Retrieved"), 0).data() == row["retrieved"]
+    assert published < row["retrieved"]
+    # Details say both, each for what it is
+    text = _details(session)
+    assert f"Round published: {published}" in text, text
+    assert f"Copy retrieved: {row['retrieved']}" in text

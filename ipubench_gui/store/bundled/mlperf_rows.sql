@@ -44,8 +44,12 @@ SELECT
     t.accelerator,
     nullif(t.accelerators, 0) AS accelerators,
     false AS higher_is_better,
-    t.retrieved AS source_date,
-    'retrieved' AS source_date_kind,
+    -- the round's publication date (data/mlperf_rounds.csv), and apart from
+    -- it when the copy read here was retrieved
+    coalesce(rd.published, t.retrieved) AS source_date,
+    CASE WHEN rd.published IS NULL THEN 'retrieved'
+         ELSE 'round published' END AS source_date_kind,
+    t.retrieved,
     'MLPerf Training v' || t.mlperf_round
         || ' results (MLCommons, official logs)' AS source_title,
     'https://github.com/' || t.repository AS source_links,
@@ -84,3 +88,5 @@ SELECT
         AS sources_agree
 FROM mlperf_src t
 LEFT JOIN vendor_src v ON v.result_id = t.vendor_result_id
+LEFT JOIN mlperf_rounds rd
+    ON rd.suite = 'training' AND rd.mlperf_round = t.mlperf_round

@@ -227,6 +227,37 @@ SOURCES: tuple[DataSource, ...] = (
         names=NAMED_COLUMNS,
         shown=_measurements,
     ),
+    # When MLCommons published each round (its results are dated by it, not
+    # by when the repository was copied), each date with the page it is from.
+    DataSource(
+        "mlperf_rounds",
+        "round_id",
+        (
+            Rule(
+                "round_id",
+                "round_id = suite || ' v' || mlperf_round",
+                "round_id must read SUITE vROUND",
+            ),
+            Rule(
+                "suite",
+                "suite IN ('training', 'inference')",
+                "suite must be training or inference",
+            ),
+            Rule(
+                "source",
+                "(published IS NULL) = (source IS NULL)",
+                "a date needs the page it is from, and a page its date",
+            ),
+        ),
+        schema="""CREATE TABLE mlperf_rounds (
+    round_id     VARCHAR NOT NULL,
+    suite        VARCHAR NOT NULL,
+    mlperf_round VARCHAR NOT NULL,
+    published    DATE,
+    source       VARCHAR,
+    source_says  VARCHAR NOT NULL
+)""",
+    ),
     DataSource(
         "mlperf_training",
         "result_id",

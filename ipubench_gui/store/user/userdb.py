@@ -121,6 +121,7 @@ SHARED = (
     "platforms",
     "metrics",
     "meta",
+    "mlperf_rounds",
     *names.ENTITY_TABLES,
 )
 
