@@ -40,8 +40,12 @@ SELECT
     t.accelerator,
     t.accelerators,
     true AS higher_is_better,
-    t.retrieved AS source_date,
-    'retrieved' AS source_date_kind,
+    -- the round's publication date (data/mlperf_rounds.csv), and apart from
+    -- it when the copy read here was retrieved
+    coalesce(rd.published, t.retrieved) AS source_date,
+    CASE WHEN rd.published IS NULL THEN 'retrieved'
+         ELSE 'round published' END AS source_date_kind,
+    t.retrieved,
     'MLPerf Inference v' || t.mlperf_round
         || ' results (MLCommons, official logs)' AS source_title,
     'https://github.com/' || t.repository AS source_links,
@@ -66,3 +70,5 @@ SELECT
     t.path,
     t.framework_as_printed AS printed_framework
 FROM inference_src t
+LEFT JOIN mlperf_rounds rd
+    ON rd.suite = 'inference' AND rd.mlperf_round = t.mlperf_round
