@@ -70,15 +70,19 @@ DISAMBIGUATE_BY = (
 
 def unique_labels(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """Configuration labels, with the first field that tells apart rows whose
-    labels would otherwise be the same (e.g. Cluster-GCN on five datasets)."""
+    labels would otherwise be the same (e.g. Cluster-GCN on five datasets); a
+    field the rows of one label share is not added to them."""
     labels = [config_label(r) for r in rows]
     for key in DISAMBIGUATE_BY:
         dup = Counter(labels)
         if all(n == 1 for n in dup.values()):
             break
+        values: dict[str, set[object]] = {}
+        for lab, r in zip(labels, rows):
+            values.setdefault(lab, set()).add(r.get(key))
         labels = [
             f"{lab} · {_suffix(key, r.get(key))}"
-            if dup[lab] > 1 and r.get(key) is not None
+            if dup[lab] > 1 and len(values[lab]) > 1 and r.get(key) is not None
             else lab
             for lab, r in zip(labels, rows)
         ]

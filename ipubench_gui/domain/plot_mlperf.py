@@ -38,6 +38,11 @@ DERIVED = (
     "Times to train computed here from the official logs with MLCommons' "
     "result summarizer rules; not verified by MLCommons."
 )
+DERIVED_INFERENCE = (
+    "Inference throughputs read here from the official log summaries as "
+    "MLCommons' submission checker reads them (per chip: derived); not verified "
+    "by MLCommons."
+)
 
 
 def is_mlperf(row: Row) -> bool:
@@ -200,9 +205,6 @@ def mlperf_footnote(rows: Sequence[Row]) -> str:
     mine = [r for r in rows if is_mlperf(r)]
     if not mine:
         return ""
-    rounds = sorted({str(r["mlperf_round"]) for r in mine if r.get("mlperf_round")})
-    divisions = sorted({str(r.get("division") or "").lower() for r in mine} - {""})
-    categories = sorted({str(r["category"]) for r in mine if r.get("category")})
     ids = sorted({str(r["mlperf_id"]) for r in mine if r.get("mlperf_id")})
     repos = sorted({str(r["repository"]) for r in mine if r.get("repository")})
     dates = sorted(
@@ -212,13 +214,28 @@ def mlperf_footnote(rows: Sequence[Row]) -> str:
             if r.get("retrieved") and r.get("repository")
         }
     )
-    parts = [
-        "MLPerf™ Training "
-        + (", ".join(f"v{x}" for x in rounds) or "v2.0")
-        + (f"; division: {', '.join(divisions)}" if divisions else "")
-        + (f"; category: {', '.join(categories)}" if categories else "")
-        + "."
-    ]
+    # Training and Inference are separate suites: each named with its own
+    # rounds, division and category (a round number means nothing alone)
+    parts = []
+    inference = [r for r in mine if r.get("task") == "inference"]
+    training = [r for r in mine if r.get("task") != "inference"]
+    for suite, these in (("Training", training), ("Inference", inference)):
+        if not these:
+            continue
+        rounds = sorted(
+            {str(r["mlperf_round"]) for r in these if r.get("mlperf_round")}
+        )
+        divisions = sorted({str(r.get("division") or "").lower() for r in these} - {""})
+        categories = sorted({str(r["category"]) for r in these if r.get("category")})
+        scenarios = sorted({str(r["scenario"]) for r in these if r.get("scenario")})
+        parts.append(
+            f"MLPerf™ {suite} "
+            + (", ".join(f"v{x}" for x in rounds) or "v2.0")
+            + (f"; division: {', '.join(divisions)}" if divisions else "")
+            + (f"; category: {', '.join(categories)}" if categories else "")
+            + (f"; scenario: {', '.join(scenarios)}" if scenarios else "")
+            + "."
+        )
     if ids:
         shown = ", ".join(ids[:12]) + (
             f" and {len(ids) - 12} more" if len(ids) > 12 else ""
@@ -232,6 +249,9 @@ def mlperf_footnote(rows: Sequence[Row]) -> str:
             + (f", retrieved {', '.join(dates)}" if dates else "")
             + "."
         )
-        parts.append(DERIVED)
+        if any(r.get("repository") for r in training):
+            parts.append(DERIVED)
+        if inference:
+            parts.append(DERIVED_INFERENCE)
     parts.append(TRADEMARK)
     return " ".join(parts)

@@ -250,3 +250,23 @@ def test_compare_treats_the_scenario_as_part_of_the_workload(db):
     # a vendor figure has no scenario: not known to be the same
     vendor = {**offline, "scenario": None, "division": None, "mlperf_round": None}
     assert "MLPerf scenario" in assess(vendor, offline).text()
+
+
+def test_a_chart_of_inference_results_names_its_suite_in_the_footnote():
+    from ipubench_gui.domain.plot_mlperf import mlperf_footnote
+
+    row = {
+        "mlperf_round": "1.0",
+        "task": "inference",
+        "scenario": "Offline",
+        "division": "closed",
+        "category": "Available on-premise",
+        "repository": "mlcommons/inference_results_v1.0",
+        "source_date": "2026-11-29",
+    }
+    note = mlperf_footnote([row])
+    assert "MLPerf™ Inference v1.0; division: closed" in note
+    assert "scenario: Offline" in note
+    assert "Training" not in note and "Times to train" not in note
+    both = mlperf_footnote([row, {**row, "task": "training", "scenario": None}])
+    assert "MLPerf™ Training v1.0" in both and "MLPerf™ Inference v1.0" in both
