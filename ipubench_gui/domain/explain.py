@@ -129,10 +129,12 @@ def built_on(
 
     if baseline is not None and baseline.get("result_id") != row.get("result_id"):
         out += _ratio(as_shown(row), as_shown(baseline))
+        out += _latency_ratio(row, baseline)
     if baseline is not None and baseline.get("result_id") == row.get("result_id"):
         for other in others:
             if other.get("result_id") != row.get("result_id"):
                 out += _ratio(as_shown(other), as_shown(row))
+                out += _latency_ratio(other, row)
     if len(out) == 1:
         out.append("   nothing")
     return out
@@ -149,6 +151,18 @@ def _ratio(row: Row, base: Row) -> list[str]:
     return [
         f"   {who}: {_fig(v, shown_unit(row))} / {_fig(b, shown_unit(base))} = "
         f"{v / b:.4g}, shown as {text!r}"
+    ]
+
+
+def _latency_ratio(row: Row, base: Row) -> list[str]:
+    """The comparator's "Latency against the baseline", with its arithmetic."""
+    text = compare.latency_text(row, base)
+    if not text:
+        return []
+    v, b = row["latency_ms"], base["latency_ms"]
+    return [
+        f"   latency, {row.get('result_id')} against {base.get('result_id')}: "
+        f"{_fig(v, 'ms')} / {_fig(b, 'ms')} = {v / b:.4g}, shown as {text!r}"
     ]
 
 

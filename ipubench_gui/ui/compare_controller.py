@@ -334,7 +334,12 @@ class CompareController(QObject):
             # an MLPerf table cell: its result, per chip as the table shows it
             return self.explain_result(w.mlperf_table.current_result())
         if in_comparison and ix.isValid() and ix.column() < len(rows):
-            text = explain(rows[ix.column()], rows, base, chips)
+            # the "Throughput per chip" row is per chip whatever the toggle:
+            # its cell is explained with that number, the ratios as shown
+            shown = w.comparator.model.rows()
+            key = shown[ix.row()].key if ix.row() < len(shown) else ""
+            cell_per_chip = chips or key == "throughput_per_accelerator"
+            text = explain(rows[ix.column()], rows, base, cell_per_chip, chips)
         else:
             row = self._chosen_point() if on_chart else None
             # a chart point is per chip as the chart is; a table cell as stored

@@ -125,3 +125,60 @@ def test_a_per_chip_chart_point_is_explained_with_its_own_number(qtbot, session,
     figure = p.tooltip.splitlines()[1].split(" (")[0]  # "403.2 chip-minutes"
     assert figure.startswith(format_number(p.y) + " ")
     assert f"3. Shown: {figure} = " in text, (figure, text)
+
+
+def test_every_comparator_figure_cell_is_explained_with_its_own_number(
+    qtbot, session, db
+):
+    """With the toggle off the comparator still has a "Throughput per chip"
+    row and the latency rows: Explain on each shows the number that cell shows
+    (it explained the system's figure, and no latency ratio, whatever cell).
+    Seed: IPU-POD Classic inference, BERT-Large SL128 on one IPU-M2000 (4
+    IPUs), PopART batch 4 and 8."""
+    (t,) = [
+        t
+        for t in read_tables(seeds_or_skip() / RESULTS_PAGE)
+        if t.heading == "IPU-POD Classic - Inference"
+    ]
+    b4, b8 = (
+        next(
+            r
+            for r in t.rows
+            if r["Model"] == "BERT-Large"
+            and r["Platform"] == "IPU-M2000"
+            and r["Batch Size"] == batch
+        )
+        for batch in ("4", "8")
+    )
+    ids = [
+        db.scalar(
+            "SELECT result_id FROM results_v WHERE model = 'BERT-Large' AND "
+            "platform = 'IPU-M2000' AND task = 'inference' AND batch_size = $b",
+            {"b": b},
+        )
+        for b in (4, 8)
+    ]
+    w = session.window
+    session.state.set_comparison(Comparison(tuple(ids), ids[0]))
+    cm, view = w.comparator.model, w.comparator.view
+    qtbot.waitUntil(lambda: cm.columnCount() == 2)
+    w.compare_dock.show()
+    assert not session.state.chart.per_accelerator
+    rows = {r.key: i for i, r in enumerate(cm.rows())}
+    tput8 = float(b8["Throughput (items/sec)"].replace(",", ""))
+    lat4, lat8 = float(b4["Latency (ms)"]), float(b8["Latency (ms)"])
+    want = {
+        "throughput_per_accelerator": format_number(tput8 / 4),  # 727.75
+        "latency_ms": format_number(lat8),  # 2.73
+        "latency_ratio": f"{lat8 / lat4:.2f}× more latency",  # 1.42×
+    }
+    for key, number in want.items():
+        ix = cm.index(rows[key], 1)
+        cell = cm.data(ix)
+        assert cell.startswith(number), (key, cell)
+        view.setCurrentIndex(ix)
+        text = _explain(qtbot, w, view)
+        if key == "throughput_per_accelerator":  # "727.75 sequences/s"
+            assert f"3. Shown: {cell} per chip = " in text, (cell, text)
+        else:
+            assert cell in text, (key, cell, text)
