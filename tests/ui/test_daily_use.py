@@ -79,6 +79,13 @@ def test_empty_state_shows_whole_at_1280x720(qtbot, session):
         assert empty.rect().contains(top_left) and empty.rect().contains(
             bottom_right
         ), label
+    # however many chips, the window still fits the screen; a chip cut to
+    # fit keeps its filter whole in its tooltip
+    assert w.minimumSizeHint().width() <= 1280 and w.width() <= 1280
+    for chip in w.chips.chips:
+        label = chip.property("label")
+        assert chip.toolTip() == f"Remove this filter ({label})"
+        assert chip.geometry().right() < w.chips.clear_all.geometry().left()
     qtbot.mouseClick(empty.clear_button, Qt.MouseButton.LeftButton)
     assert session.state.filters == FilterState() and w.search.text() == ""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QToolButton, QWidget
 
 from ipubench_gui.domain.filters import FilterState, Names
+from ipubench_gui.domain.text import ELLIPSIS, elide_words, share_widths
 from ipubench_gui.ui.state import AppState
 from ipubench_gui.ui.widgets.note_label import NoteLabel
 
@@ -34,6 +35,9 @@ class ChipBar(QWidget):
             max(sample.sizeHint().height(), self.clear_all.sizeHint().height())
         )
         sample.deleteLater()
+        # Chips are shortened to fit (_fit), so they never set the window's
+        # minimum width.
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("M") * 20)
         self.clear_all.setEnabled(False)  # no chips yet
         self._lay.addWidget(self.hint)
         self._lay.addStretch(1)
@@ -51,9 +55,7 @@ class ChipBar(QWidget):
         buttons: nothing is rebuilt or relaid out, and so nothing repainted,
         for a change that leaves the chips as they were (issue 20)."""
         wanted = f.chips(self._names)
-        if [(c.property("dim"), c.text()) for c in self.chips] == [
-            (dim, _text(label)) for dim, label in wanted
-        ]:
+        if [(c.property("dim"), c.property("label")) for c in self.chips] == wanted:
             return
         while len(self._buttons) < len(wanted):
             chip = QToolButton()
@@ -65,16 +67,47 @@ class ChipBar(QWidget):
             self._lay.insertWidget(len(self._buttons), chip)
             self._buttons.append(chip)
         for chip, (dim, label) in zip(self._buttons, wanted):
-            chip.setText(_text(label))
             chip.setToolTip(f"Remove this filter ({label})")
             chip.setAccessibleName(f"Remove filter {label}")
             chip.setProperty("dim", dim)
+            chip.setProperty("label", label)
             chip.show()
         for chip in self._buttons[len(wanted) :]:
             chip.hide()
         self.chips = self._buttons[: len(wanted)]
+        self._fit()
         self.hint.setVisible(not self.chips)
         self.clear_all.setEnabled(bool(self.chips))
+
+    def resizeEvent(self, e) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(e)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Each chip's label whole when all fit the bar, else shortened by
+        words to its share (its tooltip names it whole): many chips never
+        make the window wider than the screen (1280x720)."""
+        if not self.chips:
+            return
+        fm = self.fontMetrics()
+        pad = self.chips[0].sizeHint().width() - fm.horizontalAdvance(
+            self.chips[0].text()
+        )
+        gap = self._lay.spacing()
+        room = self.width() - self.clear_all.sizeHint().width() - gap
+        room -= len(self.chips) * (pad + gap)
+        labels = [str(c.property("label")) for c in self.chips]
+        full = [fm.horizontalAdvance(_text(t)) for t in labels]
+        least = [fm.horizontalAdvance(_text(ELLIPSIS)) for _ in labels]
+        shares = share_widths(full, least, max(room, 0))
+        mark = fm.horizontalAdvance(_text(""))
+        spare = 0  # what a chip cut by whole words left of its share: the next's
+        for chip, label, w, whole in zip(self.chips, labels, shares, full):
+            text = label
+            if w + spare < whole:
+                text = elide_words(label, w + spare - mark, fm.horizontalAdvance)
+            spare += w - fm.horizontalAdvance(_text(text))
+            chip.setText(_text(text))
 
 
 def _text(label: str) -> str:
