@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QToolButton, QWidget
 
 from ipubench_gui.domain.filters import FilterState, Names
@@ -38,6 +39,7 @@ class ChipBar(QWidget):
         # Chips are shortened to fit (_fit), so they never set the window's
         # minimum width.
         self.setMinimumWidth(self.fontMetrics().horizontalAdvance("M") * 20)
+        self._pad: int | None = None
         self.clear_all.setEnabled(False)  # no chips yet
         self._lay.addWidget(self.hint)
         self._lay.addStretch(1)
@@ -79,6 +81,11 @@ class ChipBar(QWidget):
         self.hint.setVisible(not self.chips)
         self.clear_all.setEnabled(bool(self.chips))
 
+    def changeEvent(self, e) -> None:  # noqa: N802 (Qt API)
+        if e.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._pad = None  # measured again in the new font or style
+        super().changeEvent(e)
+
     def resizeEvent(self, e) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(e)
         self._fit()
@@ -90,14 +97,19 @@ class ChipBar(QWidget):
         if not self.chips:
             return
         fm = self.fontMetrics()
-        pad = self.chips[0].sizeHint().width() - fm.horizontalAdvance(
-            self.chips[0].text()
-        )
+        if self._pad is None:  # a chip's frame and margins: once
+            sample = self.chips[0]
+            self._pad = sample.sizeHint().width() - fm.horizontalAdvance(sample.text())
+        pad = self._pad
         gap = self._lay.spacing()
         room = self.width() - self.clear_all.sizeHint().width() - gap
         room -= len(self.chips) * (pad + gap)
         labels = [str(c.property("label")) for c in self.chips]
         full = [fm.horizontalAdvance(_text(t)) for t in labels]
+        if sum(full) <= room:  # the usual case: every label whole
+            for chip, label in zip(self.chips, labels):
+                chip.setText(_text(label))
+            return
         least = [fm.horizontalAdvance(_text(ELLIPSIS)) for _ in labels]
         shares = share_widths(full, least, max(room, 0))
         mark = fm.horizontalAdvance(_text(""))
