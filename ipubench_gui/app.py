@@ -183,12 +183,13 @@ STARTUP_SLOTS = frozenset({"universe", "page", "facets", "chart"})
 
 def _when_ready(session: Session, *thens: Callable[[], object]) -> None:
     """Call each of ``thens`` once everything the first window shows has arrived
-    and is painted: the table page, the facet counts and values, and the chart."""
+    and is painted: the table page, the facet counts and values, and the chart
+    (and what their answers asked for: a chart to build again, say)."""
     seen: set[str] = set()
 
     def done(slot: str, _rid: int, _result: object) -> None:
         seen.add(slot)
-        if STARTUP_SLOTS <= seen:
+        if STARTUP_SLOTS <= seen and not session.runner.pending():
             session.runner.finished.disconnect(done)
             # A big chart is drawn over several turns: all of it now.
             session.window.canvas.finish()

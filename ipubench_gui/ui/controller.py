@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Callable
+from concurrent.futures import Future, TimeoutError
 from functools import partial
 
 from PySide6.QtCore import QObject, QSignalBlocker
@@ -28,6 +30,9 @@ from ipubench_gui.ui.runner import Job, QueryRunner
 from ipubench_gui.ui.state import AppState
 
 log = logging.getLogger(__name__)
+
+# A job's wait for the universe: it, or None if its job failed or was dropped.
+UniverseWait = Callable[[Database], "fetch.Universe | None"]
 
 
 class Controller(QObject):
@@ -372,7 +377,11 @@ class Controller(QObject):
 
 
 def submit_refresh(
-    runner: QueryRunner, state: AppState, results: Results, inline: bool = True
+    runner: QueryRunner,
+    state: AppState,
+    results: Results,
+    inline: bool = True,
+    universe: UniverseWait | None = None,
 ) -> None:
     """The jobs behind every view of the data: page, facet counts, chart; their
     answers go to ``results``.
@@ -385,6 +394,8 @@ def submit_refresh(
     own queries (other kinds, or more rows than a page) still runs on a worker,
     and over a store on disk on a worker of its own: the page and the counts
     share the other (over 1M rows the page then no longer delays the chart).
+    ``universe``: the chart is built for the colours and names of the universe
+    that job waits for (``submit_initial``).
     """
     f = state.filters
     db = runner.opened
@@ -398,7 +409,7 @@ def submit_refresh(
     if apart:
         # Its own queries, the longest job: first, on a worker of its own,
         # while the other one answers the page and the counts.
-        submit_chart(runner, state, results)
+        submit_chart(runner, state, results, universe)
         page = partial(fetch.page, state=f, sort=state.sort, snap=snap)
         runner.submit("page", page, inline=snap is not None, on_done=results.set_page)
     else:
@@ -407,7 +418,7 @@ def submit_refresh(
         )
         runner.submit(
             ("page", "chart"),
-            _building(both, state, results),
+            _building(both, state, results, universe),
             inline=snap is not None,
             on_done={"page": results.set_page, "chart": results.set_built},
         )
@@ -415,9 +426,16 @@ def submit_refresh(
     runner.submit("facets", counts, inline=snap is not None, on_done=results.set_counts)
 
 
-def submit_chart(runner: QueryRunner, state: AppState, results: Results) -> None:
+def submit_chart(
+    runner: QueryRunner,
+    state: AppState,
+    results: Results,
+    universe: UniverseWait | None = None,
+) -> None:
     job = partial(fetch.chart_data, state=state.filters, spec=state.chart)
-    runner.submit("chart", _building(job, state, results), on_done=results.set_built)
+    runner.submit(
+        "chart", _building(job, state, results, universe), on_done=results.set_built
+    )
 
 
 def submit_build(runner: QueryRunner, state: AppState, results: Results) -> None:
@@ -428,24 +446,27 @@ def submit_build(runner: QueryRunner, state: AppState, results: Results) -> None
     runner.submit("chart", build, on_done=results.set_built)
 
 
-def _building(job: Job, state: AppState, results: Results) -> Job:
+def _building(
+    job: Job, state: AppState, results: Results, wait: UniverseWait | None = None
+) -> Job:
     """``job`` (answering the chart's rows, alone or under "chart"), then the
     Chart built from them on the same thread, for the colour order and names
     known now (the universe's, else none: the GUI thread then builds it again
-    once they are known, as it does for a style change). Over 1M rows that
-    was 4-36 ms of the GUI thread a filter change (cProfile)."""
+    once they are known, as it does for a style change), or for the universe
+    ``wait`` waits for. Over 1M rows that was 4-36 ms of the GUI thread a
+    filter change (cProfile)."""
     spec, filters, universe = state.chart, state.filters, results.universe
-    order = chart_service.color_order(universe, spec)
-    names = universe.names if universe else None
 
     def run(db: Database) -> object:
         out = job(db)
         rows = out["chart"] if isinstance(out, dict) else out
+        u = universe if wait is None else wait(db)
         try:
-            chart = chart_service.chart_from_rows(spec, rows, filters, universe)
+            chart = chart_service.chart_from_rows(spec, rows, filters, u)
         except Exception:  # noqa: BLE001  built again on the GUI thread, which reports it
             chart = None
-        built = Built(rows, chart, spec, filters, tuple(order), names)
+        order = chart_service.color_order(u, spec)
+        built = Built(rows, chart, spec, filters, tuple(order), u.names if u else None)
         return {**out, "chart": built} if isinstance(out, dict) else built
 
     return run
@@ -455,11 +476,50 @@ def submit_initial(runner: QueryRunner, state: AppState, results: Results) -> No
     """Start-up jobs: the universe and the first page, facets and chart. Callable
     before any widget exists, so the worker queries while the window is built;
     results are delivered through queued signals once the event loop runs, to
-    ``results``, which the widgets subscribe to by then."""
-    runner.submit(
+    ``results``, which the widgets subscribe to by then.
+
+    The chart is built for the universe's colour order and names: its job
+    waits on the worker for the universe's (asked first, so already running
+    on the other worker). Built without them, it was not the chart to draw,
+    and was built again and drawn once the universe had come: a second
+    round trip and draw after the window first showed its data."""
+    known: Future[fetch.Universe] = Future()
+
+    def universe(db: Database) -> fetch.Universe:
+        try:
+            u = fetch.universe(db)
+        except BaseException as exc:
+            known.set_exception(exc)
+            raise
+        known.set_result(u)
+        return u
+
+    rid = runner.submit(
         "universe",
-        fetch.universe,
+        universe,
         on_done=results.set_universe,
         on_error=lambda _slot, exc: results.fail_universe(exc),
     )
-    submit_refresh(runner, state, results, inline=False)  # nothing listens yet
+    wait = partial(
+        _universe_when_known, known, lambda: runner.is_current("universe", rid)
+    )
+    # nothing listens yet: delivered once the event loop runs
+    submit_refresh(runner, state, results, inline=False, universe=wait)
+
+
+def _universe_when_known(
+    known: Future[fetch.Universe], asked: Callable[[], bool], db: Database
+) -> fetch.Universe | None:
+    """The universe ``known`` will hold, waited for on a worker; None if its
+    job failed, or is no longer ``asked`` (a newer request replaced it before
+    it ran). Raises ``Cancelled`` if the waiting job is cancelled (a newer
+    request for its slot, or the runner shutting down)."""
+    while True:
+        try:
+            return known.result(timeout=0.02)
+        except TimeoutError:
+            if not asked():
+                return None
+            db.cursor()  # raises Cancelled once this job is cancelled
+        except Exception:  # noqa: BLE001  reported by the universe's own job
+            return None

@@ -106,6 +106,49 @@ def test_the_chart_is_never_built_on_the_gui_thread_at_start_or_restyled(
     assert {x.name for x in plot.series} == {r["platform"] for r in plot.rows}
 
 
+def test_the_first_chart_is_built_once_for_the_universes_colours(
+    make_session, qtbot, monkeypatch
+):
+    """As the app starts (first queries asked before the window exists, on
+    the workers): the chart's job waits for the universe and builds the chart
+    for its colour order and names, so the first chart drawn is the one
+    asked for; built before them, it was built and drawn a second time once
+    the universe came."""
+    from ipubench_gui.service import chart as chart_service
+
+    built: list[tuple] = []
+    real = chart_service.chart_of
+
+    def chart_of(spec, rows, filters, order, names):
+        built.append((tuple(order), names))
+        return real(spec, rows, filters, order, names)
+
+    monkeypatch.setattr(chart_service, "chart_of", chart_of)
+    s = make_session(synchronous=False, prefetch=True, start=False)
+    drawn: list[object] = []
+    real_render = s.window.canvas.render
+    monkeypatch.setattr(
+        s.window.canvas,
+        "render",
+        lambda plot, *a, **k: (drawn.append(plot), real_render(plot, *a, **k)),
+    )
+    s.start(restore=False)
+    qtbot.waitUntil(
+        lambda: (
+            s.controller.universe is not None
+            and s.controller.chart is not None
+            and not s.runner.pending()
+        ),
+        timeout=20_000,
+    )
+    u = s.controller.universe
+    assert len(built) == 1, built
+    order, names = built[0]
+    assert order and order == tuple(u.values[s.state.chart.color_by])
+    assert names is u.names
+    assert drawn == [s.controller.plot]
+
+
 def test_cli_chart_export_imports_no_window_module(tmp_path):
     code = (
         "import sys; from ipubench_gui import cli; "
