@@ -35,6 +35,21 @@ def _cold_start_ms(cmd: list[str], env: dict) -> float:
     return (float(ready.split()[1]) - t) * 1000
 
 
+def _ready_rss_mb(cmd: list[str], env: dict) -> float:
+    """Peak resident memory (MB) of ``cmd`` (a script or ``-m module``) when
+    it prints "ready", started as ``python`` starts it (``peak_rss.py``)."""
+    p = subprocess.run(
+        [sys.executable, str(REPO / "tests/bench/peak_rss.py"), *cmd],
+        cwd=REPO,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    ready = next(ln for ln in p.stdout.splitlines() if ln.startswith("ready "))
+    return float(ready.split()[2])
+
+
 def _synthetic_store(tmp: Path, n: int) -> Path:
     from ipubench_gui.store.bundled.build import build_store
 
@@ -311,6 +326,22 @@ def bench_ui(args, tmp: Path) -> list[Row]:
             "<= 1.2x",
         )
     ]
+    # Memory at the same moment, each started as a user starts it (the app
+    # with its start-up as run: ``startup.prepare`` and all).
+    app_mb, floor_mb = [], []
+    for _ in range(5):  # interleaved
+        floor_mb.append(_ready_rss_mb(["tests/bench/floor_app.py"], env))
+        app_mb.append(_ready_rss_mb(["-m", "ipubench_gui"], env))
+    rows.append(
+        Row(
+            "peak RSS (MB) at ready, app as run",
+            "seed",
+            statistics.median(app_mb),
+            "bare PySide6+pyqtgraph+duckdb window",
+            statistics.median(floor_mb),
+            "<= 1.3x",
+        )
+    )
     from ipubench_gui.store.bundled.build import build_store
 
     seed_store = build_store(REPO_DATA, tmp / "ui-seed.duckdb")
