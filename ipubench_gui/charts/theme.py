@@ -125,6 +125,64 @@ def palette_for(background: str, colors: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+# ``palette_for`` of the app's palette (domain.chartrows.PALETTE, its colours
+# in order as the key) on the two screen backgrounds, written out: worked out
+# (a bisection of each colour's lightness) it took 4-10 ms of the first chart
+# of every start. tests/unit/test_theme.py checks each against palette_for; a
+# palette changed since is not found here and is worked out as before.
+WORKED_OUT: dict[tuple[str, tuple[str, ...]], dict[str, str]] = {
+    (ground, tuple(mapped)): mapped
+    for ground, mapped in (
+        (
+            "#FFFFFF",
+            {
+                "#0072B2": "#0072B2",
+                "#E69F00": "#C68900",
+                "#009E73": "#009E73",
+                "#CC79A7": "#CC79A7",
+                "#56B4E9": "#239DE2",
+                "#D55E00": "#D55E00",
+                "#F0E442": "#A2970D",
+                "#000000": "#000000",
+                "#332288": "#332288",
+                "#88CCEE": "#1BA2BE",
+                "#44AA99": "#42A494",
+                "#117733": "#117733",
+                "#999933": "#999933",
+                "#DDCC77": "#BC8D2F",
+                "#CC6677": "#CC6677",
+                "#882255": "#882255",
+                "#AA4499": "#AA4499",
+                "#DDDDDD": "#949494",
+            },
+        ),
+        (
+            "#1E1E1E",
+            {
+                "#0072B2": "#0072B2",
+                "#E69F00": "#E69F00",
+                "#009E73": "#009E73",
+                "#CC79A7": "#CC79A7",
+                "#56B4E9": "#56B4E9",
+                "#D55E00": "#D55E00",
+                "#F0E442": "#F0E442",
+                "#000000": "#696969",
+                "#332288": "#6953D4",
+                "#88CCEE": "#88CCEE",
+                "#44AA99": "#44AA99",
+                "#117733": "#117934",
+                "#999933": "#999933",
+                "#DDCC77": "#DDCC77",
+                "#CC6677": "#CC6677",
+                "#882255": "#BC2F75",
+                "#AA4499": "#AA4499",
+                "#DDDDDD": "#DDDDDD",
+            },
+        ),
+    )
+}
+
+
 @dataclass(frozen=True)
 class Theme:
     background: str | None  # None: transparent (drawn for a light slide)
@@ -153,7 +211,9 @@ class Theme:
         if out is None:
             from ipubench_gui.domain.chartrows import PALETTE
 
-            mapped = palette_for(self.ground, PALETTE)
+            mapped = WORKED_OUT.get((self.ground, PALETTE)) or palette_for(
+                self.ground, PALETTE
+            )
             out = mapped.get(color) or readable(color, self.ground)
             self._series[color] = out
         return out

@@ -11,6 +11,7 @@ from ipubench_gui.charts.theme import (
     LIGHT,
     MIN_CONTRAST,
     MIN_DIFFERENCE,
+    WORKED_OUT,
     contrast_ratio,
     difference,
     palette_for,
@@ -61,3 +62,11 @@ def test_a_transparent_export_is_drawn_for_white():
     assert [clear.series(c) for c in PALETTE] == list(
         palette_for("#FFFFFF", PALETTE).values()
     )
+
+
+def test_the_palettes_written_out_are_what_palette_for_works_out():
+    """Theme.series takes these instead of working them out at every start."""
+    assert {ground for ground, _ in WORKED_OUT} == {LIGHT.ground, DARK.ground}
+    for (ground, palette), mapped in WORKED_OUT.items():
+        assert palette == PALETTE
+        assert mapped == palette_for.__wrapped__(ground, palette)
