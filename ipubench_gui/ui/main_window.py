@@ -256,6 +256,12 @@ class MainWindow(QMainWindow):
         mlperf.setText("&MLPerf results table")
         mlperf.setShortcut(QKeySequence("Ctrl+Shift+M"))
         view.addAction(mlperf)
+        # The three share one tabbed area: a dock opened from the menu or its
+        # key comes to the front (Qt adds it as a tab behind the current one).
+        for dock in (self.compare_dock, self.claims_dock, self.mlperf_dock):
+            dock.toggleViewAction().triggered.connect(
+                lambda on, d=dock: on and d.raise_()
+            )
         view.addSeparator()
         self.reset_zoom_action = self._action(
             view, "Reset chart &zoom", self.canvas.reset_view, "Ctrl+0"

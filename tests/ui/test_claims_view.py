@@ -148,3 +148,25 @@ def test_vendor_claims_tab_shows_the_audits_numbers(qtbot, session):
     # Once 10.02x here and 10.26x in the audit; once "—" here and 3.31x there.
     assert shown["cmp-enb4-train-std"].text(2).startswith("10.02x and 10.26x")
     assert shown["cmp-bertl-infer"].text(2) == "3.31x · nearest evidence only"
+
+
+def test_ctrl_shift_k_brings_the_claims_to_the_front_of_the_compare_tabs(
+    qtbot, session
+):
+    """The Compare, Claims and MLPerf table docks share one tabbed area: with
+    the comparison showing, Ctrl+Shift+K (View → Claims audit) added the
+    Claims tab behind it, so nothing was audited and nothing seemed to happen."""
+    w = session.window
+    w.compare_dock.show()
+    w.compare_dock.raise_()
+    qtbot.waitUntil(lambda: not w.compare_dock.visibleRegion().isEmpty())
+    claims = w.claims_dock.toggleViewAction()
+    assert claims.shortcut().toString() == "Ctrl+Shift+K"
+    claims.trigger()  # what the key does
+    qtbot.waitUntil(lambda: w.claims.table.rowCount() > 0, timeout=20_000)
+    assert not w.claims_dock.visibleRegion().isEmpty()
+    assert w.compare_dock.visibleRegion().isEmpty()  # behind, as a tab
+    mlperf = w.mlperf_dock.toggleViewAction()
+    mlperf.trigger()
+    qtbot.waitUntil(lambda: not w.mlperf_dock.visibleRegion().isEmpty())
+    assert w.claims_dock.visibleRegion().isEmpty()
