@@ -59,10 +59,10 @@ def _export_store() -> Database:
 
 
 def export_results(args: argparse.Namespace) -> int:
-    from ipubench_gui.store.export.export import export_results
+    from ipubench_gui.service import exports
 
     db = _export_store()
-    return _write_results(db, lambda: export_results(db, args.file), args.file)
+    return _write_results(db, lambda: exports.export_results(db, args.file), args.file)
 
 
 def _parse_filters(specs: list[str], universe: Universe, rename=None) -> FilterState:
@@ -224,7 +224,7 @@ def export_chart(args: argparse.Namespace) -> int:
 
 
 def export_table(args: argparse.Namespace) -> int:
-    from ipubench_gui.store.export.export import export_table
+    from ipubench_gui.service import exports
     from ipubench_gui.store.query import fetch
 
     db = _export_store()
@@ -235,7 +235,7 @@ def export_table(args: argparse.Namespace) -> int:
         return fail(exc, 2)
     return _write_results(
         db,
-        lambda: export_table(db, state, args.file, args.per_accelerator),
+        lambda: exports.export_table(db, state, args.file, args.per_accelerator),
         args.file,
     )
 

@@ -9,9 +9,6 @@ import sys
 from ipubench_gui.commands import fail
 from ipubench_gui.domain.format import counted
 
-# Rows the columns not mapped, and constants, are guessed from.
-GUESS_ROWS = 10_000
-
 
 def _pairs(items: list[str], what: str) -> dict[str, str]:
     out = {}
@@ -49,7 +46,8 @@ def _mapping(items: list[str]) -> dict[str, str]:
 def import_(args: argparse.Namespace) -> int:
     from ipubench_gui.bootstrap import open_store
     from ipubench_gui.domain.entities import EntityError
-    from ipubench_gui.store.user import import_read, importer
+    from ipubench_gui.service import imports
+    from ipubench_gui.store.user import import_read
 
     names_said: list[str] = []
     try:
@@ -70,10 +68,8 @@ def import_(args: argparse.Namespace) -> int:
         if status and status.message:
             print(f"note: {status.message}", file=sys.stderr)
         if args.alias and not args.check:
-            with db.writing() as con:
-                for line in _add_aliases(con, args.alias):
-                    print(line)
-        con = db.cursor()
+            for line in imports.add_aliases(db, _aliases(args.alias)):
+                print(line)
         for field, given in (("unit", args.unit), ("metric", args.metric)):
             if given and field in mapping:
                 return fail(
@@ -85,19 +81,18 @@ def import_(args: argparse.Namespace) -> int:
         # Guessed from the header and the first rows as the import dialog
         # guesses (the same function), around what was given; the import
         # reads the whole file once, after.
-        names, _ = import_read.stage(
-            con, args.file, encoding=args.encoding, rows=GUESS_ROWS
-        )
         given_as = _given_as(args, constants, unpivot)
         chosen = mapping
-        if not args.no_guess:
-            mapping = import_read.guess(names, chosen, taken=given_as)
-            for f, v in import_read.guess_constants(con, mapping).items():
-                if f not in constants:
-                    constants[f] = v
-                    print(f"guessed: {f} = {v!r} (from the values of its column)")
+        read = imports.guess(
+            db, args.file, args.encoding, chosen, given_as, not args.no_guess
+        )
+        mapping = read.mapping
+        for f, v in read.constants.items():
+            if f not in constants:
+                constants[f] = v
+                print(f"guessed: {f} = {v!r} (from the values of its column)")
         said = _mapping_lines(
-            names, mapping, chosen, given_as, unpivot, not args.no_guess
+            read.names, mapping, chosen, given_as, unpivot, not args.no_guess
         )
         for line in said:
             print(line)
@@ -112,16 +107,15 @@ def import_(args: argparse.Namespace) -> int:
             args.skip_existing,
         )
         if args.check:
-            landed, skipped, existing = importer.validate(con, spec)
+            landed, skipped, existing = imports.check(db, spec)
             print(
                 f"{counted(landed, 'row', grouped=False)} would land; {skipped} "
                 f"without a figure would be skipped{_existing(existing, 'would be ')} "
                 "(nothing stored: --check)"
             )
             return 0
-        with db.writing() as con:
-            res = importer.import_file(con, spec)
-            names_said = _import_names(con, res.source_id)
+        res = imports.import_file(db, spec)
+        names_said = imports.names_of(db, res.source_id)
     except import_read.ImportFailed as exc:
         return fail(exc, 1)
     except EntityError as exc:
@@ -193,8 +187,9 @@ def _existing(n: int, verb: str = "") -> str:
 def import_mlperf(args: argparse.Namespace) -> int:
     from ipubench_gui import paths
     from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.service import imports
     from ipubench_gui.store.mlperf import mlperf_import
-    from ipubench_gui.store.mlperf.mlperf import Names, TreeError
+    from ipubench_gui.store.mlperf.mlperf import TreeError
 
     try:
         rnd = mlperf_import.resolve_round(args.dir, args.round)
@@ -205,8 +200,7 @@ def import_mlperf(args: argparse.Namespace) -> int:
         status = db.user_status
         if not args.check and (status is None or not status.writable):
             return fail(status.message if status else "no user database", 1)
-        names = Names.load(paths.data_dir() / "entities")
-        plan = mlperf_import.plan(db.cursor(), args.dir, rnd, names)
+        plan = imports.plan_mlperf(db, args.dir, rnd, paths.data_dir())
         print(plan.summary())
         for r in plan.stored:
             print(f"already stored: {r.path}")
@@ -214,8 +208,7 @@ def import_mlperf(args: argparse.Namespace) -> int:
             print(f"problem: {problem}", file=sys.stderr)
         if args.check or (not plan.new and not plan.bad):
             return 0
-        with db.writing() as con:
-            sid, n = mlperf_import.land(con, plan, skip_bad=args.skip_bad)
+        sid, n = imports.land_mlperf(db, plan, args.skip_bad)
     except (TreeError, mlperf_import.MLPerfImportError) as exc:
         return fail(exc, 1)
     finally:
@@ -224,12 +217,11 @@ def import_mlperf(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_aliases(con, specs: list[str]) -> list[str]:
-    """``--alias [KIND:]FROM=TO``: saved as user aliases; imported rows renamed."""
+def _aliases(specs: list[str]) -> list[tuple[str, str, str]]:
+    """``--alias [KIND:]FROM=TO`` options -> (kind or "", from, to)."""
     from ipubench_gui.domain.entities import KINDS, EntityError
-    from ipubench_gui.store.user import aliases
 
-    said = []
+    out = []
     for spec in specs:
         head, sep, to = spec.partition("=")
         kind, colon, frm = head.partition(":")
@@ -238,18 +230,5 @@ def _add_aliases(con, specs: list[str]) -> list[str]:
         frm, to, kind = frm.strip(), to.strip(), kind.strip()
         if not sep or not frm or not to:
             raise EntityError(f"--alias {spec!r}: expected [KIND:]FROM=TO")
-        cat = aliases.user_catalogue(con)
-        if not kind:
-            kind = next((k for k in KINDS if cat.resolve(k, to).recognised), "model")
-        name = aliases.add_user_alias(con, kind, frm, to)
-        said.append(f"alias: {frm} → {name} ({kind}, saved)")
-    aliases.rename_user_rows(con, aliases.user_catalogue(con))
-    return said
-
-
-def _import_names(con, source_id: int) -> list[str]:
-    """How the import's names read: "ResNet50 → ResNet-50 v1.5 (alias)",
-    "Foo (not recognised)" (kept as given)."""
-    from ipubench_gui.store.user.user_names import import_labels
-
-    return [f"{kind}: {label}" for kind, label in import_labels(con, source_id)]
+        out.append((kind, frm, to))
+    return out

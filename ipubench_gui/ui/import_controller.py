@@ -11,8 +11,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ipubench_gui.domain.format import counted
-from ipubench_gui.store.export.export import export_table
-from ipubench_gui.store.user import aliases, import_csv, import_read, importer
+from ipubench_gui.service import exports, imports
+from ipubench_gui.store.user import import_csv, import_read
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.import_messages import NOTHING_STORED, explain
@@ -73,7 +73,7 @@ class ImportController(QObject):
         self.previewing = (path, encoding)
         self.runner.submit(
             "import-preview",
-            partial(_preview, path=path, encoding=encoding),
+            partial(imports.preview, path=path, encoding=encoding),
             on_done=self._on_previewed,
             on_error=self._on_preview_failed,
         )
@@ -81,7 +81,7 @@ class ImportController(QObject):
     def add_alias(self, kind: str, alias: str, canonical: str) -> None:
         self.runner.submit(
             "import-alias",
-            partial(_alias, kind=kind, alias=alias, canonical=canonical),
+            partial(imports.add_alias, kind=kind, alias=alias, canonical=canonical),
             on_done=self._on_alias_saved,
         )
 
@@ -89,7 +89,7 @@ class ImportController(QObject):
         self._busy(True)
         self.runner.submit(
             "import-check",
-            partial(_check, spec=spec),
+            partial(imports.check, spec=spec),
             on_done=self._on_checked,
             on_error=self._on_import_failed,
         )
@@ -99,7 +99,7 @@ class ImportController(QObject):
         self.window.statusBar().showMessage(f"Importing {spec.path.name}…")
         self.runner.submit(
             "import",
-            partial(_import, spec=spec),
+            partial(imports.import_file, spec=spec),
             on_done=self._on_imported,
             on_error=self._on_import_failed,
         )
@@ -120,13 +120,15 @@ class ImportController(QObject):
             self.sources_dialog = SourcesDialog(self.window)
             self.sources_dialog.renameRequested.connect(
                 lambda sid, label: self._submit_sources(
-                    partial(_rename, sid=sid, label=label)
+                    partial(imports.rename_source, source_id=sid, label=label)
                 )
             )
             self.sources_dialog.removeRequested.connect(
-                lambda sid: self._submit_sources(partial(_remove, sid=sid))
+                lambda sid: self._submit_sources(
+                    partial(imports.remove_source, source_id=sid)
+                )
             )
-        self._submit_sources(_list)
+        self._submit_sources(imports.sources)
         self.sources_dialog.show()
 
     def _submit_sources(self, job) -> None:
@@ -194,10 +196,15 @@ class ImportController(QObject):
         self.warn("Could not complete that", str(exc))
 
     # -- answers -------------------------------------------------------------------
-    def _on_previewed(self, result) -> None:
+    def _on_previewed(self, result: imports.Previewed) -> None:
         from ipubench_gui.ui.widgets.import_dialog import ImportDialog
 
-        path, preview, encoding, catalogue = result
+        path, preview, encoding, catalogue = (
+            result.path,
+            result.preview,
+            result.encoding,
+            result.names,
+        )
         if self.dialog is not None:  # re-read in another encoding
             self.dialog.close()
         self.dialog = ImportDialog(path, preview, self.window, encoding, catalogue)
@@ -273,44 +280,5 @@ class ImportController(QObject):
 
 
 # Store jobs: run on the worker thread with its own cursor.
-def _preview(db, path: Path, encoding: str = "utf-8"):
-    """The file's first rows and the names to read them with."""
-    preview = import_read.preview(db.cursor(), path, encoding=encoding)
-    return path, preview, encoding, aliases.of(db)
-
-
-def _alias(db, kind: str, alias: str, canonical: str):
-    """Save a user alias; imported rows get it too. The catalogue after."""
-    with db.writing() as cur:
-        aliases.add_user_alias(cur, kind, alias, canonical)
-        aliases.rename_user_rows(cur, aliases.user_catalogue(cur))
-    return aliases.of(db)
-
-
-def _check(db, spec: import_read.ImportSpec):
-    return importer.validate(db.cursor(), spec)
-
-
-def _import(db, spec: import_read.ImportSpec):
-    with db.writing() as cur:
-        return importer.import_file(cur, spec)
-
-
-def _list(db):
-    return importer.list_sources(db.cursor())
-
-
-def _rename(db, sid: int, label: str):
-    with db.writing() as cur:
-        importer.rename_source(cur, sid, label)
-    return _list(db)
-
-
-def _remove(db, sid: int):
-    with db.writing() as cur:
-        importer.remove_source(cur, sid)
-    return _list(db)
-
-
 def _export(db, state, path: Path):
-    return path, export_table(db, state, path)
+    return path, exports.export_table(db, state, path)

@@ -17,8 +17,9 @@ from PySide6.QtWidgets import (
 )
 
 from ipubench_gui import paths
+from ipubench_gui.service import imports
 from ipubench_gui.store.mlperf import mlperf_import
-from ipubench_gui.store.mlperf.mlperf import Cancelled, Names
+from ipubench_gui.store.mlperf.mlperf import Cancelled
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
 
@@ -96,10 +97,11 @@ class MLPerfImportController(QObject):
         self.runner.submit(
             "mlperf-plan",
             partial(
-                _plan,
+                imports.plan_mlperf,
                 folder=folder,
                 round_=rnd,
-                moved=self.progress.moved.emit,
+                data_dir=paths.data_dir(),
+                progress=self.progress.moved.emit,
                 stop=self.stop,
             ),
             on_done=self._on_planned,
@@ -110,7 +112,7 @@ class MLPerfImportController(QObject):
         assert self.plan is not None
         self.runner.submit(
             "mlperf-land",
-            partial(_land, plan=self.plan, skip_bad=skip_bad),
+            partial(imports.land_mlperf, plan=self.plan, skip_bad=skip_bad),
             on_done=self._on_landed,
             on_error=self._on_failed,
         )
@@ -184,16 +186,3 @@ class MLPerfImportController(QObject):
         self.window.statusBar().showMessage(text.splitlines()[0], 10000)
         if warn and self.ask and self.window.isVisible():
             QMessageBox.warning(self.window, "MLPerf import", text)
-
-
-# Store jobs: run on the worker thread with its own cursor.
-def _plan(db, folder: Path, round_: str, moved, stop: threading.Event):
-    names = Names.load(paths.data_dir() / "entities")
-    return mlperf_import.plan(
-        db.cursor(), folder, round_, names, progress=moved, cancelled=stop.is_set
-    )
-
-
-def _land(db, plan: mlperf_import.Plan, skip_bad: bool):
-    with db.writing() as cur:
-        return mlperf_import.land(cur, plan, skip_bad=skip_bad)

@@ -138,3 +138,52 @@ def test_the_chart_is_built_by_one_function(session, run, monkeypatch, tmp_path)
     window = [s for s in seen[1:] if s[:2] == ("scaling", state)]
     assert seen[0][:2] == ("scaling", state) and seen[0][2] and window
     assert window[-1][2] == seen[0][2]  # the same points
+
+
+def test_an_import_is_one_call_from_both(
+    make_session, store_path, tmp_path, monkeypatch, capsys
+):
+    import os
+
+    from ipubench_gui.service import imports
+    from ipubench_gui.store.bundled.build import fingerprint
+    from ipubench_gui.store.user.import_read import ImportSpec
+    from ipubench_gui.store.user.userdb import open_combined
+    from tests.conftest import DATA
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    os.link(store_path, cache / f"results-{fingerprint(DATA)[:16]}.duckdb")
+
+    def combined(name):
+        return open_combined(DATA, cache, tmp_path / f"{name}.duckdb")[0]
+
+    seen = []
+    real = imports.import_file
+
+    def import_file(db, spec):
+        out = real(db, spec)
+        seen.append((spec.path, dict(spec.columns), dict(spec.constants), out.landed))
+        return out
+
+    monkeypatch.setattr(imports, "import_file", import_file)
+    monkeypatch.setattr(
+        "ipubench_gui.bootstrap.open_store", lambda *a, **k: combined("cli")
+    )
+    f = tmp_path / "mine.csv"
+    f.write_text("model,platform,value\nResNet-50,A100 80GB,2500\n")
+    args = ["--map", "model=model", "--map", "platform=platform"]
+    args += ["--map", "value=value", "--metric", "throughput", "--unit", "images/s"]
+    assert cli.main(["import", str(f), *args]) == 0
+    assert "imported 1 rows" in capsys.readouterr().out
+
+    s = make_session(combined("window"))
+    s.imports.start_import(
+        ImportSpec(
+            f,
+            {"model": "model", "platform": "platform", "value": "value"},
+            {"metric": "throughput", "unit": "images/s"},
+        )
+    )
+    assert len(seen) == 2 and seen[0] == seen[1]
+    assert seen[0][3] == 1

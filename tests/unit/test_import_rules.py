@@ -200,13 +200,7 @@ UI_STORE_LEFT = {
     "ipubench_gui.ui.compare_controller": {"query.fetch", "export.export"},
     "ipubench_gui.ui.compare_export": {"export.export"},
     "ipubench_gui.ui.controller": {"db", "query.fetch"},
-    "ipubench_gui.ui.import_controller": {
-        "export.export",
-        "user.aliases",
-        "user.import_csv",
-        "user.import_read",
-        "user.importer",
-    },
+    "ipubench_gui.ui.import_controller": {"user.import_csv", "user.import_read"},
     "ipubench_gui.ui.mlperf_import_controller": {
         "mlperf.mlperf",
         "mlperf.mlperf_import",
