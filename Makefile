@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 # editable, so edits need no install): a second `make run` starts at once.
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test bench lint package install-linux clean
+.PHONY: setup run test check bench lint package install-linux clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -26,13 +26,18 @@ test: lint
 	# High-DPI pass: charts, export and the window at 2x scale, headless.
 	QT_SCALE_FACTOR=2 bash .ci/xvfb-pytest $(BIN)/python -q tests/charts tests/ui -m "not xvfb"
 
+# What a contributor runs often: all but the tests marked slow (packaging, the
+# largest cases); property tests run at a tenth of their CI size unless CI=true.
+check: lint
+	bash .ci/xvfb-pytest $(BIN)/python -m "not slow"
+
 bench: setup
 	$(BIN)/python tests/bench/run.py
 
 # Also the first step of `make test`, so CI (.ci/run) type-checks too.
 lint: setup
 	$(BIN)/ruff check ipubench_gui tests
-	$(BIN)/mypy  # strict on domain/ and store/: [tool.mypy] in pyproject.toml
+	$(BIN)/mypy  # strict on domain/, store/ and service/: [tool.mypy] in pyproject.toml
 
 clean:
 	rm -rf build dist .pytest_cache

@@ -16,6 +16,7 @@ os.environ.setdefault(
 )
 
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "data"
@@ -23,6 +24,20 @@ SEEDS = REPO.parent / "shared" / "seeds"
 
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+# Property tests run at full size in CI (CI=true: .ci/run sets it), and at a
+# tenth of it on a contributor's machine, where the suite runs often; a seed
+# that once failed is replayed from .hypothesis/ either way.
+CI = os.environ.get("CI", "").lower() == "true"
+settings.register_profile("ci", max_examples=100)
+settings.register_profile("dev", max_examples=20)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if CI else "dev"))
+
+
+def examples(full: int) -> int:
+    """A property test's number of examples: ``full`` in CI, a tenth (at
+    least 20) elsewhere."""
+    return full if CI else max(20, full // 10)
 
 
 @pytest.fixture(autouse=True)

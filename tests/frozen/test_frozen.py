@@ -41,7 +41,16 @@ def _run(app: Path, *args: str, env: dict) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def built_app(tmp_path_factory) -> Path:
     pytest.importorskip("PyInstaller")
-    env = dict(os.environ, PYTHON=sys.executable, ONEFOLDER_ONLY="1")
+    # built under a temporary folder: the repository's build/ and dist/ (a
+    # developer's own `make package`) are left as they are
+    out = tmp_path_factory.mktemp("package")
+    env = dict(
+        os.environ,
+        PYTHON=sys.executable,
+        ONEFOLDER_ONLY="1",
+        BUILD_DIR=str(out / "build"),
+        DIST_DIR=str(out / "dist"),
+    )
     p = subprocess.run(
         ["bash", "packaging/build.sh"],
         cwd=REPO,
@@ -54,7 +63,7 @@ def built_app(tmp_path_factory) -> Path:
     assert "MiB in" in p.stdout  # the size report
     # Install a copy, as a user would, somewhere else.
     dest = tmp_path_factory.mktemp("install") / "ipubench-gui"
-    shutil.copytree(REPO / "dist" / "ipubench-gui", dest, symlinks=True)
+    shutil.copytree(out / "dist" / "ipubench-gui", dest, symlinks=True)
     return dest
 
 

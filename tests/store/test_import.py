@@ -25,6 +25,7 @@ from tests.conftest import (
     INFERENCE_ROWS,
     REPO,
     STORE_ROWS,
+    examples,
     write_csv,
 )
 
@@ -342,7 +343,7 @@ CELLS = st.one_of(
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from ipubench_gui.store.user import import_read, importer
 from ipubench_gui.store.user.import_read import ImportFailed, ImportSpec
+from tests.conftest import examples
 from tests.store.conftest import open_test_combined
 
 COLUMNS = {
@@ -376,8 +377,9 @@ def scratch(tmp_path_factory):
     return tmp_path_factory.mktemp("gen")
 
 
+@pytest.mark.slow  # 1,000 files in CI: a few minutes
 @settings(
-    max_examples=1000,
+    max_examples=examples(1000),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

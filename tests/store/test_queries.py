@@ -13,7 +13,7 @@ from ipubench_gui.domain.filters import FilterState, NumRange
 from ipubench_gui.domain.view_schema import parse_filters
 from ipubench_gui.store.query import queries as q
 from ipubench_gui.store.schema import quote_ident
-from tests.conftest import GPU_STORED
+from tests.conftest import GPU_STORED, examples
 
 
 def _matches(row, state: FilterState, exclude=None) -> bool:
@@ -215,7 +215,7 @@ def _distinct(db, dim):
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )

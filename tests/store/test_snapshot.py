@@ -19,7 +19,7 @@ from ipubench_gui.domain.filters import FilterState, NumRange
 from ipubench_gui.store.db import Database
 from ipubench_gui.store.query import fetch
 from ipubench_gui.store.query.cache import cache_of
-from tests.conftest import STORE_ROWS
+from tests.conftest import STORE_ROWS, examples
 
 
 @contextmanager
@@ -109,7 +109,7 @@ def _check_same_answers(db: Database, state, sort, limit) -> None:
 
 @pytest.mark.parametrize("store", ["db", "synthetic_db"])  # the seed and 3,000 rows
 @settings(
-    max_examples=100,
+    max_examples=examples(100),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )

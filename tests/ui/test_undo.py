@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from ipubench_gui.domain.compare import Comparison
 from ipubench_gui.domain.filters import FilterState, NumRange
+from tests.conftest import examples
 
 CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
 
@@ -199,7 +200,7 @@ _CHANGES = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(_CHANGES)
 def test_every_change_undone_and_redone_through_the_state(changes):
     from ipubench_gui.app import ensure_app

@@ -20,6 +20,7 @@ from ipubench_gui.domain.likeness import (
     assess,
     relate,
 )
+from tests.conftest import examples
 
 BLANKS = st.sampled_from([None, "", " "])
 
@@ -68,7 +69,7 @@ def _inputs_blank(attr, row) -> bool:
     return _blank(attr.value(row))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(ROWS, ROWS)
 def test_a_blank_is_never_the_same_nor_a_difference(a, b):
     for attr in ATTRIBUTES:
