@@ -629,7 +629,7 @@ def test_cli_guesses_from_the_first_rows_and_reads_the_whole_file(
     """Without --map the mapping is guessed from the first rows only; the
     import then reads every row, and a bad line past the guess is still
     found and named."""
-    from ipubench_gui.commands_import import GUESS_ROWS
+    from ipubench_gui.service.imports import GUESS_ROWS
     from tests.conftest import run_cli
 
     n = GUESS_ROWS + 5
