@@ -13,7 +13,7 @@ from concurrent.futures import Future
 from functools import partial
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from ipubench_gui import trace
 from ipubench_gui.store.bundled.build import DataError
@@ -30,7 +30,7 @@ from ipubench_gui.ui.mlperf_table_controller import MLPerfTableController
 from ipubench_gui.ui.results import Results
 from ipubench_gui.ui.runner import QueryRunner
 from ipubench_gui.ui.state import AppState
-from ipubench_gui.ui.widgets.message_box import show_warning
+from ipubench_gui.ui.widgets.message_box import show_alone, show_warning
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ def run_gui(args: argparse.Namespace, store: Future[Database] | None = None) -> 
     try:
         session = Session(store or open_store_async(), prefetch=True)
     except (StoreError, DataError, OSError) as exc:
-        QMessageBox.critical(None, "Cannot open the results store", str(exc))
+        show_alone("Cannot open the results store", str(exc))
         return 1
     db = session.db
     trace.mark("window built")

@@ -15,7 +15,26 @@ from ipubench_gui.service import claims, views
 from ipubench_gui.service import compare as compare_service
 from ipubench_gui.store.query import fetch
 from ipubench_gui.ui.controller import Controller
-from ipubench_gui.ui.widgets.message_box import show_warning
+from ipubench_gui.ui.messages import Message
+from ipubench_gui.ui.widgets.message_box import show_message
+
+
+class Say:
+    """What the comparator and saved views say (ui/messages.py)."""
+
+    NO_VIEW_FILE = Message(
+        "Cannot open the view", "The view file {path} does not exist."
+    )
+    VIEW_UNREADABLE = Message(
+        "Cannot open the view", "The view file {path} cannot be read: {why}."
+    )
+    NOT_A_VIEW = Message("Cannot open the view", "{path}: {why}")
+    VIEW_SHRANK = Message(
+        "Some of the view no longer exists",
+        "The view was opened without what no longer exists: {what}.",
+    )
+    VIEW_NOT_SAVED = Message("Cannot save the view", "{why}")
+    COMPARISON_NOT_SAVED = Message("Could not save the comparison", "{why}")
 
 
 class CompareController(QObject):
@@ -156,19 +175,17 @@ class CompareController(QObject):
 
         from ipubench_gui.ui import settings_store as ss
 
+        path = Path(path)
         try:
-            view, self._parse_notes = load_view(Path(path))
+            view, self._parse_notes = load_view(path)
         except FileNotFoundError:
-            self._warn("Cannot open the view", f"The view file {path} does not exist.")
+            self._warn(Say.NO_VIEW_FILE.with_(path=path))
             return
         except OSError as exc:
-            self._warn(
-                "Cannot open the view",
-                f"The view file {path} cannot be read: {exc.strerror or exc}.",
-            )
+            self._warn(Say.VIEW_UNREADABLE.with_(path=path, why=exc.strerror or exc))
             return
         except ValueError as exc:
-            self._warn("Cannot open the view", f"{path}: {exc}")
+            self._warn(Say.NOT_A_VIEW.with_(path=path, why=exc))
             return
         ss.add_recent_view(str(path))
         self._fill_recent()
@@ -188,16 +205,14 @@ class CompareController(QObject):
         dropped = [*self._parse_notes, *dropped]
         self._parse_notes = []
         if dropped:
-            self.last_view_message = (
-                "The view was opened without what no longer "
-                "exists: " + "; ".join(dropped) + "."
-            )
-            self._warn("Some of the view no longer exists", self.last_view_message)
+            said = Say.VIEW_SHRANK.with_(what="; ".join(dropped))
+            self.last_view_message = said.text
+            self._warn(said)
 
-    def _warn(self, title: str, text: str) -> None:
-        self.window.statusBar().showMessage(text, 10000)
+    def _warn(self, message: Message) -> None:
+        self.window.statusBar().showMessage(message.text, 10000)
         if self.window.isVisible():
-            show_warning(self.window, title, text)
+            show_message(self.window, message)
 
     def open_view_dialog(self) -> None:
         from PySide6.QtWidgets import QFileDialog
@@ -229,7 +244,7 @@ class CompareController(QObject):
         try:
             self.save_view(view_path(path))
         except (ExportError, OSError) as exc:
-            self._warn("Cannot save the view", str(exc))
+            self._warn(Say.VIEW_NOT_SAVED.with_(why=exc))
 
     def _fill_recent(self) -> None:
         from ipubench_gui.ui import settings_store as ss
@@ -419,7 +434,7 @@ class CompareController(QObject):
         try:
             self.save_comparison(Path(path), kind)
         except (ExportError, OSError) as exc:
-            show_warning(self.window, "Could not save the comparison", str(exc))
+            show_message(self.window, Say.COMPARISON_NOT_SAVED.with_(why=exc))
 
     def save_comparison(self, path, kind: str):
         """Write the comparison as shown (only differences, focus and per chip

@@ -163,8 +163,8 @@ class ImportController(QObject):
         to read it in when that is why."""
         text, what, todo = self._failed(exc)
         box = self.warn("Cannot import this file", what, todo)
-        if box is not None:
-            self._offer_encodings(box, text)
+        if box is not None and getattr(exc, "kind", "") == "encoding":
+            self._offer_encodings(box)
         self.window.statusBar().showMessage(text.splitlines()[0], 8000)
 
     def _on_import_failed(self, _slot: str, exc: Exception) -> None:
@@ -187,7 +187,7 @@ class ImportController(QObject):
         if "INTERRUPT" in text.upper():
             text = CANCELLED
         self.last_error = text
-        what, todo = explain(text)
+        what, todo = explain(text, getattr(exc, "kind", ""))
         self.last_message = (what, todo)
         return text, what, todo
 
@@ -265,11 +265,9 @@ class ImportController(QObject):
             return show_warning(self.window, title, text, todo)
         return None
 
-    def _offer_encodings(self, box: QMessageBox, text: str) -> None:
+    def _offer_encodings(self, box: QMessageBox) -> None:
         """A file that is not text in the encoding tried: one button per other
         encoding, which reads the file again in it."""
-        if "choose an encoding" not in text and "choose the encoding" not in text:
-            return
         path, tried = self.previewing
         for enc in import_csv.ENCODINGS:
             if enc != tried:

@@ -22,6 +22,7 @@ from ipubench_gui.store.mlperf import mlperf_import
 from ipubench_gui.store.mlperf.mlperf import Cancelled
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
+from ipubench_gui.ui.widgets.message_box import show_warning
 
 
 class _Progress(QObject):
@@ -185,4 +186,4 @@ class MLPerfImportController(QObject):
         self.last_message = text
         self.window.statusBar().showMessage(text.splitlines()[0], 10000)
         if warn and self.ask and self.window.isVisible():
-            QMessageBox.warning(self.window, "MLPerf import", text)
+            show_warning(self.window, "MLPerf import", text)

@@ -14,6 +14,7 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.store.query import fetch
 from ipubench_gui.store.query.mlperf_table import mlperf_table
 from ipubench_gui.ui.controller import Controller
+from ipubench_gui.ui.widgets.message_box import show_warning
 
 SLOT = "mlperf-table"
 
@@ -91,7 +92,7 @@ class MLPerfTableController(QObject):
         """Save the table as shown, in the format of the file name chosen."""
         from pathlib import Path
 
-        from PySide6.QtWidgets import QFileDialog, QMessageBox
+        from PySide6.QtWidgets import QFileDialog
 
         from ipubench_gui.store.export.export import ExportError
         from ipubench_gui.ui import settings_store as ss
@@ -110,7 +111,7 @@ class MLPerfTableController(QObject):
             fmt = SUFFIXES.get(Path(path).suffix.lower()) or FILTERS.get(chosen)
             out = self.save(Path(path), fmt)
         except (ExportError, OSError) as exc:
-            QMessageBox.warning(self.window, "Could not export the table", str(exc))
+            show_warning(self.window, "Could not export the table", str(exc))
             return
         ss.save_text(ss.LAST_EXPORT_DIR, str(out.parent))
         self.window.statusBar().showMessage(f"MLPerf results table saved: {out}", 8000)

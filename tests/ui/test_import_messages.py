@@ -12,8 +12,8 @@ from ipubench_gui.ui.import_messages import ADVICE, DEFAULT, explain
 from tests.ui.conftest import press_ok
 
 
-def advice(phrase: str) -> str:
-    return dict(ADVICE)[phrase]
+def advice(kind: str) -> str:
+    return ADVICE[kind]
 
 
 @pytest.mark.parametrize(
@@ -23,13 +23,13 @@ def advice(phrase: str) -> str:
             "unclosed.csv",
             b'model,platform,value\n"ResNet-50,A100,2500\nBERT,A100,300\n',
             "a quoted value opened on line 2 is never closed",
-            advice("is never closed"),
+            advice("unclosed_quote"),
         ),
         (
             "random.csv",
             bytes(range(256)) * 8 + os.urandom(1000),
             "the file holds binary data (NUL bytes), not CSV text",
-            advice("binary data"),
+            advice("binary"),
         ),
         (
             "latin.csv",
@@ -56,11 +56,19 @@ def test_a_file_that_cannot_be_read_says_what_and_what_to_do(
     press_ok(qtbot, session.window)
 
 
-def test_every_message_has_advice():
-    for phrase, todo in ADVICE:
-        what, said = explain(f"x.csv: cannot be read: something {phrase} here")
-        assert said == todo and what.startswith("x.csv")
-    assert explain("x.csv: something new")[1] == DEFAULT
+def test_every_kind_has_advice_and_the_advice_a_kind():
+    from ipubench_gui.store.user.import_csv import KINDS
+    from ipubench_gui.store.user.import_read import FAILURES
+
+    # every kind but those whose message says what to do, or says it in the
+    # store's own words, and the failures listed row by row
+    assert set(ADVICE) == set(KINDS + FAILURES) - {"encoding", "other", "rows"}
+    for kind, todo in ADVICE.items():
+        assert explain("x.csv: whatever is wrong", kind) == (
+            "x.csv: whatever is wrong",
+            todo,
+        )
+    assert explain("x.csv: something new", "other")[1] == DEFAULT
     what, todo = explain("x.csv: not latin-1 text — choose an encoding (utf-8)")
     assert what == "x.csv: not latin-1 text"
     assert todo == "Choose an encoding (utf-8)."
@@ -82,6 +90,6 @@ def test_a_problem_found_by_check_shows_in_the_import_dialog(qtbot, session, tmp
     report = dlg.report.toPlainText()
     what, todo = session.imports.last_message
     assert "moved.csv" in what and report.startswith(what)
-    assert todo == advice("no such file")
+    assert todo == advice("missing")
     assert todo in report and "Nothing was imported." in report
     assert "Errno" not in report

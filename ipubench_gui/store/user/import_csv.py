@@ -28,7 +28,29 @@ MAX_SHOWN = 80
 
 
 class CsvUnreadable(Exception):
-    """The file cannot be read as CSV; the message says why, for users."""
+    """The file cannot be read as CSV; the message says why, for users, and
+    ``kind`` which of the ways (KINDS) it is, for what the app advises."""
+
+    def __init__(self, message: str, kind: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+# The ways a file can be unreadable: what a message's advice is chosen by.
+KINDS = (
+    "encoding",  # not text in the encoding tried (the message says what to do)
+    "binary",  # binary data, not text
+    "blank_header",  # the first line names no columns
+    "header",  # the header line cannot be read
+    "no_line_break",  # no line break for megabytes
+    "columns",  # a line with more or fewer cells than the header
+    "unclosed_quote",
+    "long_line",
+    "line_endings",  # mixed line endings, or binary data in CSV
+    "json",  # not valid JSON
+    "parquet",  # not a Parquet file
+    "other",  # said in DuckDB's own words
+)
 
 
 @dataclass(frozen=True)
@@ -63,15 +85,20 @@ def sniff(path: Path, encoding: str = "utf-8") -> Dialect:
     """The header names and delimiter of the CSV at ``path``."""
     if encoding not in ENCODINGS:
         raise CsvUnreadable(
-            f"unknown encoding {shorten(encoding)!r}; use one of {', '.join(ENCODINGS)}"
+            f"unknown encoding {shorten(encoding)!r}; use one of "
+            f"{', '.join(ENCODINGS)}",
+            "encoding",
         )
     head = _head_line(path)
     if encoding == "utf-8" and head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         raise CsvUnreadable(
-            "the file is UTF-16 text, not UTF-8 — choose the encoding utf-16"
+            "the file is UTF-16 text, not UTF-8 — choose the encoding utf-16",
+            "encoding",
         )
     if encoding != "utf-16" and b"\0" in head:
-        raise CsvUnreadable("the file holds binary data (NUL bytes), not CSV text")
+        raise CsvUnreadable(
+            "the file holds binary data (NUL bytes), not CSV text", "binary"
+        )
     try:
         # Incremental: a character cut at the end of the bytes read is no error.
         text = codecs.getincrementaldecoder(ENCODINGS[encoding])().decode(head)
@@ -79,11 +106,14 @@ def sniff(path: Path, encoding: str = "utf-8") -> Dialect:
         at = head[: exc.start].count(b"\n") + 1
         raise CsvUnreadable(
             f"not {encoding} text (line {at}) — choose an encoding (utf-8, "
-            "utf-16, latin-1) or save the file as UTF-8"
+            "utf-16, latin-1) or save the file as UTF-8",
+            "encoding",
         ) from None
     line = text.splitlines()[0] if text.strip() else ""
     if not line.strip():
-        raise CsvUnreadable("the first line is blank; it should name the columns")
+        raise CsvUnreadable(
+            "the first line is blank; it should name the columns", "blank_header"
+        )
     if path.suffix.lower() == ".tsv":
         delim = "\t"
     else:
@@ -94,7 +124,9 @@ def sniff(path: Path, encoding: str = "utf-8") -> Dialect:
     try:
         header = next(csv.reader(io.StringIO(text, newline=""), delimiter=delim), [])
     except csv.Error as exc:
-        raise CsvUnreadable(f"the header line cannot be read: {exc}") from None
+        raise CsvUnreadable(
+            f"the header line cannot be read: {exc}", "header"
+        ) from None
     return Dialect(delim, _names(header), encoding)
 
 
@@ -109,7 +141,8 @@ def _head_line(path: Path) -> bytes:
             head += more
     if not re.search(rb"[\r\n]", head) and len(head) >= HEAD_LIMIT:
         raise CsvUnreadable(
-            f"no line break in the first {HEAD_LIMIT >> 20} MB; is this a CSV file?"
+            f"no line break in the first {HEAD_LIMIT >> 20} MB; is this a CSV file?",
+            "no_line_break",
         )
     return head
 
@@ -136,6 +169,12 @@ _LINE = re.compile(r"CSV Error on Line: (\d+)")
 
 def read_error(exc: Exception, encoding: str = "utf-8") -> str:
     """What is wrong, in one line, from a DuckDB error reading a file."""
+    return why_unreadable(exc, encoding)[1]
+
+
+def why_unreadable(exc: Exception, encoding: str = "utf-8") -> tuple[str, str]:
+    """Which way a file is unreadable (one of KINDS) and what is wrong, in one
+    line, from a DuckDB error reading it."""
     text = str(exc)
     line_m = _LINE.search(text)
     on = f" on line {line_m[1]}" if line_m else ""
@@ -143,26 +182,26 @@ def read_error(exc: Exception, encoding: str = "utf-8") -> str:
     if cols:
         want, got = int(cols[1]), int(cols[2])
         if got > want:  # DuckDB stops counting at the first one too many
-            return f"more columns{on} than the {want} in the header"
-        return f"{got} columns{on}, {want} in the header"
+            return "columns", f"more columns{on} than the {want} in the header"
+        return "columns", f"{got} columns{on}, {want} in the header"
     if "unterminated quote" in text:
-        return f"a quoted value opened{on} is never closed"
+        return "unclosed_quote", f"a quoted value opened{on} is never closed"
     if "Invalid unicode" in text or "not utf-8 encoded" in text.lower():
-        return (
+        return "encoding", (
             f"not {encoding} text{on} — choose an encoding (utf-8, utf-16, "
             "latin-1) or save the file as UTF-8"
         )
     if "Maximum line size" in text:
-        return f"a line{on} is longer than 8 MB"
+        return "long_line", f"a line{on} is longer than 8 MB"
     if "state machine reached an invalid state" in text:
-        return (
+        return "line_endings", (
             "not readable as CSV: mixed line endings (\\r\\n and \\n) or "
             "binary data; save it as plain CSV"
         )
     if "Malformed JSON" in text or "JSON" in text.split("\n", 1)[0]:
         first = text.split("\n", 1)[0].replace("Invalid Input Error: ", "")
-        return "not valid JSON: " + shorten(first.split(" Input:")[0], 160)
+        return "json", "not valid JSON: " + shorten(first.split(" Input:")[0], 160)
     if "magic bytes" in text or "too small to be a Parquet file" in text:
-        return "not a Parquet file (no Parquet footer)"
+        return "parquet", "not a Parquet file (no Parquet footer)"
     first = text.strip().split("\n", 1)[0] if text.strip() else type(exc).__name__
-    return shorten(re.sub(r"^[A-Za-z ]+Error: ", "", first), 160)
+    return "other", shorten(re.sub(r"^[A-Za-z ]+Error: ", "", first), 160)

@@ -12,7 +12,13 @@ import duckdb
 
 from ipubench_gui.domain.fields import RESULT_FIELDS
 from ipubench_gui.store.db import Params, Row, one_row
-from ipubench_gui.store.user.import_csv import CsvUnreadable, read_error, shorten, sniff
+from ipubench_gui.store.user.import_csv import (
+    CsvUnreadable,
+    read_error,
+    shorten,
+    sniff,
+    why_unreadable,
+)
 
 FIELDS: tuple[str, ...] = (*RESULT_FIELDS, "task", "accelerators", "nodes", "division")
 # Header words that suggest a field, most specific first.
@@ -49,14 +55,21 @@ MAX_PROBLEMS = 50
 
 
 class ImportFailed(Exception):
-    """Nothing was stored; ``problems`` says why, row by row where it can."""
+    """Nothing was stored; ``problems`` says why, row by row where it can, and
+    ``kind`` which way the file failed: one of import_csv.KINDS for a file
+    that cannot be read, else one of FAILURES."""
 
     def __init__(
-        self, message: str, problems: list[Problem] | None = None, more: int = 0
+        self,
+        message: str,
+        problems: list[Problem] | None = None,
+        more: int = 0,
+        kind: str = "rows",
     ):
         super().__init__(message)
         self.problems = problems or []
         self.more = more
+        self.kind = kind
 
     def __str__(self) -> str:
         lines = [self.args[0]]
@@ -64,6 +77,20 @@ class ImportFailed(Exception):
         if self.more:
             lines.append(f"  … and {self.more} more")
         return "\n".join(lines)
+
+
+# The ways an import fails other than a file unreadable as its format.
+FAILURES = (
+    "missing",  # no such file
+    "unreadable",  # the system would not read it (permission, a device error)
+    "folder",  # a folder, not a file
+    "not_regular",  # a device or a pipe
+    "empty",
+    "no_rows",  # a header but no data rows
+    "format",  # a suffix the import does not read
+    "reserved",  # a column named as the app's own
+    "rows",  # rows or a mapping with problems (listed)
+)
 
 
 @dataclass(frozen=True)
@@ -141,14 +168,16 @@ def reader(
         try:
             return sniff(path, encoding).sql(types)
         except CsvUnreadable as exc:
-            raise ImportFailed(f"{path.name}: {exc}") from None
+            raise ImportFailed(f"{path.name}: {exc}", kind=exc.kind) from None
         except OSError as exc:
             raise ImportFailed(
-                f"{path.name}: cannot be read: {exc.strerror or exc}"
+                f"{path.name}: cannot be read: {exc.strerror or exc}",
+                kind="unreadable",
             ) from None
     raise ImportFailed(
         f"{path.name}: cannot read {shorten(suffix)} files; use CSV, TSV, Parquet "
-        "or JSON"
+        "or JSON",
+        kind="format",
     )
 
 
@@ -160,15 +189,19 @@ def _check_file(path: Path) -> None:
     try:
         st = path.stat()
     except FileNotFoundError:
-        raise ImportFailed(f"{path}: no such file") from None
+        raise ImportFailed(f"{path}: no such file", kind="missing") from None
     except OSError as exc:
-        raise ImportFailed(f"{path}: cannot be read: {exc.strerror or exc}") from None
+        raise ImportFailed(
+            f"{path}: cannot be read: {exc.strerror or exc}", kind="unreadable"
+        ) from None
     if path.is_dir():
-        raise ImportFailed(f"{path}: is a folder, not a file")
+        raise ImportFailed(f"{path}: is a folder, not a file", kind="folder")
     if not path.is_file():
-        raise ImportFailed(f"{path}: is not a regular file (a device or a pipe?)")
+        raise ImportFailed(
+            f"{path}: is not a regular file (a device or a pipe?)", kind="not_regular"
+        )
     if st.st_size == 0:
-        raise ImportFailed(f"{path.name}: the file is empty")
+        raise ImportFailed(f"{path.name}: the file is empty", kind="empty")
 
 
 # Names the staging table gives its own columns.
@@ -190,16 +223,16 @@ def describe(
     try:
         desc = con.execute(f"DESCRIBE SELECT * FROM {src}", p).fetchall()
     except duckdb.Error as exc:
-        raise ImportFailed(
-            f"{path.name}: cannot be read: {read_error(exc, encoding)}"
-        ) from None
+        kind, why = why_unreadable(exc, encoding)
+        raise ImportFailed(f"{path.name}: cannot be read: {why}", kind=kind) from None
     names = [d[0] for d in desc]
     types = [d[1] for d in desc]
     clash = [n for n in names if n.lower() in RESERVED]
     if clash:
         raise ImportFailed(
             f"{path.name}: column {shorten(clash[0])!r} has a name this app uses "
-            "itself; rename it in the file"
+            "itself; rename it in the file",
+            kind="reserved",
         )
     return src, p, names, types
 
@@ -246,12 +279,13 @@ def stage(
             )
         )
     except duckdb.Error as exc:
-        raise ImportFailed(
-            f"{path.name}: cannot be read: {read_error(exc, encoding)}"
-        ) from None
+        kind, why = why_unreadable(exc, encoding)
+        raise ImportFailed(f"{path.name}: cannot be read: {why}", kind=kind) from None
     n = one_row(con.execute("SELECT count(*) FROM import_stage"))[0]
     if n == 0:
-        raise ImportFailed(f"{path.name}: has a header but no data rows")
+        raise ImportFailed(
+            f"{path.name}: has a header but no data rows", kind="no_rows"
+        )
     return names, types
 
 

@@ -104,7 +104,9 @@ def _checked(
             "stored; nothing new to import"
         )
     if got.rows == 0:
-        raise ImportFailed(f"{spec.path.name}: has a header but no data rows")
+        raise ImportFailed(
+            f"{spec.path.name}: has a header but no data rows", kind="no_rows"
+        )
     probs: list[Problem] = []
     more = 0
     if got.flagged or got.repeats:

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
-    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
@@ -31,6 +30,7 @@ from ipubench_gui.charts.export import (
 )
 from ipubench_gui.domain.plots import Plot
 from ipubench_gui.ui import settings_store as ss
+from ipubench_gui.ui.widgets.message_box import show_warning
 
 
 @contextmanager
@@ -153,7 +153,7 @@ class ExportDialog(QDialog):
         try:
             self.save_to(Path(path))
         except ExportError as exc:
-            QMessageBox.warning(self, "Export failed", str(exc))
+            show_warning(self, "Export failed", str(exc))
             return
         self.accept()
 

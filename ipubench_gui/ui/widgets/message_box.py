@@ -1,9 +1,13 @@
-"""Warnings that do not block: a window-modal box, shown with ``open()``."""
+"""The one way the app shows a message box: over a window, a warning that does
+not block (``show_warning``); before any window exists, a box that waits
+(``show_alone``)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
+
+from ipubench_gui.ui.messages import Message
 
 
 def show_warning(
@@ -24,3 +28,14 @@ def show_warning(
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.open()
     return box
+
+
+def show_alone(title: str, text: str) -> None:
+    """A box with no window under it (the app could not start): nothing else
+    runs meanwhile, so it waits for its answer."""
+    QMessageBox.critical(None, title, text)
+
+
+def show_message(parent: QWidget, message: Message) -> QMessageBox:
+    """``show_warning`` of a declared Message."""
+    return show_warning(parent, message.title, message.text, message.todo)
