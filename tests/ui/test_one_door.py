@@ -175,7 +175,7 @@ def test_an_import_is_one_call_from_both(
     args = ["--map", "model=model", "--map", "platform=platform"]
     args += ["--map", "value=value", "--metric", "throughput", "--unit", "images/s"]
     assert cli.main(["import", str(f), *args]) == 0
-    assert "imported 1 rows" in capsys.readouterr().out
+    assert "imported 1 row as" in capsys.readouterr().out
 
     s = make_session(combined("window"))
     s.imports.start_import(
