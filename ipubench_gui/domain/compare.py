@@ -279,6 +279,11 @@ class CompareRow:
         v = self.values[i]
         if v or self.kind != "attribute" or self.status == NOT_APPLICABLE:
             return v
+        cell = self.cells[i] if i < len(self.cells) and self.cells[i] else self.status
+        if self.key == "quality_target" and cell == SAME:
+            # two MLPerf results of one round and benchmark: one target by the
+            # rules, though only a vendor page prints it
+            return "not printed; the same by the benchmark's rules"
         return "unknown"
 
 

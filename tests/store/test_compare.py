@@ -403,3 +403,31 @@ def test_the_two_reported_compare_cases(tmp_path, _isolated_home):
         "can't tell: variant, task, dataset, precision, sequence length, batch "
         "size unknown; also unknown: SDK, framework"
     )
+
+
+def test_a_quality_target_the_rules_make_the_same_does_not_read_unknown(db):
+    """Bow Pod16 ResNet-50 (2.0-2047; the page prints its target) against
+    NVIDIA's DGX A100 of the same round (no page prints one): the verdict
+    counts the target the same by the benchmark's rules, so its cell says so
+    rather than 'unknown' (with a tooltip saying 'the same as the baseline')."""
+    target = _seed("MLPerf v2.0 Training Performance", **{"MLPerf ID": "2.0-2047"})[
+        "MLPerf Quality Target"
+    ]
+    assert target == "75.90% classification"
+    bow = _id(db, mlperf_id="2.0-2047")
+    dgx = db.scalar(
+        "SELECT result_id FROM results_v WHERE mlperf_round = '2.0' AND "
+        "submitter = 'NVIDIA' AND system_id = 'dgxa100_ngc22.04_mxnet' AND "
+        "mlperf_benchmark = 'resnet'"
+    )
+    rows = fetch.rows_by_ids(db, [bow, dgx])
+    (q,) = [cr for cr in compare.table(rows) if cr.key == "quality_target"]
+    assert q.values == (target, "") and q.cells[1] == "same"
+    assert q.shown(0) == target
+    assert q.shown(1) == "not printed; the same by the benchmark's rules"
+    assert compare.verdict(rows[1], rows[0]).verdict == "like for like"
+    # a vendor table row is no MLPerf result: its blank target stays unknown
+    tput = _id(db, model="ResNet-50 v1.5", platform="IPU-M2000", batch_size=1920)
+    rows = fetch.rows_by_ids(db, [bow, tput])
+    (q,) = [cr for cr in compare.table(rows) if cr.key == "quality_target"]
+    assert q.shown(1) == "unknown"
