@@ -95,6 +95,11 @@ class Drawn:
     # removing a bar item (and closing its legend row), and the change back
     # made both anew.
     spares: list[pg.GraphicsObject] = field(default_factory=list)
+    # What a legend must not cover: each point and each line's segments
+    # (x0, y0, x1, y1 in view units, a point of no length), and the legend's
+    # entries (item, name) in order, for its owner to place (legend_layout).
+    segments: np.ndarray = field(default_factory=lambda: np.empty((0, 4)))
+    legend_entries: list[tuple[pg.GraphicsObject, str]] = field(default_factory=list)
 
 
 def _shape(plot: Plot, order: list[str]) -> tuple:
@@ -137,6 +142,7 @@ class _Pass:
     xs: list[float] = field(default_factory=list)
     ys: list[float] = field(default_factory=list)
     legend: list[tuple[pg.GraphicsObject, str]] = field(default_factory=list)
+    segs: list[np.ndarray] = field(default_factory=list)  # Drawn.segments' parts
     label_every_point: bool = True
     labels_item: PointLabels | None = None  # the last call's, to refill
 
@@ -282,13 +288,15 @@ def draw_steps(
         it.hide()
     out.spares += run.pool
     run.pool = []
+    # each name at its first place in ``order`` (as order.index had it,
+    # which cost ~1 ms for the latency chart's ~260 names)
+    rank = {name: k for k, name in reversed(list(enumerate(order)))}
+    out.legend_entries = sorted(run.legend, key=lambda e: rank[e[1]])
+    out.segments = np.concatenate(run.segs) if run.segs else out.segments
     if legend is not None and not reuse:
-        # each name at its first place in ``order`` (as order.index had it,
-        # which cost ~1 ms for the latency chart's ~260 names)
-        rank = {name: k for k, name in reversed(list(enumerate(order)))}
         fill_legend(
             legend,
-            sorted(run.legend, key=lambda e: rank[e[1]]),
+            out.legend_entries,
             theme,
             corner=plot.legend_corner,
             text_px=round(font_px * LEGEND_TEXT),
@@ -381,8 +389,25 @@ def _lines(run: _Pass, alike: list[Series]) -> None:
     for line in alike:
         if line.in_legend:
             run.legend.append((item, line.name))
+    run.segs.append(_segments(x, y, connect, symbol is not None))
     run.xs += x[np.isfinite(x)].tolist()
     run.ys += y[np.isfinite(y)].tolist()
+
+
+def _segments(
+    x: np.ndarray, y: np.ndarray, connect: np.ndarray, points: bool
+) -> np.ndarray:
+    """A look's lines as segments (x0, y0, x1, y1), each joined pair of
+    points; with ``points`` (a symbol drawn at each), every point too, as a
+    segment of no length."""
+    finite = np.isfinite(x) & np.isfinite(y)
+    parts = []
+    if points:
+        parts.append(np.column_stack((x, y, x, y))[finite])
+    if len(x) > 1:
+        joined = connect[:-1]
+        parts.append(np.column_stack((x[:-1], y[:-1], x[1:], y[1:]))[joined])
+    return np.concatenate(parts) if parts else np.empty((0, 4))
 
 
 def _look_points(
@@ -578,7 +603,12 @@ def _budget(run: _Pass, plot: Plot) -> None:
     run.pi.addItem(line)
     run.out.extras.append(line)
     run.out.budget_line = line
-    run.xs.append(to_view(plot.vline, xm))
+    x = to_view(plot.vline, xm)
+    run.xs.append(x)
+    # across the whole plot, for the legend to keep clear of
+    run.out.segments = np.concatenate(
+        (run.out.segments, np.array([[x, -1e9, x, 1e9]]))
+    )
 
 
 def highlight_items(

@@ -17,8 +17,14 @@ from pyqtgraph.exporters import SVGExporter
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ipubench_gui.charts.axes import add_plot
-from ipubench_gui.charts.builders import Drawn, clear_of_legend, draw
-from ipubench_gui.charts.legend import LEGEND_TEXT, line_px
+from ipubench_gui.charts.builders import Drawn, draw
+from ipubench_gui.charts.legend import LEGEND_TEXT
+from ipubench_gui.charts.legend_layout import (
+    PlotLegend,
+    bar_names_px,
+    panel_legend_rows,
+    settle,
+)
 from ipubench_gui.charts.panels import (
     LEGEND_SHARE,
     Panel,
@@ -161,16 +167,37 @@ def _compose(
     QtWidgets.QApplication.processEvents()
     if not painted:
         _fit_axes(w)
-    # Laid out: bars' values kept clear of the legend, points' labels in
-    # their plots (each needs the plots' pixel sizes).
-    if plot.horizontal_bars:
-        clear_of_legend(*w.chart_bars, drawn.label_end)
-        QtWidgets.QApplication.processEvents()
-    elif keep_labels_in(views):
-        QtWidgets.QApplication.processEvents()
-        if not painted:
-            _fit_axes(w)
+    # Laid out: the legend placed (``legend_layout``), points' labels kept
+    # in their plots (each needs the plots' pixel sizes); a label kept in
+    # moves the points, so the legend is placed again.
+    for _ in range(3):
+        moved = not plot.panels and _place_legend(w, plot, drawn, opts)
+        if moved:
+            _laid_out_again(w, painted)
+        if plot.horizontal_bars or not keep_labels_in(views):
+            break
+        _laid_out_again(w, painted)
     return w
+
+
+def _laid_out_again(w: pg.GraphicsLayoutWidget, painted: bool) -> None:
+    QtWidgets.QApplication.processEvents()
+    if not painted:
+        _fit_axes(w)
+
+
+def _place_legend(
+    w: pg.GraphicsLayoutWidget, plot: Plot, drawn: Drawn, opts: ExportOptions
+) -> bool:
+    """The one plot's legend placed by the rule the window follows; whether
+    it moved beside the plot or back (the chart to be laid out again)."""
+    slot: PlotLegend = w.chart_legend
+    was = slot.where == "beside"
+    settle(slot, drawn, plot, opts.theme, opts.font_px, opts.width, interactive=False)
+    slot.pi.legend = slot.item  # as pyqtgraph's own addLegend leaves it
+    if plot.horizontal_bars:
+        QtWidgets.QApplication.processEvents()
+    return was != (slot.where == "beside")
 
 
 def _line(
@@ -214,8 +241,9 @@ def _fit_axes(w: pg.GraphicsLayoutWidget) -> None:
 def _compose_one(
     w: pg.GraphicsLayoutWidget, plot: Plot, opts: ExportOptions, subtitle: str
 ) -> tuple[Drawn, str]:
-    """One plot in the layout's row 2, its legend beside it (lines) or inside
-    it (bars); returns what was drawn and the subtitle (bars: how many shown)."""
+    """One plot in the layout's row 2, its legend placed once laid out
+    (``_place_legend``); returns what was drawn and the subtitle (bars: how
+    many shown)."""
     theme, fp = opts.theme, opts.font_px
     pi = add_plot(w.ci, 2, 0)
     if plot.horizontal_bars:
@@ -228,34 +256,17 @@ def _compose_one(
             extra = f"The first {shown} of {bars} bars shown."
             subtitle = f"{subtitle}  ·  {extra}" if subtitle else extra
         plot = first_bars(plot, fit)
-        legend = pi.addLegend()
-        room: dict = {}
-    else:
-        # Lines and points can run anywhere: their legend gets a column of its
-        # own beside the plot, never over the data.
-        legend = pg.LegendItem(offset=None, verSpacing=-fp * 0.25)
-        w.addItem(legend, row=2, col=1)
-        w.ci.layout.setColumnStretchFactor(0, 1)
-        w.ci.layout.setColumnAlignment(1, QtCore.Qt.AlignmentFlag.AlignTop)
-        room = {
-            "legend_rows": max(3, int(opts.height * 0.7 / (fp * 1.45))),
-            "legend_width": opts.width * 0.3,
-        }
+    w.chart_legend = PlotLegend(pi)
     drawn = draw(
         pi,
         plot,
         theme,
         font_px=fp,
         line_scale=opts.line_scale,
-        legend=legend,
         interactive=False,
-        **room,
     )
     if plot.horizontal_bars:
         _label_bars(pi, list(plot.categories), opts)
-        w.chart_bars = (pi, legend)  # values kept clear of it once laid out
-    else:  # packed: the layout cell would spread a few entries over its height
-        legend.setMaximumHeight(legend.layout.preferredHeight())
     return drawn, subtitle
 
 
@@ -270,11 +281,10 @@ def _compose_panels(
     rows = rows_of(n)
     # a panel's share of the grid, less its title: a legend taller than its
     # panel would push the footnote off the slide (tests/charts/test_panels)
-    cell_h = opts.height * 0.8 / rows - fp * 1.6
+    cell_h = opts.height * 0.8 / rows
     width = opts.width - 2.2 * opts.font_px  # the layout's margins (_compose)
     text_px = round(fp * LEGEND_TEXT)
-    # the lines a legend holds in that, less its margins (2 x 9 px)
-    legend_rows = max(2, int((cell_h - 18) / line_px(text_px)) - cut)
+    legend_rows = max(2, panel_legend_rows(cell_h, fp) - cut)
     # the plot as wide as the legends leave it: wider legends only where
     # names would wrap past the rows that fit
     share = legend_share(
@@ -299,12 +309,12 @@ def _compose_panels(
 
 
 def _label_bars(pi: pg.PlotItem, cats: list[str], opts: ExportOptions) -> None:
-    """Each bar's name beside it, in at most 42% of the width: written smaller
+    """Each bar's name beside it, in ``bar_names_px`` of the width: written smaller
     (down to the smallest body text, 0.8x) when the longest does not fit, and
     only then whole words left out in the middle (never cut inside a word;
     the words left out are often what tells two bars apart)."""
     fp = opts.font_px
-    room = opts.width * 0.42
+    room = bar_names_px(opts.width)
     px = math.floor(fp)
     while True:
         metrics = QtGui.QFontMetricsF(_font(px))

@@ -171,6 +171,10 @@ def panel_steps(
             yield out
         if legend_beside:  # packed: a layout cell spreads entries over its height
             legend.setMaximumHeight(legend.layout.preferredHeight())
+            # its rows chosen to fit its cell: never a floor under the grid's
+            # rows (a grid of taller legends, redrawn with fewer panels, was
+            # laid out for the height those floors had made it)
+            legend.setMinimumHeight(0)
             legend.setMaximumWidth(cap)
     if legend_beside:
         # Every plot the rest of its panel: a column's long title would

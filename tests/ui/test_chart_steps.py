@@ -427,7 +427,8 @@ def test_panels_stay_shown_until_the_one_plot_replacing_them_is_drawn(qtbot, db)
     with qtbot.waitSignal(canvas.rendered, timeout=20_000):
         canvas.render(one)
     panels, plot = (True, False), (False, True)
-    assert shown.count(panels) > len(_plot_looks(one))  # while it is drawn
+    # a step a look, then the axes (the legend is placed once it is laid out)
+    assert shown.count(panels) >= len(_plot_looks(one))  # while it is drawn
     assert shown == [panels] * shown.count(panels) + [plot] * shown.count(plot)
 
 

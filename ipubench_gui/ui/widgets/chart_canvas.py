@@ -23,10 +23,15 @@ from ipubench_gui.charts.builders import (
     Drawn,
     Hit,
     NumberAxis,
-    clear_of_legend,
     draw_steps,
     from_view,
     highlight_items,
+)
+from ipubench_gui.charts.legend_layout import (
+    PlotLegend,
+    bar_names_px,
+    panel_legend_rows,
+    settle,
 )
 from ipubench_gui.charts.panels import Y_TITLE_EM, Panel, panel_steps, rows_of
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
@@ -120,10 +125,10 @@ class ChartCanvas(QWidget):
         # then paints them once (``ViewsApplied``).
         self.views_applied = ViewsApplied(self, held=self.drawing)
         self.views_applied.watch(self.item.getViewBox())
-        # Inside the plot, in the corner each kind leaves empty (Plot.legend_corner),
-        # at most half the plot's height (a legend column would take width the
-        # chart needs); it can be dragged aside or hidden (View > Chart legend).
-        self.legend = self.item.addLegend(offset=(-10, -10))
+        # Inside the plot in a corner no point, line or label is under, else
+        # beside it (charts/legend_layout.py, as exports); it can be hidden
+        # (View > Chart legend).
+        self.plot_legend = PlotLegend(self.item)
         self.caption = NoteLabel()
         self.caption.setWordWrap(True)
         self.caption.setAlignment(
@@ -203,7 +208,6 @@ class ChartCanvas(QWidget):
             axis = self.item.getAxis(name)
             axis.opaque_on = QColor(self.theme.background)
             axis.picture = None
-        self.legend.setLabelTextColor(self.theme.foreground)
         if self.current is not None:
             self.render(self.current, tuple(self._selection))
 
@@ -269,9 +273,7 @@ class ChartCanvas(QWidget):
             plot,
             self.theme,
             font_px=font_px,
-            legend=self.legend,
             previous=self._plot_drawn,
-            legend_rows=self.legend_rows_that_fit(),
         ):
             self._drawn = self._plot_drawn = drawn  # what the plot holds
             yield
@@ -283,7 +285,6 @@ class ChartCanvas(QWidget):
         if plot.horizontal_bars:
             self._layout_categories()
             self._show_rows(0)
-            clear_of_legend(self.item, self.legend, self._drawn.label_end)
         else:
             vb.setLimits(minYRange=None, maxYRange=None)
             self.rows_bar.hide()
@@ -291,6 +292,7 @@ class ChartCanvas(QWidget):
             self._show_plot(plot)
         if self.layout() is not None:
             self.layout().activate()  # the plot's size now, not in its paint
+        self._place_legend()
         yield
         yield from _ready_to_paint(self.plot, [self.item], None)
 
@@ -370,7 +372,7 @@ class ChartCanvas(QWidget):
             viewport.height() / rows,
             PANEL_MIN_HEIGHT_EM * font_px,
         )
-        legend_rows = max(2, int((cell - 3 * font_px) / self._legend_row_px()))
+        legend_rows = panel_legend_rows(cell, font_px)
         width = viewport.width()
         panels = yield from panel_steps(
             self.panels_view.ci,
@@ -385,7 +387,7 @@ class ChartCanvas(QWidget):
             y_title=False,
         )
         for p in panels:
-            p.legend.setVisible(self.legend.isVisible())
+            p.legend.setVisible(self.plot_legend.visible)
             self._budget_movable(p.drawn)
         first = panels[0].drawn
         self._panels = self._cells = panels
@@ -419,9 +421,30 @@ class ChartCanvas(QWidget):
         """The chart's text size, in pixels."""
         return self.fontMetrics().height() * 0.8
 
-    def _legend_row_px(self) -> float:
-        """One legend entry's height in the window."""
-        return max(22.0, self.fontMetrics().height() * 1.45)
+    @property
+    def legend(self) -> pg.LegendItem:
+        """The one plot's legend shown (inside the plot or beside it)."""
+        return self.plot_legend.item
+
+    def _place_legend(self) -> None:
+        """The one plot's legend where the layout rule puts it, the plot laid
+        out (a legend moved beside it or back lays it out again)."""
+        if self.current is None or self.current.panels or not self.plot.isVisible():
+            return
+        # the view's size now (pyqtgraph lays the plot out in a posted event:
+        # work its paint would do anyway)
+        self.item.layout.activate()
+        was = self.plot_legend.where == "beside"
+        settle(
+            self.plot_legend,
+            self._drawn,
+            self.current,
+            self.theme,
+            self._font_px(),
+            self.plot.width(),
+        )
+        if was != (self.plot_legend.where == "beside"):
+            self.item.layout.activate()
 
     def reset_view(self) -> None:
         """Back to the chart's own ranges after panning or zooming."""
@@ -441,17 +464,13 @@ class ChartCanvas(QWidget):
         height = self.plot.height() - 3 * self.fontMetrics().height()
         return max(5, int(height / row))
 
-    def legend_rows_that_fit(self) -> int:
-        """Legend entries in under half the plot's height (then "+ N more")."""
-        return max(3, int(self.plot.height() * 0.4 / self._legend_row_px()))
-
     def set_legend_visible(self, visible: bool) -> None:
-        self.legend.setVisible(visible)
+        self.plot_legend.set_visible(visible)
         for p in self._cells:  # a drawing under way shows its own likewise
             p.legend.setVisible(visible)
 
     def _layout_categories(self) -> None:
-        """Room for bar labels up to 45% of the width, whole words left out in
+        """Room for bar labels (``bar_names_px``), whole words left out in
         the middle beyond that (pyqtgraph silently drops tick text that does not
         fit)."""
         left = self.item.getAxis("left")
@@ -460,7 +479,7 @@ class ChartCanvas(QWidget):
         if font != self._measured_font or len(self._measures) > 20000:
             self._measures.clear()
             self._measured_font = font
-        room = max(120, int(self.width() * 0.45))
+        room = max(120, int(bar_names_px(self.width())))
         width = min(max(map(self._text_width, cats), default=40) + 14, room)
         left.setWidth(width)
         left.setStyle(tickFont=self.font())
@@ -495,7 +514,8 @@ class ChartCanvas(QWidget):
             self._layout_categories()
             lo = self.item.getViewBox().targetRange()[1][0]
             self._show_rows(round(lo + 0.6))
-            clear_of_legend(self.item, self.legend, self._drawn.label_end)
+        if self.current is not None and not self.drawing():
+            self._place_legend()  # the plot's new size
 
     def _relayout_panels(self) -> None:
         if self._cells and self.current is not None and self.current.panels:
