@@ -18,7 +18,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ipubench_gui.charts.axes import add_plot
 from ipubench_gui.charts.builders import Drawn, draw
-from ipubench_gui.charts.legend import LEGEND_TEXT
+from ipubench_gui.charts.legend import LEGEND_TEXT, NAMED_LINES
 from ipubench_gui.charts.legend_layout import (
     PlotLegend,
     bar_names_px,
@@ -30,6 +30,7 @@ from ipubench_gui.charts.panels import (
     Panel,
     draw_panels,
     keep_labels_in,
+    legend_lines,
     legend_share,
     panel_width,
     rows_of,
@@ -37,7 +38,7 @@ from ipubench_gui.charts.panels import (
 from ipubench_gui.charts.svg import portable
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.files import atomic_write
-from ipubench_gui.domain.plot_model import first_bars
+from ipubench_gui.domain.plot_model import first_bars, split_panel
 from ipubench_gui.domain.plots import Plot
 from ipubench_gui.domain.text import elide_words
 
@@ -90,18 +91,84 @@ def compose(
     """A laid-out, never-shown widget holding the titled chart at the output
     size; ``painted`` False for a picture the caller renders (no paint ahead).
 
-    Panels' legends are sized by an estimate of the room beside each panel;
-    where they would still push the footnote off the picture, the chart is
-    laid out again with a row less in each legend (what is left out is
-    counted, "+ N more not listed")."""
-    w = _compose(plot, opts, painted, 0)
+    Every line is named: a panel whose legend cannot name all its lines is
+    drawn as more panels (``named_in_full``). Panels' legends are sized by
+    an estimate of the room beside each panel; where they would still push
+    the footnote off the picture, the chart is laid out again with a row
+    less in each legend (and panels split again to name every line).
+    ``ExportError`` when the picture is too small to name every line."""
+    shown = named_in_full(plot, opts, 0)
+    w = _compose(shown, opts, painted, 0)
     for cut in range(1, 6):
-        if not plot.panels or _fits(w, opts):
+        if not shown.panels or _fits(w, opts):
+            break
+        try:
+            fewer = named_in_full(plot, opts, cut)
+        except ExportError:  # as laid out: every line named, a title touched
             break
         w.close()
         w.deleteLater()
-        w = _compose(plot, opts, painted, cut)
+        shown = fewer
+        w = _compose(shown, opts, painted, cut)
     return w
+
+
+# A panel less tall than this many of its text lines is no longer read:
+# splitting panels to name their lines stops there.
+LEAST_PANEL_LINES = 7
+
+
+def named_in_full(plot: Plot, opts: ExportOptions, cut: int = 0) -> Plot:
+    """``plot`` with each panel whose legend cannot name all its lines at the
+    export size (rows less ``cut``) drawn as several (``split_panel``), until
+    every legend names all of its own; ``ExportError`` when that would make
+    panels too small to read (``LEAST_PANEL_LINES``)."""
+    while plot.panels:
+        legend_rows, share, fp = _panel_room(plot, opts, cut)
+        width = panel_width(opts.width - 2.2 * opts.font_px, len(plot.panels), fp)
+        need = legend_lines(plot, width * share, round(fp * LEGEND_TEXT), NAMED_LINES)
+        over = {t: n for t, n in need.items() if n is None or n > legend_rows}
+        if not over:
+            return plot
+        split = plot
+        for title, n in over.items():
+            split = split_panel(split, title, math.ceil((n or 99) / legend_rows))
+        cell_h = opts.height * 0.8 / rows_of(len(split.panels))
+        if split == plot or cell_h < LEAST_PANEL_LINES * fp * 1.4:
+            lines = sum(1 for s in plot.series if s.in_legend and s.points)
+            raise ExportError(
+                f"{lines} lines in {len(plot.panels)} panels cannot all be named "
+                f"legibly at {opts.width}x{opts.height}: export a larger size, "
+                "or filter to fewer models"
+            )
+        plot = split
+    return plot
+
+
+def _panel_room(
+    plot: Plot, opts: ExportOptions, cut: int
+) -> tuple[int, float, float]:
+    """Panels' legends at the export size: the lines each holds (less
+    ``cut``), their share of a panel's width, and the panels' text size
+    (the body size's smallest, 0.85x)."""
+    fp = opts.font_px * 0.85
+    n = len(plot.panels)
+    # a panel's share of the grid: a legend taller than its panel would push
+    # the footnote off the slide (tests/charts/test_panels)
+    cell_h = opts.height * 0.8 / rows_of(n)
+    width = opts.width - 2.2 * opts.font_px  # the layout's margins (_compose)
+    legend_rows = max(2, panel_legend_rows(cell_h, fp) - cut)
+    # the plot as wide as the legends leave it: wider legends only where
+    # names would wrap past the rows that fit
+    share = legend_share(
+        plot,
+        legend_rows,
+        panel_width(width, n, fp),
+        round(fp * LEGEND_TEXT),
+        (0.36, 0.4, LEGEND_SHARE),
+        NAMED_LINES,
+    )
+    return legend_rows, share, fp
 
 
 def _fits(w: pg.GraphicsLayoutWidget, opts: ExportOptions) -> bool:
@@ -154,6 +221,7 @@ def _compose(
     footer.item.setTextWidth(opts.width - 3 * fp)
     footer.setText(html.escape(foot), size=f"{fp * 0.7:.0f}px", color=theme.caption)
     w.chart_drawn, w.chart_subtitle = drawn, subtitle  # for tests and callers
+    w.chart_plot = plot  # as drawn (panels split to name every line)
     w.resize(opts.width, opts.height)
     # Shown to be laid out (WA_DontShowOnScreen: never on screen). For a
     # picture, not painted: the caller renders it once, and painting the
@@ -274,26 +342,10 @@ def _compose_panels(
     w: pg.GraphicsLayoutWidget, plot: Plot, opts: ExportOptions, cut: int = 0
 ) -> list[Panel]:
     """Small multiples in the layout's row 2 (charts/panels.py), each legend
-    beside its panel, in the body size's smallest (0.8x: 18 px at 1080 p)."""
-    fp = opts.font_px * 0.85
+    beside its panel, in the body size's smallest (0.85x)."""
+    legend_rows, share, fp = _panel_room(plot, opts, cut)
     grid = w.ci.addLayout(row=2, col=0, colspan=2)
-    n = len(plot.panels)
-    rows = rows_of(n)
-    # a panel's share of the grid, less its title: a legend taller than its
-    # panel would push the footnote off the slide (tests/charts/test_panels)
-    cell_h = opts.height * 0.8 / rows
     width = opts.width - 2.2 * opts.font_px  # the layout's margins (_compose)
-    text_px = round(fp * LEGEND_TEXT)
-    legend_rows = max(2, panel_legend_rows(cell_h, fp) - cut)
-    # the plot as wide as the legends leave it: wider legends only where
-    # names would wrap past the rows that fit
-    share = legend_share(
-        plot,
-        legend_rows,
-        panel_width(width, n, fp),
-        text_px,
-        (0.36, 0.4, LEGEND_SHARE),
-    )
     return draw_panels(
         grid,
         plot,
@@ -305,6 +357,7 @@ def _compose_panels(
         legend_share=share,
         interactive=False,
         width=width,
+        x_title_below=True,
     )
 
 

@@ -15,7 +15,8 @@ from ipubench_gui.charts.theme import Theme
 from ipubench_gui.domain.series_rule import SEP
 
 SEPARATOR = SEP  # between the attributes of a series name
-MAX_LINES = 2  # of one legend entry
+MAX_LINES = 2  # of one legend entry in the window (hover names the rest)
+NAMED_LINES = 4  # ...in an export, which names every line whole
 LEGEND_TEXT = 0.92  # a legend's text size, of the chart's
 # A legend's width besides its names: pyqtgraph's legend margins (2 x 9 px),
 # swatch (20 px) and gap after it (5 px), and the label's text margins (2 x 4 px).
@@ -132,10 +133,12 @@ def fill_legend(
         legend.setLabelTextSize(size)
     fm = QtGui.QFontMetricsF(px_font(text_px))
 
+    most = MAX_LINES if interactive else NAMED_LINES
+
     def lines_of(name: str) -> list[str]:
         if width is None:
             return [name]
-        return wrap_words(name, lambda t: fm.horizontalAdvance(t) <= width)
+        return wrap_words(name, lambda t: fm.horizontalAdvance(t) <= width, most)
 
     listed: list[tuple[pg.GraphicsObject, str]] = []
     used = 0

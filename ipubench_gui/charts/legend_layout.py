@@ -23,6 +23,8 @@ from ipubench_gui.charts.builders import Drawn, clear_of_legend
 from ipubench_gui.charts.labels import PointLabels
 from ipubench_gui.charts.legend import (
     LEGEND_TEXT,
+    MAX_LINES,
+    NAMED_LINES,
     SWATCH_PX,
     entry_spacing,
     fill_legend,
@@ -39,7 +41,7 @@ INSIDE_HEIGHT = 0.5  # a legend inside its plot: at most this share of its heigh
 INSIDE_WIDTH = 0.4  # ...and of its width
 BESIDE_WIDTH = 0.3  # a legend beside the plot: at most this share of the chart's width
 BAR_NAMES = 0.42  # bars' names beside them: at most this share of the chart's width
-PANEL_TITLE_EM = 3.0  # a panel's title row and the spacing around it, in its text sizes
+PANEL_TITLE_EM = 1.6  # a panel's title row, in its text sizes
 LEGEND_MARGINS_PX = 18  # pyqtgraph's legend margins, top and bottom (2 x 9 px)
 
 
@@ -138,16 +140,17 @@ def free_corner(
 
 
 def legend_size(
-    names: Sequence[str], text_px: float, width_px: float
+    names: Sequence[str], text_px: float, width_px: float, most: int = MAX_LINES
 ) -> tuple[QtCore.QSizeF, int]:
-    """The size of a legend listing ``names`` whole, each wrapped at words to
-    ``width_px`` less its swatch, and how many lines they take."""
+    """The size of a legend listing ``names``, each wrapped at words to
+    ``width_px`` less its swatch in at most ``most`` lines, and how many
+    lines they take."""
     fm = QtGui.QFontMetricsF(px_font(text_px))
     room = width_px - SWATCH_PX
     lines = 0
     widest = 0.0
     for name in names:
-        wrapped = wrap_words(name, lambda t: fm.horizontalAdvance(t) <= room)
+        wrapped = wrap_words(name, lambda t: fm.horizontalAdvance(t) <= room, most)
         lines += len(wrapped)
         widest = max(widest, *(fm.horizontalAdvance(t) for t in wrapped))
     # pyqtgraph lays rows out with 3 px between their sample and label
@@ -231,7 +234,8 @@ class PlotLegend:
         view = QtCore.QSizeF(vb.width(), vb.height())
         names = [name for _item, name in entries]
         cap = view.width() * INSIDE_WIDTH
-        size, _lines = legend_size(names, text_px, cap)
+        most = MAX_LINES if interactive else NAMED_LINES
+        size, _lines = legend_size(names, text_px, cap, most)
         corner = None
         if bars:
             fits = size.height() <= view.height() * INSIDE_HEIGHT + 1
@@ -252,7 +256,7 @@ class PlotLegend:
                 theme,
                 corner=self.where,
                 text_px=text_px,
-                rows=max(len(entries) * 2, 1),
+                rows=max(len(entries) * NAMED_LINES, 1),
                 width=cap,
                 interactive=interactive,
             )
@@ -267,7 +271,7 @@ class PlotLegend:
         rows = rows_in(tall, text_px)
         columns = 1
         if not interactive:  # an export names every line
-            _size, lines = legend_size(names, text_px, width)
+            _size, lines = legend_size(names, text_px, width, most)
             columns = max(1, math.ceil(lines / rows))
             # a name's second line may not fit a column's end
             rows = math.ceil(lines / columns) + columns

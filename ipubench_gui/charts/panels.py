@@ -21,6 +21,7 @@ from ipubench_gui.charts.builders import NOT_IN_PLACE, Drawn, draw_steps
 from ipubench_gui.charts.labels import PointLabels
 from ipubench_gui.charts.legend import (
     LEGEND_TEXT,
+    MAX_LINES,
     SWATCH_PX,
     entry_spacing,
     wrap_words,
@@ -84,6 +85,7 @@ def panel_steps(
     width: float = 1920.0,
     afresh: bool = False,
     y_title: bool = True,
+    x_title_below: bool = False,
 ) -> Generator[list[Panel], None, list[Panel]]:
     """Draw each panel of ``plot`` into ``grid``, in steps: into the cells of
     ``previous`` (retitled and redrawn in place) when the grid keeps its
@@ -96,7 +98,9 @@ def panel_steps(
     names wrapped at words to that less the swatch, the window and exports
     alike; or inside it, in the corner the kind leaves empty. Only the lowest
     panel of a column writes the x axis' title; the y axis' title is written
-    once, left of the grid (not ``y_title``: left out, a window writes it
+    once, left of the grid; ``x_title_below``: the x axis' title once,
+    under the whole grid (an export's: under a panel, a title wider than its
+    plot ran under the legend beside it). Not ``y_title``: left out, a window writes it
     beside the grid, in sight while the grid scrolls). A panel's title is cut
     by whole words to its share of ``width`` pixels; ``afresh``: the cells of
     ``previous`` are retitled and their legends filled anew even for the
@@ -144,7 +148,9 @@ def panel_steps(
         # the x title under the lowest panel of each column only
         lowest = i + cols >= len(titles)
         sub = replace(
-            plot.panel(title), y_title="", x_title=plot.x_title if lowest else ""
+            plot.panel(title),
+            y_title="",
+            x_title=plot.x_title if lowest and not x_title_below else "",
         )
         pi, legend, last, label = out[i].pi, out[i].legend, out[i].drawn, out[i].label
         if i < len(kept) and (afresh or kept[i].title != title):
@@ -183,6 +189,15 @@ def panel_steps(
         plot_w = cell_w - cap - font_px / 2
         for c in range(cols):
             grid.layout.setColumnMinimumWidth(1 + 2 * c, plot_w)
+    if x_title_below and plot.x_title and not kept:
+        grid.addLabel(
+            html.escape(plot.x_title),
+            row=2 * rows,
+            col=1,
+            colspan=2 * cols if legend_beside else cols,
+            size=f"{font_px * Y_TITLE_EM:.0f}px",
+            color=theme.foreground,
+        )
     _share_axes([p.pi for p in out])
     yield out
     return out
@@ -341,28 +356,43 @@ def panel_width(width: float, n: int, font_px: float) -> float:
 
 
 def legend_share(
-    plot: Plot, rows: int, cell_w: float, text_px: float, shares: tuple[float, ...]
+    plot: Plot,
+    rows: int,
+    cell_w: float,
+    text_px: float,
+    shares: tuple[float, ...],
+    most: int = MAX_LINES,
 ) -> float:
     """The narrowest of ``shares`` of a panel's width ``cell_w`` in which every
     panel's legend names all its lines whole in ``rows`` rows of ``text_px``
-    text (names wrapped at words beside their swatch), leaving its plot the
-    rest; the widest if none."""
-    fm = QtGui.QFontMetricsF(px_font(round(text_px)))
-    names = [
-        [s.name for s in plot.panel(title).series if s.in_legend and s.points]
-        for title in plot.panels
-    ]
+    text (names wrapped at words beside their swatch, in at most ``most``
+    lines), leaving its plot the rest; the widest if none."""
     for share in shares:
-        room = cell_w * share - SWATCH_PX
-
-        def fits(t: str, room: float = room) -> bool:
-            return fm.horizontalAdvance(t) <= room
-
-        wrapped = [[wrap_words(n, fits) for n in panel] for panel in names]
-        whole = all(not w[-1].endswith(" …") for panel in wrapped for w in panel)
-        if whole and max(sum(map(len, panel)) for panel in wrapped) <= rows:
+        need = legend_lines(plot, cell_w * share, text_px, most)
+        if all(n is not None and n <= rows for n in need.values()):
             break
     return share
+
+
+def legend_lines(
+    plot: Plot, width: float, text_px: float, most: int = MAX_LINES
+) -> dict[str, int | None]:
+    """For each panel, the lines its legend takes ``width`` pixels wide
+    (swatch included) to name every line, each name in at most ``most``
+    lines; None where a name does not fit that many whole."""
+    fm = QtGui.QFontMetricsF(px_font(round(text_px)))
+    room = width - SWATCH_PX
+
+    def fits(t: str) -> bool:
+        return fm.horizontalAdvance(t) <= room
+
+    out: dict[str, int | None] = {}
+    for title in plot.panels:
+        names = [s.name for s in plot.panel(title).series if s.in_legend and s.points]
+        wrapped = [wrap_words(n, fits, most) for n in names]
+        whole = all(not w[-1].endswith(" …") for w in wrapped)
+        out[title] = sum(map(len, wrapped)) if whole else None
+    return out
 
 
 def rows_of(n: int) -> int:

@@ -8,7 +8,8 @@ the source documents (tests/charts/test_kinds.py).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 from ipubench_gui.domain import metrics, series_rule
 from ipubench_gui.domain.chartrows import (
@@ -150,13 +151,24 @@ def latency_throughput_plot(
         and r.get("latency_ms") is not None
     ]
     best = best_within(pts, budget_ms) if budget_ms is not None else None
+    workload = _workload_name(pts)
     grouping, panels = series_rule.panels(
-        pts, along, lambda r: (r.get("batch_size") or 0, r["latency_ms"])
+        pts,
+        along,
+        lambda r: (r.get("batch_size") or 0, r["latency_ms"]),
+        apart=workload,
+        most_panels=LATENCY_PANELS,
     )
+    # one front a workload, over all its lines (in each of its panels)
+    fronts: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for r in pts:
+        fronts[workload(r)].append((r["latency_ms"], r["value"]))
     series: list[Series] = []
     for panel in panels:
         title = panel.title
-        series += line_series(
+        shown = [r for rs in panel.grouping.lines.values() for r in rs]
+        alone = len(panels) > 1 and len(panel.grouping.lines) == 1
+        lines = line_series(
             panel.grouping.lines,
             lambda r: Point(
                 r["latency_ms"],
@@ -168,9 +180,10 @@ def latency_throughput_plot(
             ),
             title,
         )
-        # each panel's own front: the best of what it shows
-        shown = [r for rs in panel.grouping.lines.values() for r in rs]
-        front = pareto_front([(r["latency_ms"], r["value"]) for r in shown])
+        # a panel's only line: its title names it
+        series += [replace(s, in_legend=False) for s in lines] if alone else lines
+        kinds = {workload(r) for r in shown}
+        front = pareto_front(fronts[kinds.pop()]) if len(kinds) == 1 else []
         if front:
             series.append(
                 Series(
@@ -190,8 +203,11 @@ def latency_throughput_plot(
         if len(pts) < len(rows)
         else []
     )
+    models = len({workload(r) for r in pts})
     if len(panels) > 1:
-        notes.append("dashed grey steps: each panel's Pareto front")
+        notes.append("dashed grey steps: each model's Pareto front")
+    elif models > 1:
+        notes.append(f"no Pareto front drawn: {models} models in one plot")
     if best is not None:
         notes.append(
             f"best within {format_number(budget_ms)} ms: "
@@ -215,6 +231,25 @@ def latency_throughput_plot(
         rows=tuple(pts),
         shared=grouping.shared,
     )
+
+
+# Latency panels hold one model each: the default view's 13 models (14 panels
+# with one split) in panels rather than one plot of every model's lines.
+LATENCY_PANELS = 16
+
+
+def _workload_name(rows: Sequence[Row]) -> Callable[[Row], str]:
+    """A row's workload, as a panel of it is named: its model, and what its
+    figures count where the model's rows count more than one thing."""
+    units: dict[object, set[str]] = defaultdict(set)
+    for r in rows:
+        units[r.get("model")].add(family(r))
+
+    def name(r: Row) -> str:
+        model = series_rule.show("model", r.get("model") or "(blank)")
+        return f"{model} ({family(r)})" if len(units[r.get("model")]) > 1 else model
+
+    return name
 
 
 def units_of(rows: Iterable[Row]) -> str:

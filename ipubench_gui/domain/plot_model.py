@@ -133,6 +133,54 @@ def first_bars(plot: Plot, n: int) -> Plot:
     )
 
 
+def split_panel(plot: Plot, title: str, parts: int) -> Plot:
+    """``plot`` with its panel ``title`` drawn as ``parts`` panels, its
+    named lines shared out in order ("title (part 1 of 2)"): for a slide
+    whose legends cannot name them all in one. A line it does not name goes
+    with the named one its name extends ("X (ideal)" with "X"), else in
+    every part (a front over all the panel's lines)."""
+    mine = [s for s in plot.series if s.panel == title]
+    named = [s for s in mine if s.in_legend and s.points]
+    if parts <= 1 or len(named) < 2:
+        return plot
+    parts = min(parts, len(named))
+    size = -(-len(named) // parts)
+    chunks = [named[i : i + size] for i in range(0, len(named), size)]
+    names = [f"{title} (part {k + 1} of {len(chunks)})" for k in range(len(chunks))]
+    out: list[Series] = []
+    for s in plot.series:
+        if s.panel != title:
+            out.append(s)
+    for k, chunk in enumerate(chunks):
+        own = {s.name for s in chunk}
+        for s in mine:
+            if s in chunk:
+                out.append(replace(s, panel=names[k]))
+            elif not (s.in_legend and s.points):
+                owner = next((n for n in _owners(s.name, mine) if n), None)
+                if owner is None or owner in own:
+                    out.append(replace(s, panel=names[k]))
+    # panels keep their order: the parts where the panel was
+    order = {t: i for i, t in enumerate(plot.panels)}
+    at = order.get(title, 0)
+
+    def rank(s: Series) -> float:
+        if s.panel in names:
+            return at + names.index(s.panel) / len(names)
+        return order.get(s.panel, 0)
+
+    return replace(plot, series=tuple(sorted(out, key=rank)))
+
+
+def _owners(name: str, series: Sequence[Series]) -> list[str]:
+    """The named series whose name ``name`` extends ("X (ideal)": "X")."""
+    return [
+        s.name
+        for s in series
+        if s.in_legend and s.points and name != s.name and name.startswith(s.name)
+    ]
+
+
 def tooltip(row: Row) -> str:
     # the unit as the table shows it: what an item of the model is
     figure = f"{format_number(row.get('value'))} {shown_unit(row)}".strip()

@@ -160,24 +160,32 @@ def panels(
     keep: Callable[[list[Row]], bool] | None = None,
     most: int = MAX_PANEL_LINES,
     by: str = "model",
+    apart: Callable[[Row], str] | None = None,
+    most_panels: int = MAX_PANELS,
 ) -> tuple[Grouping, list[Panel]]:
     """The lines of ``group(rows, along, order, keep)`` and, when they are more
     than ``most``, those lines in panels of at most ``most``: whole models
     (``by``) packed together in name order, a model of more lines than
     ``most`` split over panels of its own ("(1 of 2)"). One panel holding
     every line (title "") when they fit in one, or when they would need more
-    than ``MAX_PANELS``."""
+    than ``most_panels``.
+
+    ``apart``: the workload a panel's lines must share, named (a front or a
+    ratio drawn over a panel means something only within one): never two
+    in one panel however few their lines, each value in panels of its own."""
     whole = group(rows, along, order, keep)
-    if len(whole.lines) <= most:
+    workloads = {apart(rs[0]) for rs in whole.lines.values()} if apart else set()
+    if len(whole.lines) <= most and len(workloads) <= 1:
         return whole, [Panel("", whole)]
     by_value: dict[str, list[list[Row]]] = defaultdict(list)
     for rs in whole.lines.values():
-        by_value[show(by, rs[0].get(by) or "(blank)")].append(rs)
+        name = apart(rs[0]) if apart else show(by, rs[0].get(by) or "(blank)")
+        by_value[name].append(rs)
     packs: list[tuple[list[str], list[list[Row]], str]] = []  # names, lines, part
     for value in sorted(by_value, key=str.casefold):
         lines = by_value[value]
         chunks = [lines[i : i + most] for i in range(0, len(lines), most)]
-        last = packs[-1] if packs else None
+        last = packs[-1] if packs and not apart else None
         if len(chunks) == 1 and last and not last[2]:
             if len(last[1]) + len(lines) <= most:
                 last[0].append(value)
@@ -186,7 +194,7 @@ def panels(
         for k, chunk in enumerate(chunks):
             part = f"({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
             packs.append(([value], list(chunk), part))
-    if len(packs) > MAX_PANELS:  # before grouping each pack: none is drawn
+    if len(packs) > most_panels:  # before grouping each pack: none is drawn
         return whole, [Panel("", whole)]
     out = []
     for names, lines, part in packs:

@@ -71,12 +71,17 @@ def test_latency_budget_picks_the_best_throughput_within_it(db):
     )
     assert [(p.result_id, p.y) for p in best] == [want]
     assert plot.vline == 2.0
-    # Pareto front, each panel's own (small multiples): no point of the
-    # panel has both lower latency and higher throughput.
+    # Pareto front, each model's own, over all its lines (in each of its
+    # panels): no point of the model has both lower latency and higher
+    # throughput; a panel holds one model.
     assert len(plot.panels) > 1
+    model = {r["result_id"]: r["model"] for r in plot.rows}
     for title in plot.panels:
         series = plot.panel(title).series
-        pts = [(p.x, p.y) for s in series if s.name != "Pareto front" for p in s.points]
+        models = {model[p.result_id] for s in series for p in s.points if p.result_id}
+        assert len(models) == 1, title
+        (m,) = models
+        pts = [(r["latency_ms"], r["value"]) for r in plot.rows if r["model"] == m]
         front = pareto_front(pts)
         for x, y in front:
             assert not any(px <= x and py > y for px, py in pts)

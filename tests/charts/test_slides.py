@@ -1,0 +1,199 @@
+"""Charts put on a slide as they come: the legend covers no point, line or
+label (the window and exports alike, from the drawn items' scene geometry),
+every line is named, one model per Pareto front."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6 import QtCore
+from PySide6.QtWidgets import QApplication
+
+from ipubench_gui.charts.export import ExportError, ExportOptions, compose
+from ipubench_gui.charts.labels import PointLabels
+from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.kinds import KINDS
+from ipubench_gui.domain.plots import build_plot
+from ipubench_gui.store.query import fetch
+
+SIZES = ((1920, 1080), (1280, 720))
+# The latency chart of every model is 55 lines in 16 panels: no slide names
+# them all (test_a_chart_no_slide_can_name_says_so); a slide's worth.
+SLIDE = {
+    "latency-throughput": FilterState().with_values(
+        "model", ["BERT-Large", "EfficientNet-B0", "ResNet-50 v1.5"]
+    ),
+}
+# The MLPerf chart per chip on, for two systems: Bow Pod16's three BERT
+# results sat under the legend text in the window (issue's first finding).
+BOW_AND_DGX = FilterState().with_values("model", ["BERT-Large"])
+
+
+def _plot(db, kind: str, state: FilterState | None = None, **spec):
+    s = ChartSpec(kind=kind, **spec)
+    state = state if state is not None else SLIDE.get(kind, FilterState())
+    return build_plot(s, fetch.chart_data(db, state, s))
+
+
+def _marks(pi: pg.PlotItem) -> list[QtCore.QRectF]:
+    """What is drawn in ``pi``, in scene pixels: a small box at each point
+    and at points along each line (every 4 px), each bar, each label."""
+    vb = pi.vb
+    out: list[QtCore.QRectF] = []
+
+    def box(p: QtCore.QPointF, r: float = 3.0) -> QtCore.QRectF:
+        return QtCore.QRectF(p.x() - r, p.y() - r, 2 * r, 2 * r)
+
+    for it in pi.items:
+        if not it.isVisible():
+            continue
+        if isinstance(it, (pg.PlotDataItem, pg.PlotCurveItem)):
+            x, y = it.getData()
+            if x is None:
+                continue
+            pts = [vb.mapViewToScene(QtCore.QPointF(a, b)) for a, b in zip(x, y)]
+            pts = [p for p in pts if np.isfinite(p.x()) and np.isfinite(p.y())]
+            connect = None
+            if isinstance(it, pg.PlotCurveItem):
+                connect = it.opts.get("connect")
+            elif it.opts.get("pen") is not None:
+                connect = it.opts.get("connect")
+            joined = isinstance(connect, np.ndarray)
+            for k, p in enumerate(pts):
+                out.append(box(p))
+                if joined and k + 1 < len(pts) and connect[k]:
+                    q = pts[k + 1]
+                    n = int(max(abs(q.x() - p.x()), abs(q.y() - p.y())) / 4)
+                    for t in range(1, n):
+                        f = t / n
+                        out.append(box(p + (q - p) * f, 1.0))
+        elif isinstance(it, pg.BarGraphItem):
+            o = it.opts
+            for x0, w, y in zip(o["x0"], o["width"], o["y"]):
+                h = o["height"]
+                a = vb.mapViewToScene(QtCore.QPointF(x0, y - h / 2))
+                b = vb.mapViewToScene(QtCore.QPointF(x0 + w, y + h / 2))
+                out.append(QtCore.QRectF(a, b).normalized())
+        elif isinstance(it, PointLabels):
+            (x0, x1), (y0, y1) = vb.viewRange()
+            for x, y, lb in it.boxes():
+                if x0 <= x <= x1 and y0 <= y <= y1:
+                    out.append(lb.translated(vb.mapViewToScene(QtCore.QPointF(x, y))))
+    return out
+
+
+def _views(w) -> list[tuple[pg.PlotItem, pg.LegendItem]]:
+    if getattr(w, "chart_panels", None):
+        return [(p.pi, p.legend) for p in w.chart_panels]
+    slot = w.chart_legend
+    return [(slot.pi, slot.item)]
+
+
+def _rows(legend: pg.LegendItem) -> list[str]:
+    return [label.text for _s, label in legend.items]
+
+
+def _clear(pi: pg.PlotItem, legend: pg.LegendItem, where: str) -> None:
+    assert legend.isVisible() and legend.items, where
+    box = legend.sceneBoundingRect()
+    marks = _marks(pi)
+    assert len(marks) > 3, where
+    hit = [m for m in marks if m.intersects(box)]
+    assert not hit, (where, box, hit[:3])
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_an_exported_legend_covers_nothing_and_names_every_line(qapp, db, kind, size):
+    plot = _plot(db, kind)
+    w = compose(plot, ExportOptions(*size))
+    for pi, legend in _views(w):
+        _clear(pi, legend, f"{kind} {size}")
+        assert not any("more" in t for t in _rows(legend)), _rows(legend)
+    if kind not in ("throughput", "progress", "vendor"):  # bars: those shown
+        drawn = w.chart_plot
+        named = sorted(s.name for s in drawn.series if s.in_legend and s.points)
+        listed = sorted(
+            t.replace("<br>", " ").replace("&amp;", "&")
+            for _pi, legend in _views(w)
+            for t in _rows(legend)
+        )
+        assert listed == named
+    w.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_the_windows_legend_covers_nothing(qtbot, db, kind, size):
+    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+
+    canvas = ChartCanvas()
+    qtbot.addWidget(canvas)
+    # the chart's share of a window that size
+    canvas.resize(int(size[0] * 0.62), int(size[1] * 0.55))
+    canvas.show()
+    QApplication.processEvents()
+    canvas.render(_plot(db, kind, FilterState()))
+    canvas.finish()
+    QApplication.processEvents()
+    views = [(p.pi, p.legend) for p in canvas.panels] or [
+        (canvas.item, canvas.legend)
+    ]
+    for pi, legend in views:
+        if canvas.panels:  # beside its panel, never over it
+            assert not legend.sceneBoundingRect().intersects(pi.vb.sceneBoundingRect())
+        else:
+            _clear(pi, legend, f"{kind} window {size}")
+    canvas.close()
+
+
+def test_the_bow_star_is_not_under_the_legend(qtbot, db):
+    """The issue's first finding: MLPerf BERT-Large per chip, Bow Pod16
+    and a DGX A100, the Bow star at 16 chips under the legend text."""
+    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+
+    plot = _plot(db, "mlperf", BOW_AND_DGX, per_accelerator=True)
+    canvas = ChartCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(800, 500)
+    canvas.show()
+    QApplication.processEvents()
+    canvas.render(plot)
+    canvas.finish()
+    QApplication.processEvents()
+    _clear(canvas.item, canvas.legend, "window")
+    w = compose(plot, ExportOptions(1280, 720))
+    (pi, legend), = _views(w)
+    _clear(pi, legend, "export")
+    canvas.close()
+    w.close()
+
+
+def test_a_chart_no_slide_can_name_says_so(qapp, db):
+    """Every model's latency lines (55 in 16 panels) cannot all be named on
+    a 1280x720 slide: the export says so rather than write "+ N more"."""
+    plot = _plot(db, "latency-throughput", FilterState())
+    lines = sum(1 for s in plot.series if s.style == "line" and not s.dashed)
+    assert lines >= 50
+    with pytest.raises(ExportError, match="cannot all be named"):
+        compose(plot, ExportOptions(1280, 720))
+
+
+def test_a_pareto_front_never_spans_two_models(db):
+    """Two models of few lines (BERT-Base and BERT-Large, 2 lines each: one
+    panel held them with one front before) are two panels, a front each;
+    every front's points are points of its panel's one model."""
+    state = FilterState().with_values("model", ["BERT-Base", "BERT-Large"])
+    plot = _plot(db, "latency-throughput", state)
+    assert len(plot.panels) == 2
+    model = {r["result_id"]: r["model"] for r in plot.rows}
+    for title in plot.panels:
+        series = plot.panel(title).series
+        models = {model[p.result_id] for s in series for p in s.points if p.result_id}
+        assert len(models) == 1
+        front = next(s for s in series if s.name == "Pareto front")
+        rows = [r for r in plot.rows if r["model"] in models]
+        mine = {(r["latency_ms"], r["value"]) for r in rows}
+        assert {(p.x, p.y) for p in front.points} <= mine
