@@ -205,6 +205,8 @@ def _compose(
     _line(w, 0, html.escape(title), fp * 1.55, theme.foreground, bold=True)
     subtitle = opts.subtitle
     foot = opts.footnote
+    if plot.horizontal_bars:  # its note then says how many are shown
+        plot = first_bars(plot, bars_that_fit(opts))
     if plot.notes:
         foot = "; ".join(plot.notes) + (". " + foot if foot else "")
     if plot.panels:
@@ -306,24 +308,19 @@ def _fit_axes(w: pg.GraphicsLayoutWidget) -> None:
     QtWidgets.QApplication.processEvents()
 
 
+def bars_that_fit(opts: ExportOptions) -> int:
+    """Bars (rows) a picture holds legibly."""
+    return max(3, int(opts.height * 0.72 / (opts.font_px * 1.5)))
+
+
 def _compose_one(
     w: pg.GraphicsLayoutWidget, plot: Plot, opts: ExportOptions, subtitle: str
 ) -> tuple[Drawn, str]:
     """One plot in the layout's row 2, its legend placed once laid out
-    (``_place_legend``); returns what was drawn and the subtitle (bars: how
-    many shown)."""
+    (``_place_legend``); returns what was drawn and the subtitle. Bars come
+    cut to as many as fit (``_compose``: its note says how many)."""
     theme, fp = opts.theme, opts.font_px
     pi = add_plot(w.ci, 2, 0)
-    if plot.horizontal_bars:
-        # As many bars as fit legibly; the legend names only the series drawn,
-        # in the bottom corner that sorted bars leave empty.
-        fit = max(3, int(opts.height * 0.72 / (fp * 1.5)))
-        if len(plot.categories) > fit:
-            bars = len(plot.categories) - len(plot.sections)  # not the headers
-            shown = fit - sum(1 for y, _ in plot.sections if y < fit - 1)
-            extra = f"The first {shown} of {bars} bars shown."
-            subtitle = f"{subtitle}  ·  {extra}" if subtitle else extra
-        plot = first_bars(plot, fit)
     w.chart_legend = PlotLegend(pi)
     drawn = draw(
         pi,

@@ -181,7 +181,8 @@ def panel_steps(
             # rows (a grid of taller legends, redrawn with fewer panels, was
             # laid out for the height those floors had made it)
             legend.setMinimumHeight(0)
-            legend.setMaximumWidth(cap)
+            # none named (a panel's only line: its title names it): no column
+            legend.setMaximumWidth(cap if legend.items else 0)
     if legend_beside:
         # Every plot the rest of its panel: a column's long title would
         # otherwise widen its plots and narrow the other column's (the grid

@@ -29,6 +29,7 @@ from ipubench_gui.domain.plot_model import (
     bar_series,
     line_series,
     series_colors,
+    shown_note,
     tooltip,
 )
 
@@ -63,15 +64,12 @@ def bars_plot(
     notes = []
     if data.total > data.mine:
         other = counted(data.total - data.mine, "row")
-        notes.append(f"{other} of other metrics not plotted")
+        notes.append(f"{other} of other metrics not shown")
     if data.others:
-        listed = ", ".join(f"{u} ({n})" for u, n in data.others)
-        notes.append(
-            f"one unit family at a time; also filtered: {listed} — "
-            "choose another in Chart options (or --unit-family)"
-        )
+        listed = ", ".join(f"{u} ({n:,})" for u, n in data.others)
+        notes.append(f"{unit} only; rows counting other things not shown: {listed}")
     if data.plotted > len(kept):
-        notes.append(f"showing the best {len(kept)} of {data.plotted}")
+        notes.append(shown_note(len(kept), data.plotted, best=True))
     label = metrics.label(data.metric)
     better = "lower" if data.metric in LOWER_IS_BETTER else "higher"
     return Plot(
@@ -85,6 +83,7 @@ def bars_plot(
         notes=tuple(notes),
         rows=tuple(kept),
         sections=tuple(sections),
+        ranked=data.plotted,
     )
 
 

@@ -177,8 +177,7 @@ def mlperf_plot(
     if hidden_open:
         notes.append(
             f"Closed division only: {hidden_open} Open division result"
-            f"{'s' * (hidden_open != 1)} not drawn (Open division too, in the "
-            "chart options)"
+            f"{'s' * (hidden_open != 1)} not drawn"
         )
     sizes = {int(r["accelerators"]) for r in mine}
     return Plot(
@@ -198,6 +197,54 @@ def mlperf_plot(
     )
 
 
+# Beyond this many characters the result IDs are left to the chart's data
+# file rather than the footnote (a slide's footnote is two or three lines).
+IDS_IN_FOOTNOTE = 300
+
+
+def compact_ids(ids: Sequence[str]) -> str:
+    """MLPerf result IDs ("2.0-2045") in runs: "2.0-2045…2054, 2.0-2125";
+    IDs not of that shape as they are."""
+    runs: list[list[tuple[str, int]]] = []
+    other: list[str] = []
+    parsed = []
+    for i in set(ids):
+        head, _, tail = i.rpartition("-")
+        if head and tail.isdigit():
+            parsed.append((head, int(tail)))
+        else:
+            other.append(i)
+    for head, n in sorted(parsed):
+        last = runs[-1][-1] if runs else None
+        if last is not None and last[0] == head and last[1] == n - 1:
+            runs[-1].append((head, n))
+        else:
+            runs.append([(head, n)])
+    out = [
+        f"{r[0][0]}-{r[0][1]}" + (f"…{r[-1][1]}" if len(r) > 1 else "") for r in runs
+    ]
+    return ", ".join(out + sorted(other))
+
+
+def _result_ids(rows: Sequence[Row]) -> str:
+    """Every result's MLPerf result ID, compactly; results without one (the
+    logs scored here carry none) counted, their folders in the chart's data
+    file; beyond a footnote's room, the count and the data file."""
+    ids = [str(r["mlperf_id"]) for r in rows if r.get("mlperf_id")]
+    without = sum(1 for r in rows if not r.get("mlperf_id"))
+    listed = compact_ids(ids)
+    data = "the chart's data file (export-chart --data) lists"
+    if len(listed) > IDS_IN_FOOTNOTE:
+        return f"{data} the result ID or folder of each of the {len(rows):,} results."
+    parts = [f"Result IDs: {listed}" if ids else ""]
+    if without:
+        parts.append(
+            f"{without:,} of the {len(rows):,} results have no MLPerf result ID "
+            f"in their logs: {data} each one's folder"
+        )
+    return "; ".join(p for p in parts if p) + "."
+
+
 def mlperf_footnote(rows: Sequence[Row]) -> str:
     """Round, division, category, result IDs or repository paths, retrieval
     date, the trademark line and, for figures scored here, that MLCommons has
@@ -205,7 +252,6 @@ def mlperf_footnote(rows: Sequence[Row]) -> str:
     mine = [r for r in rows if is_mlperf(r)]
     if not mine:
         return ""
-    ids = sorted({str(r["mlperf_id"]) for r in mine if r.get("mlperf_id")})
     repos = sorted({str(r["repository"]) for r in mine if r.get("repository")})
     dates = sorted(
         {
@@ -236,16 +282,11 @@ def mlperf_footnote(rows: Sequence[Row]) -> str:
             + (f"; scenario: {', '.join(scenarios)}" if scenarios else "")
             + "."
         )
-    if ids:
-        shown = ", ".join(ids[:12]) + (
-            f" and {len(ids) - 12} more" if len(ids) > 12 else ""
-        )
-        parts.append(f"Result IDs: {shown}.")
+    parts.append(_result_ids(mine))
     if repos:
         parts.append(
             "Results from github.com/"
             + ", github.com/".join(repos)
-            + " (each point's folder in its tooltip and in export-results' path)"
             + (f", retrieved {', '.join(dates)}" if dates else "")
             + "."
         )

@@ -62,6 +62,9 @@ class Plot:
     notes: tuple[str, ...] = ()
     rows: tuple[Row, ...] = field(default=(), compare=False)  # for footnotes
     shared: str = ""  # what every line has in common (series_rule), for subtitles
+    # bars ranked best first: how many the ranking held (the store drew the
+    # best of them), for the note saying how many are shown
+    ranked: int = 0
 
     @property
     def empty(self) -> bool:
@@ -82,7 +85,17 @@ class Plot:
         return [p.result_id for s in self.series for p in s.points if p.result_id]
 
 
-POINT_COLUMNS = ("series", "x", "y", "result_id")
+POINT_COLUMNS = ("series", "x", "y", "result_id", "reference")
+
+
+def reference(row: Row) -> str:
+    """Where a result is published, for a reader to find it: its MLPerf
+    result ID, else its folder in an MLPerf results repository, else ""."""
+    if row.get("mlperf_id"):
+        return str(row["mlperf_id"])
+    if row.get("repository") and row.get("path"):
+        return f"{row['repository']}/{row['path']}"
+    return ""
 
 
 def point_columns(plot: Plot) -> tuple[str, ...]:
@@ -100,27 +113,45 @@ def point_columns(plot: Plot) -> tuple[str, ...]:
     return tuple(f"{c} ({what})" if c == figure else c for c in POINT_COLUMNS)
 
 
-def point_rows(plot: Plot) -> list[tuple[str, object, object, str]]:
+def point_rows(plot: Plot) -> list[tuple[str, object, object, str, str]]:
     """Every point drawn, one row each (``POINT_COLUMNS``): for a slide's
     appendix and for checking. Bars give their category as ``y``; drawn lines
-    with no result of their own (ideal scaling, the Pareto front) a blank id."""
-    out: list[tuple[str, object, object, str]] = []
+    with no result of their own (ideal scaling, the Pareto front) a blank id;
+    where each result is published (``reference``)."""
+    rows = {r.get("result_id"): r for r in plot.rows}
+    out: list[tuple[str, object, object, str, str]] = []
     for s in plot.series:
         for p in s.points:
             y: object = p.y
             if plot.horizontal_bars and 0 <= round(p.y) < len(plot.categories):
                 y = plot.categories[round(p.y)]
             name = f"{s.panel}: {s.name}" if s.panel else s.name
-            out.append((name, p.x, y, p.result_id))
+            ref = reference(rows[p.result_id]) if p.result_id in rows else ""
+            out.append((name, p.x, y, p.result_id, ref))
     return out
+
+
+def shown_note(shown: int, of: int, best: bool) -> str:
+    """The note saying how many bars of how many a chart shows."""
+    return f"the {'best' if best else 'first'} {shown:,} of {of:,} shown"
+
+
+def bar_count(plot: Plot) -> int:
+    """Bars drawn (a section's header row is none)."""
+    return len(plot.categories) - len(plot.sections)
 
 
 def first_bars(plot: Plot, n: int) -> Plot:
     """``plot`` with only its first ``n`` bar categories (and what is drawn on
     them); series left with nothing are dropped, so a legend names only what
-    shows. Not a bar chart, or no more than ``n`` bars: ``plot`` itself."""
+    shows, and the note of how many are shown says the new count (one count,
+    not the store's and the picture's). Not a bar chart, or no more than
+    ``n`` bars: ``plot`` itself."""
     if not plot.horizontal_bars or len(plot.categories) <= n:
         return plot
+    before = bar_count(plot)
+    of = plot.ranked or before
+    old = shown_note(before, of, plot.ranked > 0)
     series = tuple(
         replace(s, points=kept)
         for s in plot.series
@@ -128,9 +159,12 @@ def first_bars(plot: Plot, n: int) -> Plot:
     )
     # a header whose bars are all cut off goes too
     sections = tuple((y, t) for y, t in plot.sections if y < n - 1)
-    return replace(
+    cut = replace(
         plot, series=series, categories=plot.categories[:n], sections=sections
     )
+    notes = tuple(t for t in plot.notes if t != old)
+    new = shown_note(bar_count(cut), of, plot.ranked > 0)
+    return replace(cut, notes=notes + (new,))
 
 
 def split_panel(plot: Plot, title: str, parts: int) -> Plot:

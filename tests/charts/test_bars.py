@@ -147,5 +147,7 @@ def test_an_export_says_how_many_bars_it_shows(qapp, db):
     pi = next(i for i in w.ci.items if isinstance(i, pg.PlotItem))
     shown = len(pi.getAxis("left")._tickLevels[0])
     assert shown < n
-    assert f"The first {shown} of {n} bars shown." in w.chart_subtitle
+    # one count, in the chart's notes: the bars drawn of those ranked
+    assert f"the best {shown} of {plot.ranked} shown" in w.chart_plot.notes
+    assert f"the best {n} of {plot.ranked} shown" not in w.chart_plot.notes
     w.close()

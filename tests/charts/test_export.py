@@ -19,10 +19,17 @@ from ipubench_gui.domain.plots import build_plot, footnote
 from ipubench_gui.store.query import fetch
 from tests.conftest import run_cli
 
+# Every model's latency lines (55 in 16 panels) are named on no slide
+# (test_slides): a slide's worth of models.
+LATENCY_SLIDE = FilterState().with_values(
+    "model", ["BERT-Large", "EfficientNet-B0", "ResNet-50 v1.5"]
+)
+
 
 def _plot(db, kind, **kw):
     spec = ChartSpec(kind=kind, **kw)
-    return build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+    state = LATENCY_SLIDE if kind == "latency-throughput" else FilterState()
+    return build_plot(spec, fetch.chart_data(db, state, spec))
 
 
 def _pixels(path):

@@ -116,14 +116,17 @@ def _text_sizes(svg_path, footnote):
 def test_type_sizes_read_on_a_slide_and_scale(qapp, db, tmp_path, kind):
     """At 1920x1080, body text >= 18 px and footnotes >= 14 px; at 3840x2160
     each is twice that (the layout scales, it is not a bigger canvas)."""
+    from ipubench_gui.charts.export import bars_that_fit
+    from ipubench_gui.domain.plot_model import first_bars
+
     plot = _plot(db, kind)
     note = "Source: a footnote the test wrote."
     sizes = {}
     for w, h in ((1920, 1080), (3840, 2160)):
-        svg = export(
-            plot, tmp_path / f"{kind}-{w}.svg", ExportOptions(w, h, footnote=note)
-        )
-        shown = "; ".join(plot.notes) + ". " + note if plot.notes else note
+        opts = ExportOptions(w, h, footnote=note)
+        svg = export(plot, tmp_path / f"{kind}-{w}.svg", opts)
+        notes = first_bars(plot, bars_that_fit(opts)).notes  # its count of bars
+        shown = "; ".join(notes) + ". " + note if notes else note
         body, foot = _text_sizes(svg, shown)
         assert foot and body
         sizes[w] = (min(body), min(foot))

@@ -36,9 +36,12 @@ def test_points_of_every_kind(db, kind):
     if kind not in XY:
         return
     xcol, ycol = XY[kind]
-    for _series, x, y, rid in rows:
+    for _series, x, y, rid, ref in rows:
         if not rid:
             continue
+        row = stored[rid]
+        if row.get("mlperf_id"):  # where a reader finds the result
+            assert ref == row["mlperf_id"]
         assert x == pytest.approx(stored[rid][xcol]), (kind, rid)
         if ycol:
             assert y == pytest.approx(stored[rid][ycol]), (kind, rid)

@@ -197,3 +197,61 @@ def test_a_pareto_front_never_spans_two_models(db):
         rows = [r for r in plot.rows if r["model"] in models]
         mine = {(r["latency_ms"], r["value"]) for r in rows}
         assert {(p.x, p.y) for p in front.points} <= mine
+
+
+# Words that tell the app's user what to do: a footnote is for the room.
+INSTRUCTIONS = ("choose", "pick ", "click", "hover", "tooltip", "chart options")
+
+
+@pytest.mark.parametrize("per_chip", [False, True])
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_footnotes_speak_to_the_audience(db, kind, per_chip):
+    from ipubench_gui.domain.plots import chart_of
+
+    spec = ChartSpec(kind=kind, per_accelerator=per_chip)
+    chart = chart_of(spec, fetch.chart_data(db, FilterState(), spec), FilterState())
+    text = " ".join((chart.subtitle, chart.footnote, *chart.plot.notes)).lower()
+    assert text.strip()
+    for word in INSTRUCTIONS:
+        assert word not in text, (kind, word, text)
+    assert " --" not in text.replace("(export-chart --data)", "")
+
+
+def test_an_exported_bar_chart_says_one_count_of_bars(qapp, db):
+    """The subtitle said "first 23 of 60 bars" while the footnote said "best
+    60 of 131": one note, the bars drawn of those ranked."""
+    plot = _plot(db, "throughput")
+    assert plot.ranked > len(plot.categories)  # the store drew the best 60
+    w = compose(plot, ExportOptions(1920, 1080))
+    drawn = len(w.chart_plot.categories)
+    notes = [n for n in w.chart_plot.notes if n.startswith("the best ")]
+    assert notes == [f"the best {drawn} of {plot.ranked} shown"]
+    assert "bars shown" not in w.chart_subtitle
+    w.close()
+
+
+def test_result_ids_are_written_as_runs():
+    from ipubench_gui.domain.plot_mlperf import compact_ids
+
+    ids = [f"2.0-{n}" for n in range(2045, 2055)] + ["2.0-2125", "1.1-2045"]
+    assert compact_ids(ids) == "1.1-2045, 2.0-2045…2054, 2.0-2125"
+
+
+def test_the_mlperf_footnote_names_every_result_id_shown(db):
+    """Every MLPerf result ID of the points shown is in the footnote (runs
+    expanded), and the results without one are counted."""
+    from ipubench_gui.domain.plots import footnote
+
+    plot = _plot(db, "mlperf")
+    ids = {str(r["mlperf_id"]) for r in plot.rows if r.get("mlperf_id")}
+    assert ids
+    text = footnote(plot)
+    listed = text.split("Result IDs: ")[1].split(";")[0].rstrip(".")
+    named = set()
+    for part in listed.split(", "):
+        head, _, tail = part.rpartition("-")
+        lo, _, hi = tail.partition("…")
+        named |= {f"{head}-{n}" for n in range(int(lo), int(hi or lo) + 1)}
+    assert named == ids
+    without = len(plot.rows) - sum(1 for r in plot.rows if r.get("mlperf_id"))
+    assert f"{without:,} of the {len(plot.rows):,} results" in text
