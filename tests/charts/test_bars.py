@@ -148,6 +148,6 @@ def test_an_export_says_how_many_bars_it_shows(qapp, db):
     shown = len(pi.getAxis("left")._tickLevels[0])
     assert shown < n
     # one count, in the chart's notes: the bars drawn of those ranked
-    assert f"the best {shown} of {plot.ranked} shown" in w.chart_plot.notes
-    assert f"the best {n} of {plot.ranked} shown" not in w.chart_plot.notes
+    assert f"the best {shown:,} of {plot.ranked:,} shown" in w.chart_plot.notes
+    assert f"the best {n:,} of {plot.ranked:,} shown" not in w.chart_plot.notes
     w.close()

@@ -225,7 +225,7 @@ def test_an_exported_bar_chart_says_one_count_of_bars(qapp, db):
     w = compose(plot, ExportOptions(1920, 1080))
     drawn = len(w.chart_plot.categories)
     notes = [n for n in w.chart_plot.notes if n.startswith("the best ")]
-    assert notes == [f"the best {drawn} of {plot.ranked} shown"]
+    assert notes == [f"the best {drawn:,} of {plot.ranked:,} shown"]
     assert "bars shown" not in w.chart_subtitle
     w.close()
 
