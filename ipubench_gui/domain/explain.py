@@ -39,14 +39,29 @@ def _fig(v: Any, unit: str = "") -> str:
 def printed(row: Row) -> list[str]:
     """1. The cell as the source printed it, and where."""
     text = row.get("value_as_printed")
-    if text:
-        return [f"1. As printed: {text!r} in {_where(row)}"]
     if row.get("mlperf_status"):
-        return [
-            f"1. Not printed anywhere: scored from the official logs "
-            f"({row.get('runs_used')} of {row.get('runs_found')} runs used), "
+        # an MLPerf time is the app's own score of the logs (its two-decimal
+        # text is ours); a vendor page sharing the result printed its own
+        out = [
+            f"1. Scored here from the official logs ({row.get('runs_used')} of "
+            f"{row.get('runs_found')} runs used; no log prints a time to train), "
             f"{_where(row)}"
         ]
+        said = row.get("vendor_value_as_printed")
+        if said:
+            agree = str(row.get("sources_agree") or "")
+            out.append(
+                f"   As printed: {said!r} on the vendor's page "
+                f"({row.get('vendor_source_file')})"
+                + (
+                    f": {agree}"
+                    if agree and agree != "agrees"
+                    else ", as the logs give"
+                )
+            )
+        return out
+    if text:
+        return [f"1. As printed: {text!r} in {_where(row)}"]
     return [f"1. As given: {_fig(row.get('value'))} in {_where(row)}"]
 
 
