@@ -6,7 +6,6 @@ first), the vendor's other figures for the same chart are set beside, and
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,36 +18,17 @@ from ipubench_gui.domain.claim_rules import (
     lowest_latency,
     training_throughput,
 )
-from ipubench_gui.domain.claims import Audit, Figure, audit, fmt, ratio_text
+from ipubench_gui.domain.claims import (
+    Audit,
+    audit,
+    chart_figure,
+    fmt,
+    ratio_text,
+)
 from ipubench_gui.domain.entities import Catalogue
-from ipubench_gui.domain.verdicts import VENDOR, Agreement, Difference, agreement
+from ipubench_gui.domain.verdicts import Agreement, Difference, agreement
 
 Row = Mapping[str, Any]
-
-
-def _chart_fig(cmp: Row, side: str, value: float) -> Figure:
-    """A figure the vendor prints for the chart: in the chart's document, or,
-    where the values note says "from NNN", in that document's text (001's
-    "less than 3 hours" for the MCMC chart of 002)."""
-    unit = str(cmp.get("value_unit") or "")
-    note = str(cmp.get("values_note") or "")
-    part = next((p for p in re.split(r"[,;] ", note) if p.startswith(side)), "")
-    doc = re.search(r"from (\d{3})\b", part)
-    words = re.match(rf"{side}: (.+?) \(from", part)
-    where = f"{cmp['source_file']} “{cmp['chart']}”"
-    if doc and not str(cmp["source_file"]).startswith(doc[1]):
-        where = f"the text of {doc[1]} (the chart “{cmp['chart']}” prints no figure)"
-    return Figure(
-        "",
-        side,
-        value,
-        unit,
-        words[1] if words else f"{fmt(value)} {unit}",
-        f"{cmp['ipu_system'] if side == 'IPU' else cmp['gpu_system']}, as the "
-        "vendor printed it",
-        where,
-        whose=VENDOR,
-    )
 
 
 def chart_figures(cmp: Row) -> Fields:
@@ -75,7 +55,7 @@ def chart_figures(cmp: Row) -> Fields:
                     f"{cmp['ratio_stated']:g} = {fmt(iv / cmp['ratio_stated'])} "
                     f"{unit} (derived)"
                 )
-            d |= dict(figures=[_chart_fig(cmp, "IPU", iv)], arithmetic=[line])
+            d |= dict(figures=[chart_figure(cmp, "IPU", iv)], arithmetic=[line])
         return d
     unit = cmp.get("value_unit") or ""
     ipus = [x for x in (iv, cmp.get("ipu_value_alt")) if x is not None]
@@ -110,8 +90,8 @@ def chart_figures(cmp: Row) -> Fields:
         recomputed_text=" and ".join(ratio_text(r) for r in sorted(ratios))
         + (" or more" if bound else ""),
         lower_bound=bound,
-        figures=[_chart_fig(cmp, "IPU", x) for x in ipus]
-        + [_chart_fig(cmp, "GPU", gv)],
+        figures=[chart_figure(cmp, "IPU", x) for x in ipus]
+        + [chart_figure(cmp, "GPU", gv)],
         arithmetic=lines,
         differences=notes,
     )

@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ipubench_gui.domain.claim_evidence import Evidence, Reading
-from ipubench_gui.domain.claims import Figure, fmt, ratio_text
+from ipubench_gui.domain.claim_rules import ipu_figure
+from ipubench_gui.domain.claims import Figure, chart_figure, fmt, ratio_text
 from ipubench_gui.domain.entities import Catalogue
 from ipubench_gui.domain.verdicts import Difference
 
@@ -174,14 +175,12 @@ def inference_evidence(
         ipu_value = float(ipu_row["value"])
     per = _per_chip(pick)
     n = int(pick["accelerators"])
-    ipu_fig = Figure(
-        str(ipu_row["result_id"]) if ipu_row and item.get("ipu_value") is None else "",
-        "IPU",
-        float(ipu_value),
-        str(item.get("value_unit") or "items/s"),
-        f"{fmt(float(ipu_value))} {item.get('value_unit') or 'items/s'}",
-        f"{item['ipu_system']}, as the vendor printed it",
-        f"{item['source_file']} “{item['chart']}”",
+    # the chart's own figure where it prints one (in the document that
+    # prints it), else the vendor's table row with its own source
+    ipu_fig = (
+        chart_figure(item, "IPU", float(ipu_value))
+        if item.get("ipu_value") is not None or ipu_row is None
+        else ipu_figure(ipu_row)
     )
     gpu_fig = Figure(
         str(pick["result_id"]),

@@ -51,7 +51,7 @@ def ipu_precision(text: str | None) -> str | None:
     return f"{m[1]}.{m[2]}" if m else None
 
 
-def _ipu_fig(r: Row) -> Figure:
+def ipu_figure(r: Row) -> Figure:
     return figure_of(
         r,
         "IPU",
@@ -227,7 +227,7 @@ def training_throughput(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fie
     fw, top = max(tried, key=lambda t: t[1]["value"])
     return dict(
         recomputed=top["value"] / g["value"],
-        figures=[_ipu_fig(r) for _, r in tried] + [_gpu_fig(g)],
+        figures=[ipu_figure(r) for _, r in tried] + [_gpu_fig(g)],
         arithmetic=lines,
         differences=_sdk([r for _, r in tried], cmp)
         + extra
@@ -283,7 +283,7 @@ def lowest_latency(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fields:
     r = min(rows, key=lambda x: (x["latency_ms"], -x["value"]))
     g = _lowest_latency_gpu(cmp, gpu, r.get("variant"))
     if g is None:
-        return dict(why_not=NO_GPU, figures=[_ipu_fig(r)])
+        return dict(why_not=NO_GPU, figures=[ipu_figure(r)])
     notes = _sdk([r], cmp) + _gpu_mismatches(cmp, g) + _batch_sides(r, g)
     g_lat = g["latency_ms"] if g["latency_ms"] is not None else g["value"]
     lines, derived = [], False
@@ -313,7 +313,7 @@ def lowest_latency(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fields:
         )
     return dict(
         recomputed=ratio,
-        figures=[_ipu_fig(r), _gpu_fig(g)],
+        figures=[ipu_figure(r), _gpu_fig(g)],
         arithmetic=lines,
         differences=notes,
         derived=derived,
@@ -376,7 +376,7 @@ def bert_time_to_train(cmp: Row, ipu: Sequence[Row], gpu: Sequence[Row]) -> Fiel
         " (“faster” as a ratio of times, GPU ÷ IPU: the same number as a ratio "
         "of speeds)"
     )
-    figs = [_ipu_fig(r) for r in iparts] + [
+    figs = [ipu_figure(r) for r in iparts] + [
         _gpu_fig(g) for part in gparts for g in part[:2]
     ]
     notes = (

@@ -8,6 +8,7 @@ Pure Python. ``store.query.claims`` picks the rows; ``domain.claim_rules`` and
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -103,6 +104,31 @@ def figure_of(
         else source,
         r.get("latency_ms"),
         whose,
+    )
+
+
+def chart_figure(cmp: Mapping[str, Any], side: str, value: float) -> Figure:
+    """A figure the vendor prints for the chart: in the chart's document, or,
+    where the values note says "from NNN", in that document's text (001's
+    "less than 3 hours" for the MCMC chart of 002)."""
+    unit = str(cmp.get("value_unit") or "")
+    note = str(cmp.get("values_note") or "")
+    part = next((p for p in re.split(r"[,;] ", note) if p.startswith(side)), "")
+    doc = re.search(r"from (\d{3})\b", part)
+    words = re.match(rf"{side}: (.+?) \(from", part)
+    where = f"{cmp['source_file']} “{cmp['chart']}”"
+    if doc and not str(cmp["source_file"]).startswith(doc[1]):
+        where = f"the text of {doc[1]} (the chart “{cmp['chart']}” prints no figure)"
+    return Figure(
+        "",
+        side,
+        value,
+        unit,
+        words[1] if words else f"{fmt(value)} {unit}",
+        f"{cmp['ipu_system'] if side == 'IPU' else cmp['gpu_system']}, as the "
+        "vendor printed it",
+        where,
+        whose=VENDOR,
     )
 
 

@@ -181,6 +181,9 @@ def test_inference_comparisons_on_a_later_sdk_are_nearest_evidence(audits, nv):
     text = " ".join(rn.arithmetic) + rn.summary()
     assert f"{58112 / 4.6:,.0f}" not in text  # 12,633
     assert "not stated at that latency" in text
+    # 58,112 is printed in 001's text only: the figure says so
+    (ipu,) = [f for f in rn.figures if f.side == "IPU"]
+    assert ipu.value == 58112 and "the text of 001" in ipu.source
 
 
 def test_training_comparisons_on_stand_ins_are_nearest_evidence(audits, nv):
