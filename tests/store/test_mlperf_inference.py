@@ -270,3 +270,25 @@ def test_a_chart_of_inference_results_names_its_suite_in_the_footnote():
     assert "Training" not in note and "Times to train" not in note
     both = mlperf_footnote([row, {**row, "task": "training", "scenario": None}])
     assert "MLPerf™ Training v1.0" in both and "MLPerf™ Inference v1.0" in both
+
+
+def test_a_full_clone_reads_only_the_performance_summaries(tmp_path):
+    """An untrimmed inference_results_vX.Y clone: accuracy and compliance
+    runs, detail logs, measurements, other benchmarks, the open division and
+    the code all sit beside the summaries; only the summaries are read."""
+    root = inference_tree(
+        tmp_path, {("resnet50", "Offline"): summary("Offline", 40000.0)}
+    )
+    res = root / "closed/Acme/results/box8/resnet50/Offline"
+    for extra in ("accuracy", "TEST01/performance/run_1", "performance/run_2"):
+        (res / extra).mkdir(parents=True, exist_ok=True)
+        (res / extra / "mlperf_log_summary.txt").write_text(
+            summary("Offline", 1.0, valid=False)
+        )
+    (res / "performance/run_1/mlperf_log_detail.txt").write_text(":::MLLOG {}\n" * 5)
+    (res / "measurements.json").write_text("{}")
+    (root / "closed/Acme/code/resnet50").mkdir(parents=True)
+    (root / "closed/Acme/compliance").mkdir()
+    (root / "open/Acme/results/box8/resnet50/Offline").mkdir(parents=True)
+    (r,) = scan(root, "9.9", NAMES)
+    assert (r.value, r.status, r.problems) == (40000.0, "valid", ())

@@ -206,3 +206,23 @@ def test_a_malformed_mllog_line_drops_the_run(tmp_path):
     run = read_log(path)
     assert run.minutes is None and run.malformed and "line 2" in run.problem
     assert not run.not_converged  # a broken log, not a run that did not converge
+
+
+def test_a_full_log_reads_as_its_trimmed_copy(tmp_path):
+    """An untrimmed log: shell output (braces too), a rank prefix, every key
+    of every epoch; the run is the same run."""
+    lines = ["+ python train.py --config {a: 1}", "[0] NCCL INFO Ring 00 : 0 1 2 3"]
+    lines.append(
+        "[1,0]<stdout>::::MLLOG " + _line("submission_benchmark", 1, "gpt3")[9:]
+    )
+    lines.append(_line("run_start", 1_000))
+    for epoch in range(50):
+        lines.append(_line("epoch_start", 1_000 + epoch, epoch_num=epoch))
+        lines.append(_line("eval_accuracy", 1_001 + epoch, 2.7, epoch_num=epoch))
+        lines.append("loss: 2.71 {not json}")
+    lines.append("0: " + _line("run_stop", 181_000, status="success"))
+    path = tmp_path / "result_0.txt"
+    path.write_text("\n".join(lines) + "\n")
+    run = read_log(path)
+    assert run.problem is None and run.minutes == pytest.approx(3.0)
+    assert run.field("submission_benchmark") == "gpt3"
