@@ -38,6 +38,7 @@ def main() -> int:
     import tests.bench.bench_claims  # noqa: F401
     import tests.bench.bench_compare  # noqa: F401
     import tests.bench.bench_export  # noqa: F401
+    import tests.bench.bench_grown  # noqa: F401
     import tests.bench.bench_import  # noqa: F401
     import tests.bench.bench_import_existing  # noqa: F401
     import tests.bench.bench_mlperf  # noqa: F401
@@ -65,6 +66,7 @@ def main() -> int:
             "export",
             "claims",
             "compare",
+            "grown",
         ]  # issue order, whatever the imports'
         for name, fn in sorted(
             CASES.items(),
