@@ -138,9 +138,7 @@ def test_the_windows_legend_covers_nothing(qtbot, db, kind, size):
     canvas.render(_plot(db, kind, FilterState()))
     canvas.finish()
     QApplication.processEvents()
-    views = [(p.pi, p.legend) for p in canvas.panels] or [
-        (canvas.item, canvas.legend)
-    ]
+    views = [(p.pi, p.legend) for p in canvas.panels] or [(canvas.item, canvas.legend)]
     for pi, legend in views:
         if canvas.panels:  # beside its panel, never over it
             assert not legend.sceneBoundingRect().intersects(pi.vb.sceneBoundingRect())
@@ -165,7 +163,7 @@ def test_the_bow_star_is_not_under_the_legend(qtbot, db):
     QApplication.processEvents()
     _clear(canvas.item, canvas.legend, "window")
     w = compose(plot, ExportOptions(1280, 720))
-    (pi, legend), = _views(w)
+    ((pi, legend),) = _views(w)
     _clear(pi, legend, "export")
     canvas.close()
     w.close()

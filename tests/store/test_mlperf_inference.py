@@ -292,3 +292,20 @@ def test_a_full_clone_reads_only_the_performance_summaries(tmp_path):
     (root / "open/Acme/results/box8/resnet50/Offline").mkdir(parents=True)
     (r,) = scan(root, "9.9", NAMES)
     assert (r.value, r.status, r.problems) == (40000.0, "valid", ())
+
+
+@needs_shared
+def test_each_figure_shows_the_summary_line_it_was_read_from(db):
+    rows = {(r["mlperf_round"], r["path"]): r for r in _rows()}
+    cur = db.cursor().execute(
+        "SELECT mlperf_round, path, scenario, value_as_printed, inferred_offline "
+        "FROM results_v WHERE source = 'MLPerf Inference'"
+    )
+    got = cur.fetchall()
+    assert len(got) == len(rows)
+    labels = {"Offline": "Samples per second", "Server": "Scheduled samples per second"}
+    for rnd, path, scenario, printed, inferred in got:
+        label = "QPS w/o loadgen overhead" if inferred else labels[scenario]
+        assert printed.startswith(f"{label} : "), path
+        want = float(rows[rnd, path]["value"])
+        assert float(printed.split(" : ")[1].split()[0]) == want
