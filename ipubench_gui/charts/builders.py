@@ -662,9 +662,7 @@ def _budget(run: _Pass, plot: Plot) -> None:
     x = to_view(plot.vline, xm)
     run.xs.append(x)
     # across the whole plot, for the legend to keep clear of
-    run.out.segments = np.concatenate(
-        (run.out.segments, np.array([[x, -1e9, x, 1e9]]))
-    )
+    run.out.segments = np.concatenate((run.out.segments, np.array([[x, -1e9, x, 1e9]])))
 
 
 def highlight_items(

@@ -145,9 +145,7 @@ def named_in_full(plot: Plot, opts: ExportOptions, cut: int = 0) -> Plot:
     return plot
 
 
-def _panel_room(
-    plot: Plot, opts: ExportOptions, cut: int
-) -> tuple[int, float, float]:
+def _panel_room(plot: Plot, opts: ExportOptions, cut: int) -> tuple[int, float, float]:
     """Panels' legends at the export size: the lines each holds (less
     ``cut``), their share of a panel's width, and the panels' text size
     (the body size's smallest, 0.85x)."""

@@ -141,11 +141,13 @@ def best_rows(
     """The bar chart's rows picked from every filtered row, already fetched: the
     same answer as the store's Top-N query (``fetch.chart_rows``), for small
     results where a second query would cost more than the sort."""
-    # one pass: each row's family once, then the best ``limit`` of the unit
-    # drawn (a heap, not a sort of every row: ~3,900 rows at every change)
-    # metrics.family, inlined: a call per row cost a change ~2 ms
-    fams = [(r, str(r.get("unit_family") or r.get("unit") or "")) for r in rows]
-    counts = Counter((r["metric"], f) for r, f in fams)
+    # each row's family once (metrics.family, inlined: a call per row cost a
+    # change ~2 ms), kept in one list: no object per row outlives the line
+    # (1,500 live tuples a change woke the garbage collector over the store's
+    # rows), then the best ``limit`` of the unit drawn by a heap, not a sort
+    rows = rows if isinstance(rows, list) else list(rows)
+    fams = [str(r.get("unit_family") or r.get("unit") or "") for r in rows]
+    counts = Counter(zip([r["metric"] for r in rows], fams))
     unit, total, mine, plotted, others = chart_unit(
         [(m, u, n) for (m, u), n in counts.items()], metric, wanted
     )
@@ -167,6 +169,8 @@ def best_rows(
         return (f is None, sign * (f or 0.0), r["result_id"])  # NULLS LAST
 
     picked = heapq.nsmallest(
-        limit, (r for r, f in fams if f == unit and r["metric"] == metric), key=key
+        limit,
+        (r for r, f in zip(rows, fams) if f == unit and r["metric"] == metric),
+        key=key,
     )
     return ChartRows(metric, tuple(picked), total, mine, plotted, 1, others)
