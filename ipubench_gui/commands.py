@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ipubench_gui.domain.filters import FilterState
+    from ipubench_gui.service.browse import Universe
     from ipubench_gui.store.db import Database
-    from ipubench_gui.store.query.fetch import Universe
 
 
 def fail(message: object, code: int) -> int:
@@ -162,9 +162,9 @@ def export_chart(args: argparse.Namespace) -> int:
         parse_size,
     )
     from ipubench_gui.domain.chartspec import ChartSpec
+    from ipubench_gui.service import browse
     from ipubench_gui.service.chart import make_chart
     from ipubench_gui.store.export.export import ExportError as TableExportError
-    from ipubench_gui.store.query import fetch
     from ipubench_gui.store.user import aliases
     from ipubench_gui.ui.application import ensure_app
 
@@ -174,7 +174,7 @@ def export_chart(args: argparse.Namespace) -> int:
         return fail(f"--size: {exc}", 2)
     db = open_store()
     try:
-        universe = fetch.universe(db)
+        universe = browse.universe(db)
         try:
             state = _parse_filters(args.filter, universe, _renamer(db))
         except ValueError as exc:
@@ -224,12 +224,11 @@ def export_chart(args: argparse.Namespace) -> int:
 
 
 def export_table(args: argparse.Namespace) -> int:
-    from ipubench_gui.service import exports
-    from ipubench_gui.store.query import fetch
+    from ipubench_gui.service import browse, exports
 
     db = _export_store()
     try:
-        state = _parse_filters(args.filter, fetch.universe(db), _renamer(db))
+        state = _parse_filters(args.filter, browse.universe(db), _renamer(db))
     except ValueError as exc:
         db.close()
         return fail(exc, 2)
@@ -243,8 +242,7 @@ def export_table(args: argparse.Namespace) -> int:
 def compare(args: argparse.Namespace) -> int:
     from ipubench_gui.bootstrap import open_store
     from ipubench_gui.domain.compare import Comparison
-    from ipubench_gui.service import compare
-    from ipubench_gui.store.query import fetch
+    from ipubench_gui.service import browse, compare
 
     ids = list(dict.fromkeys(args.ids))
     if len(ids) < 2:
@@ -256,7 +254,7 @@ def compare(args: argparse.Namespace) -> int:
     db = open_store()
     try:
         c = compare.compared(db, wanted, args.per_accelerator)
-    except fetch.UnknownIds as exc:
+    except browse.UnknownIds as exc:
         return fail(exc, 1)
     finally:
         db.close()
@@ -270,13 +268,12 @@ def compare(args: argparse.Namespace) -> int:
 
 def counterparts(args: argparse.Namespace) -> int:
     from ipubench_gui.bootstrap import open_store
-    from ipubench_gui.service import compare
-    from ipubench_gui.store.query import fetch
+    from ipubench_gui.service import browse, compare
 
     db = open_store()
     try:
         found = compare.counterparts(db, args.id)
-    except fetch.UnknownIds as exc:
+    except browse.UnknownIds as exc:
         return fail(exc, 1)
     finally:
         db.close()

@@ -25,10 +25,10 @@ def run() -> int:
         from ipubench_gui.domain.chartspec import ChartSpec
         from ipubench_gui.domain.filters import FilterState
         from ipubench_gui.domain.kinds import KINDS
+        from ipubench_gui.service import browse
         from ipubench_gui.service.chart import make_chart
         from ipubench_gui.store.bundled.sources import shown_rows
         from ipubench_gui.store.health import cut_short
-        from ipubench_gui.store.query import fetch
         from ipubench_gui.store.user.userdb import check_user
         from ipubench_gui.ui.application import ensure_app
 
@@ -49,13 +49,13 @@ def run() -> int:
                 "aside (it is kept) and begin a new one"
             )
         step = "counting results"
-        universe = fetch.universe(db)
+        universe = browse.universe(db)
         total = universe.total
         if total != expected:
             raise AssertionError(f"store has {total} results, data has {expected}")
         step = "filtering"
         st = FilterState().with_values("framework", ["PyTorch"])
-        page = fetch.page(db, st, (None, False))
+        page = browse.page(db, st, (None, False))
         if not 0 < page.matching < total:
             raise AssertionError(f"filter kept {page.matching} of {total}")
         step = "building charts"

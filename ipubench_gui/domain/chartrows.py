@@ -139,7 +139,7 @@ def best_rows(
     per_chip: bool = False,
 ) -> ChartRows:
     """The bar chart's rows picked from every filtered row, already fetched: the
-    same answer as the store's Top-N query (``fetch.chart_rows``), for small
+    same answer as the store's Top-N query (``service.browse.chart_rows``), for small
     results where a second query would cost more than the sort."""
     # each row's family once (metrics.family, inlined: a call per row cost a
     # change ~2 ms), kept in one list: no object per row outlives the line

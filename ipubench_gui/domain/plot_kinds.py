@@ -44,7 +44,7 @@ def bars_plot(
     """Horizontal bars of one metric in one unit, best first; with ``group_by``,
     the bars of a group stay together under a header row naming the group (a
     ``Plot.sections`` entry, no bar on it), groups ordered by their best."""
-    kept = list(data.rows)  # already the best N, best first (store/query/fetch.py)
+    kept = list(data.rows)  # already the best N, best first (service/browse.py)
     if group_by:
         first: dict[object, int] = {}
         for i, r in enumerate(kept):

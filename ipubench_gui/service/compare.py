@@ -17,9 +17,9 @@ from ipubench_gui.domain.compare import Comparison, Counterpart
 from ipubench_gui.domain.format import to_tsv
 from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
 from ipubench_gui.domain.per_chip import per_chip_or_as_is
+from ipubench_gui.service import browse
 from ipubench_gui.store.db import Database
 from ipubench_gui.store.export.export import csv_writer, write_text
-from ipubench_gui.store.query import fetch
 
 Row = Mapping[str, Any]
 FORMATS = ("csv", "markdown", "tsv")
@@ -79,8 +79,8 @@ def shown(rows: Iterable[Row], comparison: Comparison, per_chip: bool) -> Compar
 
 def fetch_rows(db: Database, comparison: Comparison) -> list[dict[str, Any]]:
     """The comparison's rows as stored, in column order; raises
-    ``fetch.UnknownIds`` naming an id the store does not hold."""
-    return fetch.rows_by_ids(db, list(comparison.ids))
+    ``browse.UnknownIds`` naming an id the store does not hold."""
+    return browse.rows_by_ids(db, list(comparison.ids))
 
 
 def compared(db: Database, comparison: Comparison, per_chip: bool) -> Compared:
@@ -139,6 +139,6 @@ class Counterparts:
 
 def counterparts(db: Database, rid: str) -> Counterparts:
     """The counterparts of result ``rid``, as stored; raises
-    ``fetch.UnknownIds`` when the store does not hold it."""
-    (row,) = fetch.rows_by_ids(db, [rid])
-    return Counterparts(row, compare.counterparts(row, fetch.family_rows(db, row)))
+    ``browse.UnknownIds`` when the store does not hold it."""
+    (row,) = browse.rows_by_ids(db, [rid])
+    return Counterparts(row, compare.counterparts(row, browse.family_rows(db, row)))

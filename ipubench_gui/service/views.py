@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 from ipubench_gui.domain.views import View, reconcile
+from ipubench_gui.service import browse
 from ipubench_gui.store.bundled import names
 from ipubench_gui.store.db import Database
 from ipubench_gui.store.export.export import write_text
-from ipubench_gui.store.query import fetch
 from ipubench_gui.store.user import aliases
 
 
@@ -18,8 +18,8 @@ def check_view(db: Database, view: View) -> tuple[View, list[str]]:
     """``view`` without values or ids the store no longer has, its names
     read as today's (an alias the user added, a canonical name), and what
     was dropped."""
-    u = fetch.universe(db)
-    known = fetch.existing_ids(db, list(view.comparison.ids))
+    u = browse.universe(db)
+    known = browse.existing_ids(db, list(view.comparison.ids))
     return reconcile(view, u.values, known, names.renamer(aliases.of(db)))
 
 

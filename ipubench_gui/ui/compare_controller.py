@@ -11,9 +11,8 @@ from ipubench_gui.domain import compare as compare_domain
 from ipubench_gui.domain.opening import VIEW_SUFFIX, view_path
 from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
 from ipubench_gui.domain.views import View, load_view
-from ipubench_gui.service import claims, views
+from ipubench_gui.service import browse, claims, views
 from ipubench_gui.service import compare as compare_service
-from ipubench_gui.store.query import fetch
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.messages import Message
 from ipubench_gui.ui.widgets.message_box import show_message
@@ -391,7 +390,7 @@ class CompareController(QObject):
         else:  # beyond the table's rows held: from the store
             self.runner.submit(
                 "explain",
-                partial(fetch.rows_by_ids, ids=[rid]),
+                partial(browse.rows_by_ids, ids=[rid]),
                 on_done=lambda rows: rows and self._explain_row(rows[0]),
             )
 

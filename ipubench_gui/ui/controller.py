@@ -21,9 +21,9 @@ from ipubench_gui.domain.metrics import family
 from ipubench_gui.domain.plot_mlperf import benchmark_counts, chosen_benchmark
 from ipubench_gui.domain.plots import Chart, Plot
 from ipubench_gui.domain.ranges import counted_unit, per_chip_unit
+from ipubench_gui.service import browse
 from ipubench_gui.service import chart as chart_service
 from ipubench_gui.store.db import Database
-from ipubench_gui.store.query import fetch
 from ipubench_gui.ui.main_window import MainWindow
 from ipubench_gui.ui.results import Built, Results
 from ipubench_gui.ui.runner import Job, QueryRunner
@@ -32,7 +32,7 @@ from ipubench_gui.ui.state import AppState
 log = logging.getLogger(__name__)
 
 # A job's wait for the universe: it, or None if its job failed or was dropped.
-UniverseWait = Callable[[Database], "fetch.Universe | None"]
+UniverseWait = Callable[[Database], "browse.Universe | None"]
 
 
 class Controller(QObject):
@@ -98,7 +98,7 @@ class Controller(QObject):
 
     # What tests and the other controllers read: the holder's answers.
     @property
-    def universe(self) -> fetch.Universe | None:
+    def universe(self) -> browse.Universe | None:
         return self.results.universe
 
     @property
@@ -107,7 +107,7 @@ class Controller(QObject):
         return self.universe.names if self.universe is not None else None
 
     @property
-    def page(self) -> fetch.Page | None:
+    def page(self) -> browse.Page | None:
         return self.results.page
 
     @property
@@ -181,7 +181,7 @@ class Controller(QObject):
         self.window.table.show_sort(*sort)
         self.runner.submit(
             "page",
-            partial(fetch.page, state=self.state.filters, sort=sort),
+            partial(browse.page, state=self.state.filters, sort=sort),
             on_done=self.results.set_page,
         )
 
@@ -193,14 +193,14 @@ class Controller(QObject):
         if "page" in self.runner.pending():
             return  # rows of another filter are coming; set_result asks anew
         db = self.runner.opened
-        snap = fetch.inline_snapshot(db) if db is not None else None
+        snap = browse.inline_snapshot(db) if db is not None else None
 
         def done(rows) -> None:
             if self.results.page is page and model.rowCount() == offset:
                 model.append(rows)
 
         job = partial(
-            fetch.more,
+            browse.more,
             state=self.state.filters,
             sort=self.state.sort,
             offset=offset,
@@ -275,7 +275,7 @@ class Controller(QObject):
         if self.universe is not None or self.results.universe_failed:
             self._render_chart()
 
-    def _on_universe(self, u: fetch.Universe) -> None:
+    def _on_universe(self, u: browse.Universe) -> None:
         self.window.sources_text = (
             "<ul>"
             + "".join(
@@ -291,7 +291,7 @@ class Controller(QObject):
         self._show_count()
         self._render_chart()  # colours follow the universe's order
 
-    def _on_page(self, p: fetch.Page) -> None:
+    def _on_page(self, p: browse.Page) -> None:
         self._show_count()
         self.window.show_empty(p.matching == 0, self.state.filters.describe(self.names))
         if self.state.selection:
@@ -388,7 +388,7 @@ def submit_refresh(
 
     A small store held in memory answers the page and the counts in a
     millisecond or two: unless ``inline`` is false they then run on this thread
-    (see ``fetch.inline_snapshot``), so they change together in one paint,
+    (see ``browse.inline_snapshot``), so they change together in one paint,
     where a worker's answers would arrive after a first paint of the chips.
     So does a bar chart picked from the page's rows; a chart that needs its
     own queries (other kinds, or more rows than a page) still runs on a worker,
@@ -401,20 +401,20 @@ def submit_refresh(
     db = runner.opened
     # The rows held in memory are handed to the inline jobs themselves: asked
     # again inside them, a write in between could have dropped them.
-    snap = fetch.inline_snapshot(db) if inline and db is not None else None
+    snap = browse.inline_snapshot(db) if inline and db is not None else None
     if snap is not None:
-        apart = not fetch.chart_from_page(snap, f, state.chart)
+        apart = not browse.chart_from_page(snap, f, state.chart)
     else:  # only a chart of the best rows can be picked from the page
         apart = kind(state.chart.kind).rows != "best"
     if apart:
         # Its own queries, the longest job: first, on a worker of its own,
         # while the other one answers the page and the counts.
         submit_chart(runner, state, results, universe)
-        page = partial(fetch.page, state=f, sort=state.sort, snap=snap)
+        page = partial(browse.page, state=f, sort=state.sort, snap=snap)
         runner.submit("page", page, inline=snap is not None, on_done=results.set_page)
     else:
         both = partial(
-            fetch.page_and_chart, state=f, sort=state.sort, spec=state.chart, snap=snap
+            browse.page_and_chart, state=f, sort=state.sort, spec=state.chart, snap=snap
         )
         runner.submit(
             ("page", "chart"),
@@ -422,7 +422,7 @@ def submit_refresh(
             inline=snap is not None,
             on_done={"page": results.set_page, "chart": results.set_built},
         )
-    counts = partial(fetch.facet_counts, state=f, snap=snap)
+    counts = partial(browse.facet_counts, state=f, snap=snap)
     runner.submit("facets", counts, inline=snap is not None, on_done=results.set_counts)
 
 
@@ -432,7 +432,7 @@ def submit_chart(
     results: Results,
     universe: UniverseWait | None = None,
 ) -> None:
-    job = partial(fetch.chart_data, state=state.filters, spec=state.chart)
+    job = partial(browse.chart_data, state=state.filters, spec=state.chart)
     runner.submit(
         "chart", _building(job, state, results, universe), on_done=results.set_built
     )
@@ -483,11 +483,11 @@ def submit_initial(runner: QueryRunner, state: AppState, results: Results) -> No
     on the other worker). Built without them, it was not the chart to draw,
     and was built again and drawn once the universe had come: a second
     round trip and draw after the window first showed its data."""
-    known: Future[fetch.Universe] = Future()
+    known: Future[browse.Universe] = Future()
 
-    def universe(db: Database) -> fetch.Universe:
+    def universe(db: Database) -> browse.Universe:
         try:
-            u = fetch.universe(db)
+            u = browse.universe(db)
         except BaseException as exc:
             known.set_exception(exc)
             raise
@@ -508,8 +508,8 @@ def submit_initial(runner: QueryRunner, state: AppState, results: Results) -> No
 
 
 def _universe_when_known(
-    known: Future[fetch.Universe], asked: Callable[[], bool], db: Database
-) -> fetch.Universe | None:
+    known: Future[browse.Universe], asked: Callable[[], bool], db: Database
+) -> browse.Universe | None:
     """The universe ``known`` will hold, waited for on a worker; None if its
     job failed, or is no longer ``asked`` (a newer request replaced it before
     it ran). Raises ``Cancelled`` if the waiting job is cancelled (a newer

@@ -11,7 +11,7 @@ from functools import partial
 from PySide6.QtCore import QObject, Qt
 
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 from ipubench_gui.store.query.mlperf_table import mlperf_table
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.widgets.message_box import show_warning
@@ -80,7 +80,7 @@ class MLPerfTableController(QObject):
             return
         self.runner.submit(
             "mlperf-table-details",
-            partial(fetch.rows_by_ids, ids=[rid]),
+            partial(browse.rows_by_ids, ids=[rid]),
             on_done=self._on_details,
         )
 

@@ -19,7 +19,7 @@ from ipubench_gui.domain.chartrows import ChartRows
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState, Names
 from ipubench_gui.domain.plots import Chart
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 
 Counts = dict[str, dict[object, int]]
 
@@ -59,22 +59,22 @@ class Results(QObject):
     """The current universe, page, facet counts and chart rows (None until the
     first answer). Each setter emits once, and only for a new answer."""
 
-    universeChanged = Signal(object)  # fetch.Universe
+    universeChanged = Signal(object)  # browse.Universe
     universeFailed = Signal(object)  # the exception: draw without it
-    pageChanged = Signal(object)  # fetch.Page
+    pageChanged = Signal(object)  # browse.Page
     countsChanged = Signal(object)  # Counts
     chartRowsChanged = Signal(object)  # ChartRows
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.universe: fetch.Universe | None = None
+        self.universe: browse.Universe | None = None
         self.universe_failed = False
-        self.page: fetch.Page | None = None
+        self.page: browse.Page | None = None
         self.counts: Counts = {}
         self.chart_rows: ChartRows | None = None
         self.built: Built | None = None  # the last chart built on a worker
 
-    def set_universe(self, u: fetch.Universe) -> None:
+    def set_universe(self, u: browse.Universe) -> None:
         self.universe, self.universe_failed = u, False
         self.universeChanged.emit(u)
 
@@ -82,7 +82,7 @@ class Results(QObject):
         self.universe_failed = True
         self.universeFailed.emit(exc)
 
-    def set_page(self, p: fetch.Page) -> None:
+    def set_page(self, p: browse.Page) -> None:
         old = self.page
         if old is not None and same_page(old, p):
             return  # a filter that kept the same rows: nothing to redraw
@@ -105,7 +105,7 @@ class Results(QObject):
         self.set_chart_rows(built.rows)
 
 
-def same_page(a: fetch.Page, b: fetch.Page) -> bool:
+def same_page(a: browse.Page, b: browse.Page) -> bool:
     """The same rows in the same order (from memory they are the same row
     objects, so this is quick). Never for a first page of more rows: the table
     may have brought the rest under the filter before (``ResultsModel.append``),

@@ -105,7 +105,7 @@ class QueryRunner(QObject):
         then returning a mapping slot -> result); returns the request id.
 
         ``inline``: run it now, on this thread, and deliver before returning;
-        for jobs known to take a millisecond or two (see ``fetch.inline_snapshot``).
+        for jobs known to take a millisecond or two (see ``browse.inline_snapshot``).
         ``on_done(answer)``: who receives the answer (for several slots, a
         mapping slot -> receiver); ``on_error(slot, exc)``: who reports this
         job's failure (else ``failed``).

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from ipubench_gui.domain import compare
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.service import browse
 from ipubench_gui.store.bundled.build import build_store
 from ipubench_gui.store.db import Database
-from ipubench_gui.store.query import fetch
 from tests.bench.harness import REPO_DATA, Row, case, median_ms
 
 
@@ -28,8 +28,8 @@ def compare_cases(args: argparse.Namespace, tmp: Path) -> list[Row]:
             )
             .fetchall()
         ]
-        rows = fetch.rows_by_ids(db, ids)
-        fetched = median_ms(lambda: fetch.rows_by_ids(db, ids), 15)
+        rows = browse.rows_by_ids(db, ids)
+        fetched = median_ms(lambda: browse.rows_by_ids(db, ids), 15)
         table = median_ms(lambda: compare.table(rows, 0), 15)
     finally:
         db.close()

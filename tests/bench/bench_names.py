@@ -22,7 +22,8 @@ from pathlib import Path
 
 from ipubench_gui.domain.fields import TEXT_SEARCH
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store.query import clauses, fetch, snapshot
+from ipubench_gui.service import browse
+from ipubench_gui.store.query import clauses, snapshot
 from ipubench_gui.store.query.cache import cache_of
 from ipubench_gui.store.schema import quote_ident
 from ipubench_gui.store.user import aliases
@@ -50,8 +51,8 @@ def _filter_change(data: Path, tmp: Path, label: str, runs: int) -> list[Row]:
     assert status.writable, status.message
 
     def ask(state: FilterState = TERM) -> None:
-        fetch.page(db, state, ("value", True))
-        fetch.facet_counts(db, state)
+        browse.page(db, state, ("value", True))
+        browse.facet_counts(db, state)
 
     def measure() -> float:
         cache_of(db).snapshot = None  # reloaded, with this haystack

@@ -55,9 +55,9 @@ def bench_slides(args, tmp: Path) -> list[Row]:
     from ipubench_gui.domain.filters import FilterState
     from ipubench_gui.domain.kinds import KINDS
     from ipubench_gui.domain.plots import build_plot
+    from ipubench_gui.service import browse
     from ipubench_gui.store.bundled.build import build_store
     from ipubench_gui.store.db import Database
-    from ipubench_gui.store.query import fetch
 
     ensure_app()
     db = Database.open(build_store(REPO_DATA, tmp / "slides.duckdb"))
@@ -65,7 +65,7 @@ def bench_slides(args, tmp: Path) -> list[Row]:
     runs = 3 if args.quick else 7
     for kind in KINDS:
         spec = ChartSpec(kind=kind)
-        plot = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+        plot = build_plot(spec, browse.chart_data(db, FilterState(), spec))
         opts = ExportOptions(1920, 1080)
         # interleaved: ours, then the floor, run after run (the box is noisy)
         ours, floor = [], []

@@ -7,9 +7,9 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.filters import FilterState, NumRange
+from ipubench_gui.service import browse
 from ipubench_gui.store.bundled.build import build_store
 from ipubench_gui.store.db import Database
-from ipubench_gui.store.query import fetch
 from ipubench_gui.store.query import queries as q
 from tests.bench.harness import REPO_DATA, Row, case, median_ms
 from tests.bench.synthetic import largest_held_store, make_data
@@ -64,7 +64,7 @@ def _store_rows(
         Row(
             "all 12 facet counts, 3 filters",
             label,
-            median_ms(lambda: fetch.facet_counts(db, FILTER), runs),
+            median_ms(lambda: browse.facet_counts(db, FILTER), runs),
             "one filtered count(*)",
             base,
             target,
@@ -74,7 +74,7 @@ def _store_rows(
         Row(
             "all 12 facet counts, no filter",
             label,
-            median_ms(lambda: fetch.facet_counts(db, FilterState()), runs),
+            median_ms(lambda: browse.facet_counts(db, FilterState()), runs),
             "one filtered count(*)",
             base,
         )
@@ -105,10 +105,10 @@ def _in_memory_rows(label: str, store: Path, runs: int) -> list[Row]:
     db = Database.open(store)
 
     def ask():
-        fetch.page(db, FILTER, ("value", True))
-        fetch.facet_counts(db, FILTER)
+        browse.page(db, FILTER, ("value", True))
+        browse.facet_counts(db, FILTER)
 
-    assert fetch.snapshot(db) is not None
+    assert browse.snapshot(db) is not None
     mine = median_ms(ask, runs)
     from ipubench_gui.store.query.cache import cache_of
 

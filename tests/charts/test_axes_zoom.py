@@ -10,7 +10,7 @@ import pytest
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 
 
 def _shown_ticks(axis, lo, hi):
@@ -31,7 +31,7 @@ def test_latency_axis_zoomed_to_2ms_reads(qapp, db, log, ms):
     from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
 
     spec = ChartSpec(kind="latency-throughput", log=log)
-    plot = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+    plot = build_plot(spec, browse.chart_data(db, FilterState(), spec))
     assert plot.x_title.startswith("Latency (ms)") and plot.log_x == log
     canvas = ChartCanvas()
     canvas.resize(1000, 700)

@@ -13,7 +13,7 @@ from ipubench_gui.charts.export import ExportOptions, compose
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 from tests.charts.test_export import _plot
 
 
@@ -111,7 +111,7 @@ def test_value_labels_are_never_under_the_legend(qapp, db, where):
     # their labels, furthest right) are at the bottom, by the legend's corner.
     state = FilterState().with_values("metric", ["time_to_train"])
     spec = ChartSpec(kind="throughput", color_by="platform")
-    plot = build_plot(spec, fetch.chart_data(db, state, spec))
+    plot = build_plot(spec, browse.chart_data(db, state, spec))
     assert plot.series[0].points[0].x < max(p.x for s in plot.series for p in s.points)
     if where == "window":
         canvas = _canvas(qapp, plot, (1200, 700))

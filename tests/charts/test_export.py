@@ -16,7 +16,7 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plots import build_plot, footnote
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 from tests.conftest import run_cli
 
 # Every model's latency lines (55 in 16 panels) are named on no slide
@@ -29,7 +29,7 @@ LATENCY_SLIDE = FilterState().with_values(
 def _plot(db, kind, **kw):
     spec = ChartSpec(kind=kind, **kw)
     state = LATENCY_SLIDE if kind == "latency-throughput" else FilterState()
-    return build_plot(spec, fetch.chart_data(db, state, spec))
+    return build_plot(spec, browse.chart_data(db, state, spec))
 
 
 def _pixels(path):
@@ -231,7 +231,7 @@ def test_a_redraw_in_place_looks_like_a_fresh_draw(qapp, db, first, second):
         for dim, vals in sel.items():
             state = state.with_values(dim, vals)
         spec = ChartSpec()
-        return build_plot(spec, fetch.chart_data(db, state, spec))
+        return build_plot(spec, browse.chart_data(db, state, spec))
 
     def shown():
         canvas = ChartCanvas()

@@ -11,7 +11,7 @@ import pytest
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 
 KINDS = ("scaling", "latency-throughput")
 SIZES = ((1920, 1080), (1600, 900), (1280, 720))
@@ -29,7 +29,7 @@ def _composed(db, kind: str, size: tuple[int, int], x_title: str = ""):
     from ipubench_gui.charts.export import ExportOptions, compose
 
     spec = ChartSpec(kind=kind)
-    plot = build_plot(spec, fetch.chart_data(db, SLIDE[kind], spec))
+    plot = build_plot(spec, browse.chart_data(db, SLIDE[kind], spec))
     if x_title:
         plot = replace(plot, x_title=x_title)
     w = compose(plot, ExportOptions(*size))

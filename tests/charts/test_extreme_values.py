@@ -12,13 +12,13 @@ from ipubench_gui.charts.export import ExportOptions, export
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 
 
 def test_a_figure_of_1e300_exports_with_a_readable_axis(qapp, db, tmp_path):
     spec = ChartSpec(kind="scaling")
     st = FilterState().with_values("framework", ["TensorFlow 2"])
-    plot = build_plot(spec, fetch.chart_data(db, st, spec))
+    plot = build_plot(spec, browse.chart_data(db, st, spec))
     first, *rest = plot.series
     far = dataclasses.replace(
         first,

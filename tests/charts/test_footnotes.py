@@ -7,7 +7,7 @@ from __future__ import annotations
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import PRECISION_NOTE, build_plot, footnote
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 from ipubench_gui.store.user import importer
 from ipubench_gui.store.user.import_read import ImportSpec
 from tests.store.conftest import combined  # noqa: F401  (fixture)
@@ -15,7 +15,7 @@ from tests.store.conftest import combined  # noqa: F401  (fixture)
 
 def _note(db, kind, state=None):
     spec = ChartSpec(kind=kind)
-    plot = build_plot(spec, fetch.chart_data(db, state or FilterState(), spec))
+    plot = build_plot(spec, browse.chart_data(db, state or FilterState(), spec))
     assert not plot.empty
     return plot, footnote(plot)
 

@@ -9,14 +9,14 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plots import build_plot, footnote, pareto_front
 from ipubench_gui.domain.view_schema import parse_chart
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 from tests.conftest import seeds_or_skip
 from tests.seedtables import RESULTS_PAGE, read_tables
 
 
 def _plot(db, kind, state=None, **kw):
     spec = ChartSpec(kind=kind, **kw)
-    return build_plot(spec, fetch.chart_data(db, state or FilterState(), spec))
+    return build_plot(spec, browse.chart_data(db, state or FilterState(), spec))
 
 
 def _seed_rows(heading):

@@ -15,7 +15,7 @@ from ipubench_gui.charts.theme import LIGHT
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 
 
 def _runs(
@@ -38,7 +38,7 @@ def _runs(
 @pytest.mark.parametrize("kind", ["latency-throughput", "scaling"])
 def test_items_carry_exactly_the_series_points(qapp, db, kind):
     spec = ChartSpec(kind=kind)
-    plot = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+    plot = build_plot(spec, browse.chart_data(db, FilterState(), spec))
     lines = [s for s in plot.series if s.points]
     pi = pg.PlotItem(
         axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")}
@@ -99,7 +99,7 @@ def test_latency_points_are_the_stored_rows(qapp, db):
         (round(math.log10(a), 9), round(math.log10(b), 9)) for a, b in cur.fetchall()
     )
     spec = ChartSpec(kind="latency-throughput")
-    plot = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+    plot = build_plot(spec, browse.chart_data(db, FilterState(), spec))
     pi = pg.PlotItem(
         axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")}
     )

@@ -11,12 +11,12 @@ from ipubench_gui.charts.theme import LIGHT
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 
 
 def _dashed_pens(db, line_scale: float) -> list:
     spec = ChartSpec(kind="scaling")
-    plot = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+    plot = build_plot(spec, browse.chart_data(db, FilterState(), spec))
     assert any(s.dashed for s in plot.series)  # ideal scaling, dashed
     pi = pg.PlotItem(
         axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")}

@@ -19,14 +19,14 @@ from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plot_kinds import scaling_plot
 from ipubench_gui.domain.plots import build_plot
 from ipubench_gui.domain.series_rule import MAX_PANEL_LINES, MAX_PANELS
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 
 LINE_KINDS = ("scaling", "latency-throughput")
 
 
 def _plot(db, kind: str, state: FilterState | None = None):
     spec = ChartSpec(kind=kind)
-    return build_plot(spec, fetch.chart_data(db, state or FilterState(), spec))
+    return build_plot(spec, browse.chart_data(db, state or FilterState(), spec))
 
 
 def _lines(series):

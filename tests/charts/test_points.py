@@ -12,7 +12,7 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plot_model import POINT_COLUMNS, point_rows
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 from tests.charts.test_series_rule import _rows
 from tests.conftest import run_cli
 
@@ -28,7 +28,7 @@ XY = {
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_points_of_every_kind(db, kind):
     spec = ChartSpec(kind=kind)
-    plot = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+    plot = build_plot(spec, browse.chart_data(db, FilterState(), spec))
     rows = point_rows(plot)
     assert rows and all(len(r) == len(POINT_COLUMNS) for r in rows)
     assert [r[3] for r in rows if r[3]] == plot.point_ids()
@@ -60,13 +60,13 @@ def test_throughput_draws_one_unit_family_at_a_time(db):
     )
     largest = max(counts, key=counts.get)
     spec = ChartSpec()
-    plot = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+    plot = build_plot(spec, browse.chart_data(db, FilterState(), spec))
     assert {r["unit_family"] for r in plot.rows} == {largest}
     assert f"({largest})" in plot.x_title
     assert any("nodes/s (5)" in n for n in plot.notes)
     # the others one click (one option) away
     nodes = spec.with_(unit_family="nodes/s")
-    plot = build_plot(nodes, fetch.chart_data(db, FilterState(), nodes))
+    plot = build_plot(nodes, browse.chart_data(db, FilterState(), nodes))
     assert {r["model"] for r in plot.rows} == {"Cluster-GCN"}
     assert len(plot.rows) == counts["nodes/s"]
     assert "(nodes/s)" in plot.x_title

@@ -14,7 +14,7 @@ from ipubench_gui.charts.theme import DARK, LIGHT
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 
 
 def _plot(db, kind: str, framework: str | None):
@@ -22,7 +22,7 @@ def _plot(db, kind: str, framework: str | None):
     f = FilterState()
     if framework:
         f = f.with_values("framework", [framework])
-    return build_plot(spec, fetch.chart_data(db, f, spec))
+    return build_plot(spec, browse.chart_data(db, f, spec))
 
 
 def _plot_item() -> pg.PlotItem:
@@ -170,7 +170,7 @@ def _bars(db, platform: str | None):
     f = FilterState()
     if platform:
         f = f.with_values("platform", [platform])
-    return build_plot(spec, fetch.chart_data(db, f, spec))
+    return build_plot(spec, browse.chart_data(db, f, spec))
 
 
 def _fresh(plot) -> pg.PlotItem:

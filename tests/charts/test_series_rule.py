@@ -9,7 +9,7 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plots import build_plot
 from ipubench_gui.domain.series_rule import CONFIGURATION
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 
 # What a line's points must share, read independently of the rule: every
 # stored column that describes a configuration, but the chart's x dimension.
@@ -32,10 +32,10 @@ def test_a_line_joins_only_like_with_like(db, kind, medians, monkeypatch):
     filtered row then stands for a group: the median keys must keep apart
     what the series rule keeps apart)."""
     if medians:
-        monkeypatch.setattr(fetch, "KIND_ROW_CAP", 0)
+        monkeypatch.setattr(browse, "KIND_ROW_CAP", 0)
     rows = _rows(db)
     spec = ChartSpec(kind=kind)
-    plot = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+    plot = build_plot(spec, browse.chart_data(db, FilterState(), spec))
     lines = [s for s in plot.series if s.style == "line" and not s.dashed]
     assert len(lines) > 5
     same = [
@@ -70,7 +70,7 @@ def test_latency_lines_keep_variants_apart(db):
     spec = ChartSpec(kind="latency-throughput")
     for model, n in (("GPT-2", 3), ("YOLOv4", 8)):
         state = FilterState().with_values("model", [model])
-        plot = build_plot(spec, fetch.chart_data(db, state, spec))
+        plot = build_plot(spec, browse.chart_data(db, state, spec))
         variants = {r["variant"] for r in plot.rows}
         lines = [s for s in plot.series if s.style == "line" and not s.dashed]
         assert len(variants) == n and len(lines) >= n, model
@@ -81,7 +81,7 @@ def test_latency_lines_keep_variants_apart(db):
 
 def test_scaling_never_joins_two_sdks(db):
     spec = ChartSpec(kind="scaling")
-    plot = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+    plot = build_plot(spec, browse.chart_data(db, FilterState(), spec))
     rows = _rows(db)
     for s in plot.series:
         sdks = {rows[p.result_id]["sdk_version"] for p in s.points if p.result_id}
@@ -105,7 +105,7 @@ def test_xla_batch_1_is_not_joined_with_mixed_precision(db, medians, monkeypatch
     256) and batch 1 in mixed precision + XLA: two lines, never one point or
     one line holding both batch-1 figures, also as medians beyond the cap."""
     if medians:
-        monkeypatch.setattr(fetch, "KIND_ROW_CAP", 0)
+        monkeypatch.setattr(browse, "KIND_ROW_CAP", 0)
     want = {
         r["precision"]: {int(r["batch_size"]): float(r["latency_ms"])}
         for r in _gpu_reference(model="ResNeXt-101 32x4d", metric="throughput")
@@ -114,7 +114,7 @@ def test_xla_batch_1_is_not_joined_with_mixed_precision(db, medians, monkeypatch
     assert set(want) == {"mixed precision", "mixed precision + XLA"}
     spec = ChartSpec(kind="latency-throughput")
     state = FilterState().with_values("platform", ["A100 40GB"])
-    plot = build_plot(spec, fetch.chart_data(db, state, spec))
+    plot = build_plot(spec, browse.chart_data(db, state, spec))
     rows = _rows(db)
     got: dict[str, dict[int, float]] = {}
     for s in plot.series:

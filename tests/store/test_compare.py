@@ -6,7 +6,7 @@ import pytest
 
 from ipubench_gui.domain import compare
 from ipubench_gui.domain.views import View, reconcile
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 from tests.conftest import run_cli, seeds_or_skip
 from tests.seedtables import RESULTS_PAGE, read_tables
 
@@ -67,7 +67,7 @@ def test_bow_over_classic_bert_large_ph1_pytorch(db):
             variant="Ph1 Pre-Training (SL128) - Packed",
         ),
     ]
-    base, bow_row = fetch.rows_by_ids(db, ids)
+    base, bow_row = browse.rows_by_ids(db, ids)
     assert (
         compare.ratio_text(bow_row, base)
         == f"{want:.2f}× more throughput (+{(want - 1) * 100:.0f}%)"
@@ -82,7 +82,7 @@ def test_bow_over_classic_bert_large_ph1_pytorch(db):
 def test_directions_for_time_and_latency(db):
     t16 = _id(db, mlperf_id="2.0-2047")  # ResNet-50, Bow Pod16, 19.64 min
     t64 = _id(db, mlperf_id="2.0-2050")  # Bow Pod64, 6.30 min
-    a, b = fetch.rows_by_ids(db, [t16, t64])
+    a, b = browse.rows_by_ids(db, [t16, t64])
     # the issue's own example: 6.30 against 19.64 minutes
     assert compare.ratio_text(b, a) == "3.12× less time (−68%)"
     assert f"{19.64 / 6.30:.2f}" == "3.12" and f"{1 - 6.30 / 19.64:.0%}" == "68%"
@@ -96,7 +96,7 @@ def test_directions_for_time_and_latency(db):
         platform="Bow-2000",
         variant="higher throughput config",
     )
-    low, high = fetch.rows_by_ids(db, [lo, hi])
+    low, high = browse.rows_by_ids(db, [lo, hi])
     x, pct = f"{1.66 / 0.58:.2f}", f"{1 - 0.58 / 1.66:.0%}"
     assert compare.latency_text(low, high) == f"{x}× less latency (−{pct})"
     assert (
@@ -121,7 +121,7 @@ def _bert_pod16_pod64(db) -> tuple[str, str]:
 
 def test_verdict_only_system_size_is_like_for_like(db):
     a, b = _bert_pod16_pod64(db)
-    ra, rb = fetch.rows_by_ids(db, [a, b])
+    ra, rb = browse.rows_by_ids(db, [a, b])
     v = compare.verdict(rb, ra)
     assert v.like_for_like and v.keys("differs") == ["accelerators", "platform"]
     # the seed's 22,759 and 6,044 sequences/s on 64 and 16 IPUs
@@ -137,7 +137,7 @@ def test_verdict_precision_and_batch_size_is_not_like_for_like(db):
     # against PyTorch bs 1,024 at 16.32.
     a = _id(db, model="EfficientNet-B4", platform="IPU-POD16", framework="TensorFlow1")
     b = _id(db, model="EfficientNet-B4", platform="IPU-POD16", framework="PyTorch")
-    ra, rb = fetch.rows_by_ids(db, [a, b])
+    ra, rb = browse.rows_by_ids(db, [a, b])
     v = compare.verdict(rb, ra, focus="framework")
     assert not v.like_for_like
     assert v.keys("differs", "workload") == ["precision", "batch_size"]
@@ -156,8 +156,8 @@ def test_counterparts_equal_an_independent_query(db):
         framework="PopART",
         variant="Ph1 Pre-Training (SL128)",
     )
-    (row,) = fetch.rows_by_ids(db, [rid])
-    groups = compare.counterparts(row, fetch.family_rows(db, row))
+    (row,) = browse.rows_by_ids(db, [rid])
+    groups = compare.counterparts(row, browse.family_rows(db, row))
     got = {(a, cp.row["result_id"]) for a, cps in groups.items() for cp in cps}
     # Independently: same model/variant/dataset/precision/metric; exactly one of
     # generation (SDK may follow), system size, framework, SDK, batch size differs.
@@ -252,9 +252,9 @@ def test_view_json_round_trip_and_reconcile(db):
         Comparison(("podtr-0f234b", "nope"), "nope"),
     )
     assert View.parse(v.to_json()) == (v, [])
-    u = fetch.universe(db)
+    u = browse.universe(db)
     fixed, dropped = reconcile(
-        v, u.values, fetch.existing_ids(db, list(v.comparison.ids))
+        v, u.values, browse.existing_ids(db, list(v.comparison.ids))
     )
     assert fixed.filters.values("framework") == {"PopART"}
     assert fixed.comparison == Comparison(("podtr-0f234b",), "podtr-0f234b")
@@ -277,7 +277,7 @@ def test_ratio_words_and_column_labels():
 
 def test_only_differences_hides_identical_provenance(db):
     a, b = _bert_pod16_pod64(db)
-    rows = fetch.rows_by_ids(db, [a, b])
+    rows = browse.rows_by_ids(db, [a, b])
     t = compare.table(rows)
     same = {cr.key for cr in t if any(cr.values) and not cr.differs}
     assert {"source_title", "table", "source_date"} <= same  # one vendor table
@@ -301,7 +301,7 @@ def test_ratios_only_between_the_same_metric_in_one_unit_family(db):
     rn50 = _id(
         db, model="ResNet-50v1.5", platform="Bow-2000", variant="lowest latency config"
     )
-    a, b = fetch.rows_by_ids(db, [bert, rn50])
+    a, b = browse.rows_by_ids(db, [bert, rn50])
     want = "not comparable: different model (BERT-Large vs ResNet-50 v1.5) and task"
     assert compare.ratio_text(a, b) == want
     text = compare.verdict(a, b).text()
@@ -315,14 +315,14 @@ def test_ratios_only_between_the_same_metric_in_one_unit_family(db):
     # same model, another metric: GPS++ throughput against its time to train
     ids = db.cursor().execute("SELECT result_id FROM results WHERE model = 'GPS++'")
     t, tt = sorted(
-        fetch.rows_by_ids(db, [i for (i,) in ids.fetchall()]),
+        browse.rows_by_ids(db, [i for (i,) in ids.fetchall()]),
         key=lambda r: r["metric"],
     )
     assert compare.ratio_text(t, tt) == (
         "not comparable: different metric (Throughput vs Time to train)"
     )
     # Cluster-GCN counts nodes, ResNet-50 images: both printed "items/s"
-    (gcn,) = fetch.rows_by_ids(
+    (gcn,) = browse.rows_by_ids(
         db,
         [
             db.scalar(
@@ -335,7 +335,7 @@ def test_ratios_only_between_the_same_metric_in_one_unit_family(db):
         "not comparable: different model (Cluster-GCN vs ResNet-50 v1.5)"
     )
     # and counterparts never cross unit families
-    for cps in compare.counterparts(a, fetch.family_rows(db, a)).values():
+    for cps in compare.counterparts(a, browse.family_rows(db, a)).values():
         assert all(cp.row["unit_family"] == a["unit_family"] for cp in cps)
 
 
@@ -343,7 +343,7 @@ def test_markdown_notes_name_columns_as_their_headers(db):
     """The copied/saved Markdown's notes say which column, as its header does
     ('BERT-Large · Bow Pod64 · batch …'), not by result id."""
     a, b = _bert_pod16_pod64(db)
-    rows = fetch.rows_by_ids(db, [a, b])
+    rows = browse.rows_by_ids(db, [a, b])
     md = compare.to_markdown(rows, 0)
     notes = [line for line in md.splitlines() if line.startswith("- ")]
     want = f"- {rows[1]['model']} · {rows[1]['platform']} · batch "

@@ -235,7 +235,7 @@ def test_not_an_inference_tree(tmp_path):
 @needs_shared
 def test_compare_treats_the_scenario_as_part_of_the_workload(db):
     from ipubench_gui.domain.likeness import NOT_LIKE, assess
-    from ipubench_gui.store.query import fetch
+    from ipubench_gui.service import browse
 
     path = "closed/NVIDIA/results/A100-PCIex8_TRT/resnet50/"
     ids = {
@@ -243,7 +243,7 @@ def test_compare_treats_the_scenario_as_part_of_the_workload(db):
         for r in _rows()
         if r["mlperf_round"] == "1.0" and r["path"].startswith(path)
     }
-    offline, server = fetch.rows_by_ids(db, [ids["Offline"], ids["Server"]])
+    offline, server = browse.rows_by_ids(db, [ids["Offline"], ids["Server"]])
     a = assess(server, offline)
     assert a.verdict == NOT_LIKE
     assert any("scenario" in d for d in a.differences())

@@ -12,7 +12,8 @@ import pytest
 
 from ipubench_gui.domain import compare
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store.query import fetch, queries
+from ipubench_gui.service import browse
+from ipubench_gui.store.query import queries
 from tests.conftest import DATA, seeds_or_skip
 
 CSV = list(csv.DictReader((DATA / "mlperf_training.csv").open(encoding="utf-8")))
@@ -149,7 +150,7 @@ def test_vendor_rows_keep_the_pages_words_and_their_own_tables_link(db):
 
 
 def test_a_vendor_row_links_to_nothing_of_another_table(db):
-    bow = fetch.rows_by_ids(db, ["bowtr-536574"])[0]
+    bow = browse.rows_by_ids(db, ["bowtr-536574"])[0]
     assert not bow.get("link")
     assert not compare.value_of(bow, "source_link")  # not the page's last links
 

@@ -11,8 +11,8 @@ import pytest
 
 from ipubench_gui.domain.entities import EntityError
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.service import browse
 from ipubench_gui.store.bundled import names
-from ipubench_gui.store.query import fetch
 from ipubench_gui.store.query import queries as q
 from ipubench_gui.store.user import aliases, importer
 from ipubench_gui.store.user.import_read import ImportSpec
@@ -240,7 +240,7 @@ def test_views_saved_with_old_names_still_open(db):
         .with_values("model", ["ResNet-50v1.5", "BERT Large", "Gone Net"])
         .with_values("framework", ["TensorFlow1"])
     )
-    u = fetch.universe(db)
+    u = browse.universe(db)
     fixed, dropped = reconcile(old, u.values, set(), names.renamer(aliases.of(db)))
     assert fixed.filters.values("model") == {"ResNet-50 v1.5", "BERT-Large"}
     assert fixed.filters.values("framework") == {"TensorFlow 1"}

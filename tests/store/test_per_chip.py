@@ -10,7 +10,7 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.per_chip import LABEL, NOTE, per_chip
 from ipubench_gui.domain.plots import build_plot, footnote
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 from tests.conftest import run_cli, seeds_or_skip
 from tests.seedtables import RESULTS_PAGE, read_tables
 
@@ -26,7 +26,7 @@ def _n(text):
 
 def _by_mlperf_id(db, mid):
     rid = db.scalar("SELECT result_id FROM results WHERE mlperf_id = $m", {"m": mid})
-    (row,) = fetch.rows_by_ids(db, [rid])
+    (row,) = browse.rows_by_ids(db, [rid])
     return row
 
 
@@ -56,7 +56,7 @@ def test_throughput_per_chip_in_the_scaling_chart(db):
     }
     spec = ChartSpec(kind="scaling", per_accelerator=True)
     state = FilterState().with_values("model", ["ResNet-50 v1.5"])
-    plot = build_plot(spec, fetch.chart_data(db, state, spec))
+    plot = build_plot(spec, browse.chart_data(db, state, spec))
     line = next(
         s
         for s in plot.series
@@ -74,11 +74,11 @@ def test_throughput_per_chip_in_the_scaling_chart(db):
 
 def test_throughput_bars_ranked_per_chip(db):
     spec = ChartSpec(per_accelerator=True)
-    plot = build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+    plot = build_plot(spec, browse.chart_data(db, FilterState(), spec))
     values = [p.x for s in plot.series for p in s.points]
     stored = {
         r["result_id"]: r["value"] / r["accelerators"]
-        for r in fetch.rows_by_ids(db, plot.point_ids())
+        for r in browse.rows_by_ids(db, plot.point_ids())
     }
     assert sorted(values) == sorted(stored.values())
     assert LABEL in plot.x_title
@@ -90,7 +90,7 @@ def test_cli_compare_and_export_table_per_accelerator(db, tmp_path, _isolated_ho
     p = run_cli("compare", a, b, "--per-accelerator", home=_isolated_home)
     assert p.returncode == 0, p.stderr
     for rid, chips in ((a, 16), (b, 64)):
-        (r,) = fetch.rows_by_ids(db, [rid])
+        (r,) = browse.rows_by_ids(db, [rid])
         assert f"{r['value'] * chips:,.2f}".rstrip("0").rstrip(".") in p.stdout
     assert NOTE in p.stdout
     out = tmp_path / "t.csv"
@@ -106,7 +106,7 @@ def test_cli_compare_and_export_table_per_accelerator(db, tmp_path, _isolated_ho
     with open(out, newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     assert rows
-    by_id = {r["result_id"]: r for r in fetch.rows_by_ids(db, [r["ID"] for r in rows])}
+    by_id = {r["result_id"]: r for r in browse.rows_by_ids(db, [r["ID"] for r in rows])}
     for r in rows:
         stored = by_id[r["ID"]]
         if stored["metric"] == "throughput":

@@ -223,7 +223,7 @@ def _distinct(db, dim):
 def test_bar_rows_picked_in_python_equal_the_store_top_n(db, data):
     """``best_rows`` (from the fetched page) must pick what the SQL Top-N picks."""
     from ipubench_gui.domain.chartrows import best_rows
-    from ipubench_gui.store.query import fetch
+    from ipubench_gui.service import browse
 
     state = FilterState()
     for dim in data.draw(
@@ -239,10 +239,10 @@ def test_bar_rows_picked_in_python_equal_the_store_top_n(db, data):
         state = state.with_values(dim, vals)
     metric = data.draw(st.sampled_from(["throughput", "latency", "time_to_train"]))
     limit = data.draw(st.sampled_from([1, 5, 60]))
-    page = fetch.page(db, state, (None, False))
+    page = browse.page(db, state, (None, False))
     assert not page.result.truncated
     mine = best_rows(page.result.dicts(), metric, limit)
-    sql = fetch.chart_rows(db, state, metric, limit)
+    sql = browse.chart_rows(db, state, metric, limit)
     assert [r["result_id"] for r in mine.rows] == [r["result_id"] for r in sql.rows]
     assert (mine.total, mine.mine, mine.plotted) == (sql.total, sql.mine, sql.plotted)
 
@@ -278,7 +278,7 @@ def test_the_best_rows_are_cut_where_the_figures_tie(db, per_chip):
     one (``chart_cut``): where that figure is shared by rows inside and
     outside the best, the tie-break still decides, as one ORDER BY over every
     row does."""
-    from ipubench_gui.store.query import fetch
+    from ipubench_gui.service import browse
 
     fig = "value / accelerators" if per_chip else "value"
     cut_at_a_tie = 0
@@ -301,6 +301,6 @@ def test_the_best_rows_are_cut_where_the_figures_tie(db, per_chip):
             if every[limit - 1][1] != every[limit][1]:
                 continue
             cut_at_a_tie += 1
-            got = fetch.chart_rows(db, FilterState(), metric, limit, family, per_chip)
+            got = browse.chart_rows(db, FilterState(), metric, limit, family, per_chip)
             assert [r["result_id"] for r in got.rows] == [r[0] for r in every[:limit]]
     assert cut_at_a_tie > 0  # the seed has such ties

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from ipubench_gui.domain.fields import FACETS, RANGES, TABLE_COLUMNS
 from ipubench_gui.domain.filters import FilterState, NumRange
+from ipubench_gui.service import browse
 from ipubench_gui.store.db import Database
-from ipubench_gui.store.query import fetch
 from ipubench_gui.store.query.cache import cache_of
 from tests.conftest import STORE_ROWS, examples
 
@@ -50,7 +50,7 @@ def synthetic_db(tmp_path_factory):
 def _states(db: Database):
     """Filter states over the store's own values: selections (blank included),
     ranges within and beyond its bounds, and text terms in any case."""
-    u = fetch.universe(db)
+    u = browse.universe(db)
     words = sorted(
         {
             w
@@ -93,13 +93,13 @@ SORTS = st.tuples(
 
 
 def _check_same_answers(db: Database, state, sort, limit) -> None:
-    assert fetch.snapshot(db) is not None  # a small store: held in memory
-    mine = fetch.page(db, state, sort, limit=limit)
-    counts = fetch.facet_counts(db, state)
+    assert browse.snapshot(db) is not None  # a small store: held in memory
+    mine = browse.page(db, state, sort, limit=limit)
+    counts = browse.facet_counts(db, state)
     with _sql_only(db):
-        assert fetch.snapshot(db) is None
-        sql = fetch.page(db, state, sort, limit=limit)
-        sql_counts = fetch.facet_counts(db, state)
+        assert browse.snapshot(db) is None
+        sql = browse.page(db, state, sort, limit=limit)
+        sql_counts = browse.facet_counts(db, state)
     assert mine.matching == sql.matching
     assert mine.result.columns == sql.result.columns
     assert mine.result.truncated == sql.result.truncated
@@ -131,7 +131,7 @@ def test_every_sort_orders_alike_blanks_last(db, column, descending):
 def test_a_value_the_store_lacks_matches_nothing_in_both(db):
     state = FilterState().with_values("framework", ["No such framework"])
     _check_same_answers(db, state, (None, False), 5000)
-    assert fetch.page(db, state, (None, False)).matching == 0
+    assert browse.page(db, state, (None, False)).matching == 0
 
 
 def test_selections_and_ranges_on_other_columns_filter_alike(db):
@@ -143,7 +143,7 @@ def test_selections_and_ranges_on_other_columns_filter_alike(db):
         .with_range("value", NumRange(100, None))
     )
     _check_same_answers(db, state, ("unit", False), 5000)
-    assert fetch.page(db, state, (None, False)).matching > 0
+    assert browse.page(db, state, (None, False)).matching > 0
 
 
 @pytest.mark.parametrize("kind", ["throughput", "scaling", "mlperf"])
@@ -152,16 +152,16 @@ def test_chart_from_page_says_when_page_and_chart_needs_no_query(db, kind):
 
     spec = ChartSpec(kind=kind)
     state = FilterState().with_values("framework", ["PyTorch"])
-    snap = fetch.snapshot(db)
+    snap = browse.snapshot(db)
     asked = []
     real_run = db.run
     db.run = lambda *a, **k: asked.append(a) or real_run(*a, **k)
     try:
-        fetch.page_and_chart(db, state, (None, False), spec, snap=snap)
+        browse.page_and_chart(db, state, (None, False), spec, snap=snap)
     finally:
         del db.run
-    assert fetch.chart_from_page(snap, state, spec) == (not asked)
-    assert fetch.chart_from_page(snap, state, spec) == (kind == "throughput")
+    assert browse.chart_from_page(snap, state, spec) == (not asked)
+    assert browse.chart_from_page(snap, state, spec) == (kind == "throughput")
 
 
 def test_inline_jobs_answer_from_the_rows_handed_to_them(db):
@@ -170,41 +170,41 @@ def test_inline_jobs_answer_from_the_rows_handed_to_them(db):
     # DuckDB on the GUI thread: they answer from the copy they were given.
     from ipubench_gui.domain.chartspec import ChartSpec
 
-    assert fetch.snapshot(db) is not None
-    snap = fetch.inline_snapshot(db)
+    assert browse.snapshot(db) is not None
+    snap = browse.inline_snapshot(db)
     assert snap is not None
     state = FilterState().with_values("framework", ["PyTorch"])
-    want = fetch.page(db, state, (None, False))
+    want = browse.page(db, state, (None, False))
     db.data_changed()  # a write in between: the store's copy is dropped
     opened = []
     real_cursor = db.cursor
     db.cursor = lambda: opened.append(1) or real_cursor()
     try:
-        got = fetch.page_and_chart(db, state, (None, False), ChartSpec(), snap=snap)
-        counts = fetch.facet_counts(db, state, snap=snap)
+        got = browse.page_and_chart(db, state, (None, False), ChartSpec(), snap=snap)
+        counts = browse.facet_counts(db, state, snap=snap)
     finally:
         del db.cursor
     assert opened == []  # no query at all
     assert got["page"] == want and counts["framework"]["PyTorch"] == want.matching
-    assert fetch.inline_snapshot(db) is None  # still dropped, until asked anew
+    assert browse.inline_snapshot(db) is None  # still dropped, until asked anew
 
 
 def test_stores_above_the_limit_are_not_held(db, monkeypatch):
     from ipubench_gui.store.query import snapshot
 
     db.data_changed()
-    monkeypatch.setattr(fetch, "SNAPSHOT_MAX_ROWS", STORE_ROWS - 1)
-    assert fetch.snapshot(db) is None and not fetch.answers_at_once(db)
+    monkeypatch.setattr(browse, "SNAPSHOT_MAX_ROWS", STORE_ROWS - 1)
+    assert browse.snapshot(db) is None and not browse.answers_at_once(db)
     db.data_changed()
-    monkeypatch.setattr(fetch, "SNAPSHOT_MAX_ROWS", snapshot.MAX_ROWS)
-    assert fetch.snapshot(db) is not None and fetch.answers_at_once(db)
+    monkeypatch.setattr(browse, "SNAPSHOT_MAX_ROWS", snapshot.MAX_ROWS)
+    assert browse.snapshot(db) is not None and browse.answers_at_once(db)
 
 
 def test_only_small_stores_are_answered_on_the_calling_thread(db, monkeypatch):
-    assert fetch.snapshot(db) is not None and fetch.answers_at_once(db)
-    monkeypatch.setattr(fetch, "SNAPSHOT_INLINE_MAX_ROWS", STORE_ROWS - 1)
-    assert fetch.snapshot(db) is not None  # still held, answered on a worker
-    assert not fetch.answers_at_once(db)
+    assert browse.snapshot(db) is not None and browse.answers_at_once(db)
+    monkeypatch.setattr(browse, "SNAPSHOT_INLINE_MAX_ROWS", STORE_ROWS - 1)
+    assert browse.snapshot(db) is not None  # still held, answered on a worker
+    assert not browse.answers_at_once(db)
 
 
 def test_every_filter_kind_is_compiled_from_a_filter_state():
@@ -239,17 +239,17 @@ def test_a_charts_rows_from_the_held_page_are_those_of_its_own_query(db, state):
     from ipubench_gui.domain.chartspec import ChartSpec
 
     spec = ChartSpec(kind="throughput")
-    snap = fetch.snapshot(db)
+    snap = browse.snapshot(db)
     assert snap is not None
-    page = fetch.page(db, state, (None, False), snap=snap)
+    page = browse.page(db, state, (None, False), snap=snap)
     shared = snap.row_dicts(page.result)
     assert shared == page.result.dicts()
-    again = snap.row_dicts(fetch.page(db, state, (None, False), snap=snap).result)
+    again = snap.row_dicts(browse.page(db, state, (None, False), snap=snap).result)
     assert again is not None and all(a is b for a, b in zip(shared, again))
-    mine = fetch.chart_data(db, state, spec, page=page)
+    mine = browse.chart_data(db, state, spec, page=page)
     with _sql_only(db):
-        sql = fetch.chart_data(db, state, spec)
+        sql = browse.chart_data(db, state, spec)
         # rows that are not the held ones are not answered from them
-        assert snap.row_dicts(fetch.page(db, state, (None, False)).result) is None
+        assert snap.row_dicts(browse.page(db, state, (None, False)).result) is None
     assert [dict(r) for r in mine.rows] == [dict(r) for r in sql.rows]
     assert (mine.total, mine.mine, mine.plotted) == (sql.total, sql.mine, sql.plotted)

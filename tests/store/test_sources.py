@@ -6,6 +6,7 @@ import duckdb
 import pytest
 
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.service import browse
 from ipubench_gui.store.bundled import sources
 from ipubench_gui.store.bundled.build import DataError, build_store
 from ipubench_gui.store.bundled.sources import (
@@ -15,7 +16,6 @@ from ipubench_gui.store.bundled.sources import (
     shown_rows,
 )
 from ipubench_gui.store.db import Database
-from ipubench_gui.store.query import fetch
 
 # A made-up source: another vendor's published figures, in a file of its own.
 TPU_CSV = (
@@ -89,7 +89,7 @@ def test_a_new_source_is_one_registry_entry(with_tpu, tmp_path):
                 "sequences/s",
             ),
         ]
-        counts = fetch.facet_counts(db, FilterState())
+        counts = browse.facet_counts(db, FilterState())
         assert counts["source"]["Published reference (TPU)"] == 2
         total = db.scalar("SELECT count(*) FROM results_v")
         assert total == before  # the self-test's count follows the entry

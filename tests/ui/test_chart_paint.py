@@ -16,7 +16,7 @@ from ipubench_gui.charts.axes import NumberAxis
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 
 TF2 = FilterState().with_values("framework", ["TensorFlow 2"])
 
@@ -25,7 +25,7 @@ def _one_plot(db, scale: float = 1.0):
     """The scaling chart of TensorFlow 2's results (one plot), its
     throughputs times ``scale``."""
     spec = ChartSpec(kind="scaling")
-    plot = build_plot(spec, fetch.chart_data(db, TF2, spec))
+    plot = build_plot(spec, browse.chart_data(db, TF2, spec))
     assert plot.series and not plot.panels
     return dataclasses.replace(
         plot,

@@ -11,7 +11,7 @@ from ipubench_gui.charts.panels import draw_panels
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 
 TORCH = FilterState().with_values("framework", ["PyTorch"])
 TF = FilterState().with_values("framework", ["TensorFlow 1"])
@@ -19,7 +19,7 @@ TF = FilterState().with_values("framework", ["TensorFlow 1"])
 
 def _plot(db, state: FilterState):
     spec = ChartSpec(kind="scaling")
-    return build_plot(spec, fetch.chart_data(db, state, spec))
+    return build_plot(spec, browse.chart_data(db, state, spec))
 
 
 def _canvas(qtbot, budget_ms: float):

@@ -214,14 +214,14 @@ def test_vendor_claims_load_when_the_compare_dock_first_shows(qtbot, session, db
 def test_headers_only_differences_and_copy_keys(qtbot, session, db):
     from ipubench_gui.domain import compare
     from ipubench_gui.domain.compare import Comparison
-    from ipubench_gui.store.query import fetch
+    from ipubench_gui.service import browse
 
     ids = ("bowtr-536574", "bowtr-aeb672")
     session.state.set_comparison(Comparison(ids, ids[0]))
     w = session.window
     cm, view = w.comparator.model, w.comparator.view
     qtbot.waitUntil(lambda: cm.columnCount() == 2)
-    rows = fetch.rows_by_ids(db, list(ids))
+    rows = browse.rows_by_ids(db, list(ids))
     h = Qt.Orientation.Horizontal
     # headers read "model · platform · batch", the full id in the tooltip
     first = rows[0]

@@ -187,3 +187,24 @@ def test_an_import_is_one_call_from_both(
     )
     assert len(seen) == 2 and seen[0] == seen[1]
     assert seen[0][3] == 1
+
+
+def test_a_table_export_is_one_call_from_both(session, run, monkeypatch, tmp_path):
+    from ipubench_gui.domain.filters import FilterState
+    from ipubench_gui.service import exports
+
+    seen = []
+    real = exports.export_table
+
+    def export_table(db, state, path, per_accelerator=False):
+        n = real(db, state, path, per_accelerator)
+        seen.append((state, n, path.read_bytes()))
+        return n
+
+    monkeypatch.setattr(exports, "export_table", export_table)
+    run("export-table", str(tmp_path / "cli.csv"), "--filter", "framework=PyTorch")
+    state = FilterState().with_values("framework", ["PyTorch"])
+    session.state.set_filters(state)
+    session.imports.export(tmp_path / "window.csv")
+    assert [s[0] for s in seen] == [state, state]
+    assert seen[0][1] == seen[1][1] > 0 and seen[0][2] == seen[1][2]

@@ -10,12 +10,12 @@ from PySide6.QtWidgets import QApplication
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 
 
 def _plot(db):
     spec = ChartSpec(kind="scaling")
-    return build_plot(spec, fetch.chart_data(db, FilterState(), spec))
+    return build_plot(spec, browse.chart_data(db, FilterState(), spec))
 
 
 def _canvas(qtbot, plot, width: int, height: int):

@@ -25,8 +25,8 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plots import build_plot
+from ipubench_gui.service import browse
 from ipubench_gui.service.chart import color_order
-from ipubench_gui.store.query import fetch
 
 FACETS = ("framework", "generation", "model", "task", "unit_family", "platform")
 STEPS = 12
@@ -281,7 +281,7 @@ def _first_difference(a, b, at: str = "") -> str:
 
 def _plot(db, universe, state: FilterState, spec: ChartSpec):
     return build_plot(
-        spec, fetch.chart_data(db, state, spec), color_order(universe, spec)
+        spec, browse.chart_data(db, state, spec), color_order(universe, spec)
     )
 
 
@@ -298,7 +298,7 @@ def _same_tick_room(fresh, canvas) -> None:
 def _steps(qtbot, db, kind: str):
     """Each step of ``kind``'s walk: the redrawn canvas's and a fresh one's
     ``_seen``, and their pictures."""
-    universe = fetch.universe(db)
+    universe = browse.universe(db)
     steps = _walk(db, universe, kind, 20 + sorted(KINDS).index(kind))
     canvas = _canvas(qtbot, True)
     for i, (state, spec, legend, plot) in enumerate(steps):
@@ -352,7 +352,7 @@ def test_a_chart_redrawn_over_the_last_shows_what_a_fresh_canvas_shows(qtbot, db
     "the left axis stays 47 px wide for all results, where a fresh one is 43.5",
 )
 def test_an_axis_takes_the_room_its_own_tick_labels_take(qtbot, db):
-    universe = fetch.universe(db)
+    universe = browse.universe(db)
     spec = ChartSpec(kind="mlperf")
     one = FilterState().with_values("platform", ["dgxa100_n128_ngc21.09_mxnet"])
     canvas, fresh = _canvas(qtbot, True), _canvas(qtbot, True)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import threading
 
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.service import browse
 from ipubench_gui.store.db import Cancelled, Query
-from ipubench_gui.store.query import fetch
 from tests.conftest import STORE_ROWS
 from tests.ui.conftest import GuiSide, sql_ids, table_ids
 from tests.ui.test_import_ui import combined_session  # noqa: F401 (a fixture)
@@ -82,13 +82,13 @@ def test_widgets_follow_the_results_holder(qtbot, session, db):
     res = session.results
     ids = sql_ids(db, "lower(framework) = 'pytorch'")
     f = FilterState().with_values("framework", ["PyTorch"])
-    page = fetch.page(db, f, (None, False))
+    page = browse.page(db, f, (None, False))
     res.set_page(page)
     assert table_ids(session) == ids
     assert (
         session.window.count_label.text() == f"{len(ids):,} of {STORE_ROWS:,} results"
     )
-    counts = fetch.facet_counts(db, f)
+    counts = browse.facet_counts(db, f)
     res.set_counts(counts)
     m = session.window.facets.boxes["platform"].model
     assert {v: m.count(v) for v in m.values() if m.count(v)} == counts["platform"]
@@ -115,13 +115,13 @@ def test_a_comparison_reaches_the_comparator_through_its_own_request_only(
     cm = session.window.comparator.model
     session.state.set_comparison(Comparison((a, b), a))
     qtbot.waitUntil(lambda: cm.ids() == [a, b])
-    stored = {r["result_id"]: r["value"] for r in fetch.rows_by_ids(db, [a, b, c])}
+    stored = {r["result_id"]: r["value"] for r in browse.rows_by_ids(db, [a, b, c])}
     assert [r["value"] for r in session.compare.compare_rows] == [stored[a], stored[b]]
 
     elsewhere = []
-    session.runner.submit("compare", lambda d: fetch.rows_by_ids(d, [c]))
+    session.runner.submit("compare", lambda d: browse.rows_by_ids(d, [c]))
     session.runner.submit(
-        "compare", lambda d: fetch.rows_by_ids(d, [c]), on_done=elsewhere.append
+        "compare", lambda d: browse.rows_by_ids(d, [c]), on_done=elsewhere.append
     )
     assert [r["result_id"] for r in elsewhere[0]] == [c]
     assert cm.ids() == [a, b]
@@ -147,11 +147,11 @@ def test_an_import_answer_reaches_the_import_controller_through_its_own_request(
     dlg = s.imports.dialog
     assert [c.currentText() for c in dlg.maps] == ["model", "platform", "value"]
 
-    from ipubench_gui.ui.import_controller import _preview
+    from ipubench_gui.service import imports
 
     other = tmp_path / "other.csv"
     other.write_text("model,platform\nX,Y\n")
-    s.runner.submit("import-preview", lambda d: _preview(d, other))
+    s.runner.submit("import-preview", lambda d: imports.preview(d, other))
     assert s.imports.dialog is dlg and dlg.isVisible()
     assert [c.currentText() for c in dlg.maps] == ["model", "platform", "value"]
     assert sunk == []

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 from tests.conftest import STORE_ROWS
 from tests.ui.conftest import MLPERF_AS_RESULTS, STORED, sql_ids, table_ids
 
@@ -17,14 +17,14 @@ from tests.ui.conftest import MLPERF_AS_RESULTS, STORED, sql_ids, table_ids
 def sql_session(make_session, qtbot, monkeypatch):
     """A window over the test store answered by DuckDB (as a store above the
     in-memory limit is), with pages small enough that the seed needs several."""
-    monkeypatch.setattr(fetch, "SNAPSHOT_MAX_ROWS", STORE_ROWS - 1)
-    monkeypatch.setattr(fetch, "FIRST_PAGE", 40)
-    monkeypatch.setattr(fetch, "MORE_PAGE", 50)
+    monkeypatch.setattr(browse, "SNAPSHOT_MAX_ROWS", STORE_ROWS - 1)
+    monkeypatch.setattr(browse, "FIRST_PAGE", 40)
+    monkeypatch.setattr(browse, "MORE_PAGE", 50)
     s = make_session()
     s.window.resize(1400, 900)
     s.window.show()
     qtbot.waitExposed(s.window)
-    assert fetch.snapshot(s.runner.opened) is None  # the SQL path, really
+    assert browse.snapshot(s.runner.opened) is None  # the SQL path, really
     return s
 
 
@@ -123,18 +123,18 @@ def test_more_rows_that_fail_are_said_and_asked_for_again_on_a_new_filter(
     and a new filter brings its rows as before."""
     s = sql_session
     m = s.window.model
-    real = fetch.more
+    real = browse.more
 
     def broken(*a, **k):
         raise RuntimeError("disk went away")
 
-    monkeypatch.setattr(fetch, "more", broken)
+    monkeypatch.setattr(browse, "more", broken)
     s.window.table.scrollToBottom()
     qtbot.waitUntil(lambda: "disk went away" in s.window.statusBar().currentMessage())
     said = s.window.statusBar().currentMessage()
     assert said == "More table rows could not be computed: disk went away"
     assert m.rowCount() == 40 and not m.canFetchMore()
-    monkeypatch.setattr(fetch, "more", real)
+    monkeypatch.setattr(browse, "more", real)
     s.state.set_filters(FilterState().with_values("framework", ["PyTorch"]))
     qtbot.waitUntil(m.canFetchMore)
     s.window.table.scrollToTop()  # from where a new filter's rows start

@@ -18,10 +18,10 @@ from ipubench_gui.store.query.snapshot import Snapshot
 class StoreCache:
     """One Database's derived values; read and set under ``lock``."""
 
-    # The rows in memory (store.query.fetch.snapshot); False: too many to hold;
+    # The rows in memory (service.browse.snapshot); False: too many to hold;
     # None: not loaded yet, or dropped because the rows changed.
     snapshot: Snapshot | Literal[False] | None = None
-    # store.query.fetch.cube_pays (the cube never changes)
+    # service.browse.cube_pays (the cube never changes)
     cube_pays: bool | None = None
     # store.user.aliases.of: the store's names with the user's aliases (None:
     # not read)

@@ -10,7 +10,7 @@ per row, computed by DuckDB itself so case folding is the SQL path's.
 Each filter condition is tested as ``store.query.clauses`` defines it, the same
 table the SQL comes from (semantics in ``domain.filters``);
 ``tests/store/test_snapshot.py`` checks every answer against the SQL path.
-Only stores of at most ``MAX_ROWS`` rows are held (``fetch.snapshot``): above
+Only stores of at most ``MAX_ROWS`` rows are held (``service.browse.snapshot``): above
 that, DuckDB's scans win and the copy would cost memory.
 """
 

@@ -1,4 +1,6 @@
-"""What the app asks of the store, as functions of immutable inputs.
+"""Browsing: what the window shows of a state (the table's page, facet
+counts, the chart's rows, the universe of values) and the rows of given ids,
+as functions of immutable inputs.
 
 Each returns plain values and runs on whatever thread calls it (the UI's
 worker thread, the command line, tests).
