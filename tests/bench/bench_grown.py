@@ -41,15 +41,15 @@ def _first_start_ms(data: Path, out: Path) -> float:
     """Store built from ``data``, then what the window's first answers need:
     the in-memory copy, a page and the facet counts."""
     from ipubench_gui.domain.filters import FilterState
+    from ipubench_gui.service import browse
     from ipubench_gui.store.bundled.build import build_store
     from ipubench_gui.store.db import Database
-    from ipubench_gui.store.query import fetch
 
     t = time.perf_counter()
     build_store(data, out)
     db = Database.open(out)
-    fetch.page(db, FilterState(), ("value", True))
-    fetch.facet_counts(db, FilterState())
+    browse.page(db, FilterState(), ("value", True))
+    browse.facet_counts(db, FilterState())
     db.close()
     return (time.perf_counter() - t) * 1000
 

@@ -16,7 +16,7 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plots import build_plot
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 
 SIZES = ((1920, 1080), (1280, 720))
 # The latency chart of every model is 55 lines in 16 panels: no slide names
@@ -34,7 +34,7 @@ BOW_AND_DGX = FilterState().with_values("model", ["BERT-Large"])
 def _plot(db, kind: str, state: FilterState | None = None, **spec):
     s = ChartSpec(kind=kind, **spec)
     state = state if state is not None else SLIDE.get(kind, FilterState())
-    return build_plot(s, fetch.chart_data(db, state, s))
+    return build_plot(s, browse.chart_data(db, state, s))
 
 
 def _marks(pi: pg.PlotItem) -> list[QtCore.QRectF]:
@@ -207,7 +207,7 @@ def test_footnotes_speak_to_the_audience(db, kind, per_chip):
     from ipubench_gui.domain.plots import chart_of
 
     spec = ChartSpec(kind=kind, per_accelerator=per_chip)
-    chart = chart_of(spec, fetch.chart_data(db, FilterState(), spec), FilterState())
+    chart = chart_of(spec, browse.chart_data(db, FilterState(), spec), FilterState())
     text = " ".join((chart.subtitle, chart.footnote, *chart.plot.notes)).lower()
     assert text.strip()
     for word in INSTRUCTIONS:

@@ -420,7 +420,7 @@ def test_a_quality_target_the_rules_make_the_same_does_not_read_unknown(db):
         "submitter = 'NVIDIA' AND system_id = 'dgxa100_ngc22.04_mxnet' AND "
         "mlperf_benchmark = 'resnet'"
     )
-    rows = fetch.rows_by_ids(db, [bow, dgx])
+    rows = browse.rows_by_ids(db, [bow, dgx])
     (q,) = [cr for cr in compare.table(rows) if cr.key == "quality_target"]
     assert q.values == (target, "") and q.cells[1] == "same"
     assert q.shown(0) == target
@@ -428,6 +428,6 @@ def test_a_quality_target_the_rules_make_the_same_does_not_read_unknown(db):
     assert compare.verdict(rows[1], rows[0]).verdict == "like for like"
     # a vendor table row is no MLPerf result: its blank target stays unknown
     tput = _id(db, model="ResNet-50 v1.5", platform="IPU-M2000", batch_size=1920)
-    rows = fetch.rows_by_ids(db, [bow, tput])
+    rows = browse.rows_by_ids(db, [bow, tput])
     (q,) = [cr for cr in compare.table(rows) if cr.key == "quality_target"]
     assert q.shown(1) == "unknown"

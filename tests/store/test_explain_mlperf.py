@@ -4,7 +4,7 @@ printed" by anyone, and what the vendor's page printed beside it."""
 from __future__ import annotations
 
 from ipubench_gui.domain.explain import explain
-from ipubench_gui.store.query import fetch
+from ipubench_gui.service import browse
 from tests.store.test_claims_seeds import mlperf_minutes, said
 
 
@@ -15,7 +15,7 @@ def test_an_mlperf_time_is_explained_as_scored_not_as_printed(db):
     score = mlperf_minutes("2.0", "Graphcore/results/ipu-pod16-POPART-closed/bert")
     assert f"{score:.2f}" == "20.65" != page
     rid = db.scalar("SELECT result_id FROM results_v WHERE mlperf_id = '2.0-2045'")
-    (row,) = fetch.rows_by_ids(db, [rid])
+    (row,) = browse.rows_by_ids(db, [rid])
     text = explain(row)
     first = text.splitlines()[1]
     assert first.startswith("1. Scored here from the official logs (8 of 10 runs")
@@ -28,6 +28,6 @@ def test_an_mlperf_time_is_explained_as_scored_not_as_printed(db):
         "submitter = 'NVIDIA' AND system_id = 'dgxa100_ngc22.04_mxnet' AND "
         "mlperf_benchmark = 'resnet'"
     )
-    (row,) = fetch.rows_by_ids(db, [nv])
+    (row,) = browse.rows_by_ids(db, [nv])
     text = explain(row)
     assert "As printed" not in text and "Scored here from the official logs" in text
