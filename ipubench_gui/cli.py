@@ -108,11 +108,17 @@ def _add_export_chart(
         description="Write one chart for slides. Kinds: " + ", ".join(KINDS) + ".",
     )
     ch.add_argument(
+        "--view",
+        type=Path,
+        metavar="FILE.json",
+        help="a saved view (File → Save view): its filters, chart kind and "
+        "options, as saved; the options given beside it apply on top",
+    )
+    ch.add_argument(
         "--kind",
-        required=True,
         choices=list(KINDS),
         metavar="KIND",
-        help="one of: " + ", ".join(KINDS),
+        help="one of: " + ", ".join(KINDS) + " (required without --view)",
     )
     ch.add_argument(
         "--filter",
@@ -128,26 +134,24 @@ def _add_export_chart(
         metavar="WxH",
         help="pixels (default 1920x1080; 3840x2160 for 4K)",
     )
-    ch.add_argument("--title", default="", help="chart title (default: the kind's)")
+    ch.add_argument("--title", help="chart title (default: the kind's)")
     ch.add_argument(
         "--subtitle", default=None, help="subtitle (default: the filters, in words)"
     )
     ch.add_argument(
         "--color-by",
-        default="framework",
         choices=COLOR_CHOICES,
         metavar="DIM",
         help=f"colour bars by this dimension (throughput kind): "
-        f"{', '.join(COLOR_CHOICES)}",
+        f"{', '.join(COLOR_CHOICES)} (default: framework)",
     )
     groups = [g for g in GROUP_CHOICES if g]
     ch.add_argument(
         "--group-by",
-        default=None,
-        choices=groups,
+        choices=[*groups, "none"],
         metavar="DIM",
         help="bars in sections, one per value of this dimension, each under "
-        f"its name (throughput kind): {', '.join(groups)}",
+        f"its name (throughput kind): {', '.join(groups)}; none: one list",
     )
     ch.add_argument(
         "--budget-ms",
@@ -163,7 +167,7 @@ def _add_export_chart(
     )
     ch.add_argument(
         "--open-division",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         help="mlperf kind: draw Open division results too (default: Closed)",
     )
     ch.add_argument(
@@ -180,8 +184,17 @@ def _add_export_chart(
         metavar="FILE.csv",
         help="also write the plotted points: series, x, y, result_id",
     )
-    ch.add_argument("--linear", action="store_true", help="linear axes instead of log")
-    _add_per_accelerator(ch)
+    ch.add_argument(
+        "--linear",
+        dest="log",
+        action="store_false",
+        default=None,
+        help="linear axes instead of log",
+    )
+    ch.add_argument(
+        "--log", dest="log", action="store_true", help="log axes (the default)"
+    )
+    _add_per_accelerator(ch, negatable=True)
     ch.add_argument(
         "--transparent", action="store_true", help="transparent background (PNG)"
     )
@@ -500,10 +513,12 @@ def _main(argv: list[str] | None) -> int:
         return commands.fail(exc, 1)
 
 
-def _add_per_accelerator(p: argparse.ArgumentParser) -> None:
+def _add_per_accelerator(p: argparse.ArgumentParser, negatable: bool = False) -> None:
+    """``negatable``: --no-per-accelerator too, and None when neither is given
+    (export-chart: a saved view's choice stands unless one is)."""
     p.add_argument(
         "--per-accelerator",
-        action="store_true",
+        action=argparse.BooleanOptionalAction if negatable else "store_true",
         help="figures per accelerator chip: throughput / chips, time to train x "
         "chips (chip-minutes); derived, and labelled so",
     )

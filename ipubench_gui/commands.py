@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ipubench_gui.domain.chartspec import ChartSpec
     from ipubench_gui.domain.filters import FilterState
     from ipubench_gui.service.browse import Universe
     from ipubench_gui.store.db import Database
@@ -150,63 +151,115 @@ def _renamer(db):
     return names.renamer(aliases.of(db))
 
 
+# export-chart's chart options by ChartSpec field: given beside --view, each
+# replaces the view's (None: not given). benchmark and group_by are read apart.
+_CHART_OPTIONS = (
+    "kind",
+    "color_by",
+    "log",
+    "budget_ms",
+    "title",
+    "subtitle",
+    "unit_family",
+    "per_accelerator",
+    "open_division",
+)
+
+
+def _saved_view(path):
+    """``export-chart --view``: the view file's View and what it lost on
+    reading; ValueError naming the file and what is wrong with it."""
+    from ipubench_gui.domain.views import load_view
+
+    try:
+        return load_view(path)
+    except FileNotFoundError:
+        raise ValueError(f"--view {path}: no such file") from None
+    except OSError as exc:  # NotRegular, too large, unreadable: said in words
+        raise ValueError(f"--view {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"--view {path}: {exc}") from None
+
+
+def _on_top(base: FilterState, given: FilterState) -> FilterState:
+    """``base`` with each dimension, range and search text ``given`` names
+    replaced by ``given``'s."""
+    for dim, values in given.selected:
+        base = base.with_values(dim, values)
+    for dim, rng in given.ranges:
+        base = base.with_range(dim, rng)
+    return base.with_text(given.text) if given.text else base
+
+
+def _chart_spec(args: argparse.Namespace, base: ChartSpec, canonical) -> ChartSpec:
+    """``base`` (a view's chart, else the defaults) with the options given."""
+    given = {
+        f: getattr(args, f) for f in _CHART_OPTIONS if getattr(args, f) is not None
+    }
+    if args.group_by is not None:
+        given["group_by"] = None if args.group_by == "none" else args.group_by
+    if args.benchmark:  # any spelling of a model names it ("bert", "rn50")
+        given["benchmark"] = canonical("model", args.benchmark)
+    return base.with_(**given)
+
+
 def export_chart(args: argparse.Namespace) -> int:
     import os
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never show a window
     from ipubench_gui.bootstrap import open_store
-    from ipubench_gui.charts.export import (
-        ExportError,
-        ExportOptions,
-        export,
-        parse_size,
-    )
-    from ipubench_gui.domain.chartspec import ChartSpec
+    from ipubench_gui.charts.export import parse_size
+    from ipubench_gui.domain.views import View
     from ipubench_gui.service import browse
     from ipubench_gui.service.chart import make_chart
-    from ipubench_gui.store.export.export import ExportError as TableExportError
+    from ipubench_gui.service.views import check_view
     from ipubench_gui.store.user import aliases
-    from ipubench_gui.ui.application import ensure_app
 
+    if args.kind is None and args.view is None:
+        return fail("export-chart: give the chart's --kind KIND, or --view FILE", 2)
     try:
         width, height = parse_size(args.size)
     except ValueError as exc:
         return fail(f"--size: {exc}", 2)
+    try:
+        view, notes = _saved_view(args.view) if args.view else (View(), [])
+    except ValueError as exc:
+        return fail(exc, 2)
     db = open_store()
     try:
         universe = browse.universe(db)
+        if args.view:  # as the window opens it: values the store lost dropped
+            view, dropped = check_view(db, view)
+            for note in [*notes, *dropped]:
+                print(f"warning: --view {args.view}: {note}", file=sys.stderr)
         try:
-            state = _parse_filters(args.filter, universe, _renamer(db))
+            given = _parse_filters(args.filter, universe, _renamer(db))
         except ValueError as exc:
             return fail(exc, 2)
-        spec = ChartSpec(
-            kind=args.kind,
-            color_by=args.color_by,
-            group_by=args.group_by,
-            log=not args.linear,
-            budget_ms=args.budget_ms,
-            title=args.title,
-            unit_family=args.unit_family,
-            per_accelerator=args.per_accelerator,
-            # any spelling of a model names the benchmark ("bert", "rn50")
-            benchmark=aliases.of(db).canonical("model", args.benchmark)
-            if args.benchmark
-            else None,
-            open_division=args.open_division,
-        )
+        state = _on_top(view.filters, given)
+        spec = _chart_spec(args, view.chart, aliases.of(db).canonical)
         chart = make_chart(db, state, spec, universe)
     finally:
         db.close()
     if chart.plot.empty:
         return fail(
-            f"nothing to plot: no {args.kind} figures match {state.describe()}", 1
+            f"nothing to plot: no {spec.kind} figures match {state.describe()}", 1
         )
+    return _write_chart(args, chart, width, height)
+
+
+def _write_chart(args: argparse.Namespace, chart, width: int, height: int) -> int:
+    """The chart to ``args.file`` (and its points to ``--data``); the exit code."""
+    from ipubench_gui.charts.export import ExportError, ExportOptions, export
+    from ipubench_gui.store.export.export import ExportError as TableExportError
+    from ipubench_gui.ui.application import ensure_app
+
     ensure_app()
     subtitle = chart.subtitle if args.subtitle is None else args.subtitle
     opts = ExportOptions(
         width,
         height,
-        args.title,
+        "",  # the chart's own (the spec's title, else the kind's)
         subtitle,
         chart.footnote,
         args.transparent,

@@ -179,4 +179,4 @@ def chart_of(
             sub = " — ".join(p for p in (IGNORES_FILTERS, sub) if p)
     else:
         sub = subtitle("" if filters.is_empty() else filters.describe(names), plot)
-    return Chart(plot, sub, footnote(plot))
+    return Chart(plot, spec.subtitle or sub, footnote(plot))

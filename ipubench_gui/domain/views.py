@@ -68,18 +68,22 @@ MAX_VIEW_BYTES = 1 << 20
 def load_view(path: Path) -> tuple[View, list[str]]:
     """Read a view file: a regular file of at most 1 MB (a FIFO or /dev/zero
     would never end); OSError or ValueError in words otherwise."""
+    from ipubench_gui.domain.files import NotRegular, read_regular
     from ipubench_gui.domain.view_schema import decode_json
 
+    special = ValueError("not a regular file (a device, a pipe or a folder)")
     st = Path(path).stat()
     if not stat.S_ISREG(st.st_mode):
-        raise ValueError("not a regular file (a device, a pipe or a folder)")
+        raise special
     if st.st_size > MAX_VIEW_BYTES:
         raise ValueError(
             f"{st.st_size / 1e6:,.1f} MB is too large for a view file "
             f"(at most {MAX_VIEW_BYTES >> 20} MB)"
         )
-    with open(path, "rb") as f:
-        raw = f.read(MAX_VIEW_BYTES + 1)
+    try:  # never blocks, should a pipe have taken the file's place
+        raw = read_regular(Path(path), MAX_VIEW_BYTES)
+    except NotRegular:
+        raise special from None
     return View.parse(decode_json(raw))
 
 
