@@ -6,7 +6,7 @@ the command line's exports, a notebook) leaves ``sys.meta_path`` and PySide6
 as they are. ``prepare()`` is called by the GUI entry point and by
 ``--self-test``, which starts like the window does (checked in tests/frozen).
 
-1. PySide6's per-import source scan (~50 ms). Once PySide6 is imported, every
+1. PySide6's per-import source scan. Once PySide6 is imported, every
    module imported after it is passed to
    ``shibokensupport.feature.feature_imported``, which decides whether the
    module "uses PySide" (for the opt-in ``from __feature__ import snake_case``
@@ -19,7 +19,7 @@ as they are. ``prepare()`` is called by the GUI entry point and by
    (a module may still say ``from __feature__ import ...``; tests/unit checks
    it). If a PySide6 release renames the function, nothing is replaced.
 
-2. pyqtgraph's eager Qt mirrors (~80 ms of its import). pyqtgraph keeps its own
+2. pyqtgraph's eager Qt mirrors (most of its import time). pyqtgraph keeps its own
    "mirror" modules of QtCore, QtGui and QtWidgets, filled when
    ``pyqtgraph.Qt`` is imported by copying every name across: ``for o in
    dir(src): setattr(dst, o, getattr(src, o))``. PySide6 creates its classes

@@ -123,7 +123,7 @@ class NumberAxis(pg.AxisItem):
         """Draw from cached draw specs rather than pyqtgraph's recorded QPicture,
         so the grid's translucent pens can first be made opaque over ``opaque_on``
         (the canvas background): the raster engine blends a translucent line
-        10-40x slower than it fills an opaque one, which made the grid the
+        many times slower than it fills an opaque one, which made the grid the
         largest cost of a chart redraw (tests/bench: filter change).
         ``self.picture`` holds the specs here; pyqtgraph sets it to None
         whenever the axis changes, as it does for its QPicture."""
@@ -139,8 +139,8 @@ class NumberAxis(pg.AxisItem):
     def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):  # noqa: N802 (pyqtgraph API)
         """pyqtgraph's, but each tick label laid out once (``_laid_out``)
         and drawn as ``drawText`` with its box and flags draws it: laid out
-        again in every paint, the 18 labels of a bar chart's rows took ~0.45
-        ms of its ~1.5 ms paint (bundled store, a filter change)."""
+        again in every paint, a bar chart's row labels were a large part of
+        its paint."""
         super().drawPicture(p, axisSpec, tickSpecs, [])  # its font, pen, clip
         font = p.font()
         if font != self._laid_font or len(self._laid) > 2000:
@@ -185,8 +185,8 @@ class NumberAxis(pg.AxisItem):
 class _Measuring:
     """The painter ``generateDrawSpecs`` is given: ``p``, with the boxes of
     tick labels it asks for (``boundingRect``, a text layout each) kept in
-    ``kept`` by font, resolution, box, flags and text: each of a bar chart's
-    ~35 labels was measured again on every redraw (~0.15 ms a filter change)."""
+    ``kept`` by font, resolution, box, flags and text: else each of a bar
+    chart's labels was measured again on every redraw."""
 
     def __init__(self, p: QtGui.QPainter, kept: dict) -> None:
         self._p, self._kept = p, kept
@@ -315,7 +315,7 @@ def style_axes(
     labels end (view units)."""
     x_mode, y_mode = modes
     # Pens, fonts and titles only when they change: each setter re-lays out
-    # the axis title's rich text (~0.3 ms apiece).
+    # the axis title's rich text.
     styled = (theme.foreground, font_px)
     for name in ("left", "bottom"):
         ax: NumberAxis = pi.getAxis(name)  # both plot items draw() serves use it
@@ -362,7 +362,7 @@ def style_axes(
     elif xs and ys:
         # These ranges turn pyqtgraph's auto-range off. Turning it on first (as
         # this did) made it measure every item's bounds once more before it
-        # went off: 2.9 ms a plot, 9.9 ms for 9 panels (1M rows, scaling).
+        # went off, for every plot of every panel.
         pad_x = (max(xs) - min(xs)) * 0.08 or 0.5
         pad_y = (max(ys) - min(ys)) * 0.12 or 0.5
         pi.setXRange(min(xs) - pad_x, max(xs) + pad_x, padding=0)
@@ -388,7 +388,7 @@ def _set_title(ax: NumberAxis, text: str, style: dict) -> None:
 def add_plot(layout: pg.GraphicsLayout, row: int, col: int) -> pg.PlotItem:
     """A plot item for a laid-out chart: number axes, no menus or buttons.
 
-    Made without pyqtgraph's view menu (building one cost ~20 ms a plot) and
+    Made without pyqtgraph's view menu (building one is dear, per plot) and
     with the hidden top and right axes' SI prefix off: on, each range change
     re-set their (unseen) label's HTML, ~30 times an export."""
     pi = layout.addPlot(
@@ -406,8 +406,8 @@ def add_plot(layout: pg.GraphicsLayout, row: int, col: int) -> pg.PlotItem:
 def prepare_paint(pi: pg.PlotItem) -> None:
     """Work the next paint of ``pi`` would do first, done now: its axes' draw
     specs, and its curves' and scatters' bounds in pixels and their paths,
-    which pyqtgraph works out in the paint (9 scaling panels over 1M rows:
-    ~16 ms of a ~28 ms paint, cProfile). For a chart drawn over turns of the
+    which pyqtgraph works out in the paint (for many panels, over half of
+    it). For a chart drawn over turns of the
     event loop, whose paint is then one turn of its own. Call once ``pi`` is
     laid out; its view's new range and size are applied here (pyqtgraph does
     so at the start of the paint: ``ViewBox.prepareForPaint``), which drops
@@ -418,8 +418,7 @@ def prepare_paint(pi: pg.PlotItem) -> None:
     (pyqtgraph sizes it to its text), which narrows the view, so the view is
     laid out again before the bounds are worked out. Laid out in a later
     event, it dropped every bound and the axes' specs just worked out, and
-    the paint worked them all out again (the scaling chart's one plot over
-    1M rows, after panels: 72 curve bounds, 4.8 ms of a 28 ms paint)."""
+    the paint worked them all out again."""
     vb = pi.getViewBox()
     vb.prepareForPaint()
     axes = [pi.getAxis(name) for name in ("left", "bottom")]
@@ -445,8 +444,8 @@ def prepare_paint(pi: pg.PlotItem) -> None:
 
 def _prepare_lines(curve: pg.PlotCurveItem) -> None:
     """What ``curve``'s paint draws its lines from, made as its paint would:
-    line segments for a thick solid pen, else a path (~2 ms of the paint of
-    the scaling chart over 1M rows)."""
+    line segments for a thick solid pen, else a path (a visible part of the
+    scaling chart's paint)."""
     pen = curve.opts["pen"]
     if pen is None or pen.style() == QtCore.Qt.PenStyle.NoPen:
         return

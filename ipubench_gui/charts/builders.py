@@ -55,9 +55,8 @@ TEXT_CONTRAST = 4.5  # WCAG AA for text, as point labels coloured like their lin
 LEGEND_MARGIN_PX = 24  # between value labels and a legend (10 px from the edge)
 # A dashed line's width on screen: Qt's raster engine dashes a 1 px cosmetic
 # pen itself, fast; a wider one goes through its general path stroker, dash
-# by dash. At 1.5 px the scaling chart's ideal-scaling lines over 1M rows
-# (18 looks, 448 points) were 4.3 of a 13.4 ms paint, at 1 px ~0.7 ms
-# (/work/helpers/shots-h21p/curves.py; the look: shots-h21p/dash-1.0.png).
+# by dash: at 1.5 px the scaling chart's ideal-scaling lines were a third of
+# its paint, at 1 px a small part, and they look the same.
 DASHED_WIDTH = 1.0
 # The shape of a drawing not to be redrawn in place (stopped part way, or
 # another panel's): no plot's (``_shape``), so a next call over it takes its
@@ -91,9 +90,8 @@ class Drawn:
     label_end: float | None = None  # bars: where their value labels end
     # Series items of earlier drawings that no series of this one took, kept
     # in the plot hidden, for a next drawing to take (``_Pass.place``):
-    # removed, a bundled filter change from 2 bar colours to 1 spent 0.6 ms
-    # removing a bar item (and closing its legend row), and the change back
-    # made both anew.
+    # removed, a filter change from 2 bar colours to 1 removed a bar item
+    # (and closed its legend row), and the change back made both anew.
     spares: list[pg.GraphicsObject] = field(default_factory=list)
     # What a legend must not cover: each point and each line's segments
     # (x0, y0, x1, y1 in view units, a point of no length), and the legend's
@@ -213,8 +211,8 @@ def draw_steps(
 
     A step a bar series or a look's item (``_lines``), one filling the legend,
     one for the labels and the axes, so that a window can spread a big chart
-    over turns of its event loop: a scaling panel drawn anew over 1M rows was
-    one step of 15-33 ms, the one plot redrawn 11-29 ms (GUI CPU, tools/gaps).
+    over turns of its event loop: a scaling panel drawn anew over a large
+    store in one step held the GUI thread for frames.
     Each step but the last yields what ``pi`` holds then (``_Pass.so_far``):
     drawing stopped there, it is the right ``previous`` for the next call.
 
@@ -224,14 +222,14 @@ def draw_steps(
     plot); otherwise it sits inside the plot, in the corner the kind leaves
     empty. Not ``interactive`` (an exported picture): nothing says "hover".
     Labels get a halo of the background colour, to stay legible over lines and
-    grid (measured: +0.3 ms per paint of the seed's busiest chart).
+    grid (a small cost per paint, tests/bench).
 
     With ``previous`` (what the last call drew into ``pi``) and the same series
     as then, the series items and legend entries are updated in place rather
     than rebuilt: clearing and re-adding them was half the cost of a redraw
     after a filter change (tests/bench). Other series in the same style reuse
-    its items too (the legend is rebuilt): a filter change over 1M rows redrew
-    the latency chart's ~130 lines as new items each time."""
+    its items too (the legend is rebuilt): else a filter change over a large
+    store redrew the latency chart's lines as new items each time."""
     order = legend_order(plot)
     out = Drawn(
         x_mode="log2" if plot.log2_x else "log10" if plot.log_x else "linear",
@@ -254,8 +252,8 @@ def draw_steps(
     pi.getViewBox().invertY(plot.horizontal_bars)
     if interactive and theme.background:
         # On screen, the grid opaque over the ground (NumberAxis.paint), in
-        # panels as in the one plot: translucent, the 9 scaling panels' grid
-        # took 7.4 ms of their paint after a filter change, opaque 2.6 ms.
+        # panels as in the one plot: translucent, the scaling panels' grid took
+        # several times longer to paint.
         for side in ("bottom", "left"):
             pi.getAxis(side).opaque_on = QtGui.QColor(theme.background)
     run = _Pass(
@@ -292,8 +290,8 @@ def draw_steps(
         it.hide()
     out.spares += run.pool
     run.pool = []
-    # each name at its first place in ``order`` (as order.index had it,
-    # which cost ~1 ms for the latency chart's ~260 names)
+    # each name at its first place in ``order`` (as order.index had it, one
+    # scan of ``order`` per name)
     rank = {name: k for k, name in reversed(list(enumerate(order)))}
     out.legend_entries = sorted(run.legend, key=lambda e: rank[e[1]])
     out.segments = np.concatenate(run.segs) if run.segs else out.segments
@@ -500,8 +498,8 @@ def _bare_line(
 ) -> pg.GraphicsObject:
     """Lines without symbols (dashed, step) as a bare curve, their points all
     finite: a PlotDataItem adds a scatter item, signals and its own data
-    handling to each. A dashed 30-point look, GUI CPU: made and added 1.36
-    -> 0.19 ms (half a cold scaling panel's items), setData 0.048 -> 0.014 ms."""
+    handling to each, which made a cold scaling panel's lines several times
+    dearer to make and to update."""
     opts = dict(pen=pen, connect=connect, skipFiniteCheck=True)
     return run.place(
         lambda: pg.PlotCurveItem(x, y, **opts),
@@ -543,8 +541,8 @@ def _marked_line(
     # Only once the item is in a ViewBox: before that, pyqtgraph asks the
     # PlotWidget for autoRangeEnabled and fails. Only for long lines: each of
     # these makes the item redo its data on every range change (3 a draw), which
-    # for the 130 short lines of the latency chart over 1M rows was 70% of a
-    # redraw (262 -> 78 ms without them, tests/bench breakdown).
+    # for the many short lines of the latency chart was most of a redraw
+    # (tests/bench breakdown).
     item.setClipToView(long)
     item.setDownsampling(auto=long, method="peak")
     return item

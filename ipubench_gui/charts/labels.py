@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtGui
 class PointLabels(pg.GraphicsObject):
     """Many short labels in one item, drawn in device pixels next to their points.
 
-    One ``TextItem`` per label costs ~0.5 ms to create and lay out; this paints
+    One ``TextItem`` per label is dear to create and lay out; this paints
     only the labels in view, so redraws cost the same for 10 labels or 5,000.
     Labels are drawn in order and one that would overlap an earlier one is
     skipped.

@@ -112,14 +112,13 @@ def fill_legend(
     A legend in the same text colour and size keeps its rows, each row's
     swatch pointed at its new item, a row already saying a name kept for it
     (``_SpareRows.refill``): making its rows anew was a quarter of redrawing
-    the latency chart over 1M rows after a filter change (tests/bench
-    breakdown). Rows it no longer needs are taken out of its layout and kept
-    hidden for a later fill: on the bundled store a filter change from 1
-    legend entry to 2 spent 1.7 ms making a row."""
+    the latency chart after a filter change (tests/bench breakdown). Rows it
+    no longer needs are taken out of its layout and kept hidden for a later
+    fill: else a filter change from 1 legend entry to 2 made a row anew."""
     if legend.opts["offset"] is not None:  # inside the plot
         m = 10
         offset = {"tl": (m, m), "tr": (-m, m), "bl": (m, -m), "br": (-m, -m)}[corner]
-        if tuple(legend.opts["offset"]) != offset:  # anchored anew: ~0.1 ms
+        if tuple(legend.opts["offset"]) != offset:  # anchoring anew lays it out
             legend.setOffset(offset)
         bg = pg.mkColor(theme.background or "#FFFFFF")
         bg.setAlpha(215)

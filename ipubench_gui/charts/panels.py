@@ -89,9 +89,8 @@ def panel_steps(
 ) -> Generator[list[Panel], None, list[Panel]]:
     """Draw each panel of ``plot`` into ``grid``, in steps: into the cells of
     ``previous`` (retitled and redrawn in place) when the grid keeps its
-    columns, else into a cleared grid (building 9 panels anew cost 0.5-0.7 s
-    of the GUI thread, the scaling chart over 1M rows filtered to PyTorch on
-    Bow, cProfile).
+    columns, else into a cleared grid (building many panels anew held the GUI
+    thread for a long stall).
 
     A legend is beside its panel (``legend_beside``: never over the data) in
     at most ``legend_share`` of the panel's width (``width``: the grid's), its
@@ -107,8 +106,8 @@ def panel_steps(
     same panels (laid out again for another width).
 
     A generator, so that a window can spread a big drawing over several turns
-    of its event loop (9 panels drawn anew over 1M rows held the GUI thread
-    270 ms): each step (the grid's cells kept or cleared, a new cell, a step
+    of its event loop (many panels drawn anew in one go held the GUI thread
+    for a long stall): each step (the grid's cells kept or cleared, a new cell, a step
     of a panel's drawing: ``draw_steps``) yields the panels the grid now
     holds, in order, each with what is drawn in it so far; drawing stopped
     after any step, those are the right ``previous`` for the next. Returns
@@ -129,16 +128,16 @@ def panel_steps(
             grid.removeItem(grid.getItem(0, 0))
         _y_title(grid, y_text, theme, font_px, rows)
     # Unlinked while each is redrawn (``_share_axes`` links them again):
-    # else each panel's range change is passed on to every other, 3,935
-    # setRange calls and 1.2 s for 31 panels (scaling, 1M rows, cProfile).
+    # else each panel's range change is passed on to every other: a number of
+    # setRange calls that grows with the square of the panels.
     for p in kept:
         p.pi.setXLink(None)
         p.pi.setYLink(None)
     out: list[Panel] = list(kept)  # the grid's panels as they now are
     yield out
-    # New cells first, a step each (a plot item: 8-15 ms), each then a turn
-    # of its own: after a panel's last step (~3 ms), which a turn takes the
-    # next to cost as much as (TurnSteps), a new cell ran in the same turn.
+    # New cells first, a step each (a plot item is a dear step), each then a
+    # turn of its own: after a panel's last, cheap step, which a turn takes
+    # the next to cost as much as (TurnSteps), a new cell ran in the same turn.
     for i in range(len(kept), len(titles)):
         shown = _fitted(titles[i], cell_w, font_px)
         pi, legend, label = _cell(grid, divmod(i, cols), shown, theme, font_px, share)
@@ -242,7 +241,7 @@ def _kept_cells(grid: pg.GraphicsLayout, previous: list[Panel], n: int) -> list[
     """The panels of ``previous`` whose cells ``n`` panels take again, in
     order (the rest leave the grid): all of them if the grid has as many
     columns, else none (the grid cleared). Building a panel's cell (plot item,
-    title, legend) was a quarter of drawing 9 panels anew (~8 ms a panel)."""
+    title, legend) was a quarter of drawing the panels anew."""
     if not previous or columns(len(previous)) != columns(n):
         grid.clear()
         return []

@@ -127,8 +127,8 @@ def palette_for(background: str, colors: tuple[str, ...]) -> dict[str, str]:
 
 # ``palette_for`` of the app's palette (domain.chartrows.PALETTE, its colours
 # in order as the key) on the two screen backgrounds, written out: worked out
-# (a bisection of each colour's lightness) it took 4-10 ms of the first chart
-# of every start. tests/unit/test_theme.py checks each against palette_for; a
+# (a bisection of each colour's lightness) it delayed the first chart of every
+# start. tests/unit/test_theme.py checks each against palette_for; a
 # palette changed since is not found here and is worked out as before.
 WORKED_OUT: dict[tuple[str, tuple[str, ...]], dict[str, str]] = {
     (ground, tuple(mapped)): mapped

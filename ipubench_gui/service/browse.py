@@ -36,8 +36,8 @@ from ipubench_gui.store.query.snapshot import Snapshot
 
 TABLE_LIMIT = 5000  # rows of a page answered from memory
 # A page DuckDB answers starts with the rows that fill the view and brings the
-# rest as the table scrolls (``more``): at a million rows the 5,000-row page
-# took 170-220 ms of a filter change for a table showing ~30 rows.
+# rest as the table scrolls (``more``): over a large store a whole page cost a
+# filter change far more than the few dozen rows a table shows.
 FIRST_PAGE = 200
 MORE_PAGE = 1000
 
@@ -255,10 +255,10 @@ def chart_data(
     """The rows ``spec.kind`` draws (see ``ChartKind.rows``).
 
     A chart of the best rows is picked in Python (``best_rows``) from ``page``,
-    the table's page for the same filter, when it holds every filtered row: at
-    the seed's scale ~0.2 ms against ~4 ms for the chart's own two queries, and
-    the same rows. Other kinds take at most KIND_ROW_CAP rows, else medians per
-    point computed in DuckDB (Python never sees a million rows).
+    the table's page for the same filter, when it holds every filtered row: a
+    fraction of the chart's own two queries, and the same rows. Other kinds take
+    at most KIND_ROW_CAP rows, else medians per point computed in DuckDB (Python
+    never sees a million rows).
     """
     chart = kind(spec.kind)
     if chart.rows == "best":

@@ -339,8 +339,8 @@ class Controller(QObject):
         if built is None or not built.asked_for(*asked):
             # Built for another style, colour order or names (a style change;
             # the universe arrived after the chart's job was asked): built
-            # again on the worker from the rows at hand, then drawn. On this
-            # thread it held it 68 ms (1M rows, latency-throughput, start-up).
+            # again on the worker from the rows at hand, then drawn: built on
+            # this thread, a large chart held it for several frames.
             submit_build(self.runner, self.state, self.results)
             return
         # else built (or failed: built again here, which reports why)
@@ -453,8 +453,8 @@ def _building(
     Chart built from them on the same thread, for the colour order and names
     known now (the universe's, else none: the GUI thread then builds it again
     once they are known, as it does for a style change), or for the universe
-    ``wait`` waits for. Over 1M rows that was 4-36 ms of the GUI thread a
-    filter change (cProfile)."""
+    ``wait`` waits for: over a large store, building it on the GUI thread
+    cost a filter change frames."""
     spec, filters, universe = state.chart, state.filters, results.universe
 
     def run(db: Database) -> object:

@@ -40,7 +40,7 @@ SEARCH_DEBOUNCE_MS = 250
 
 
 LOADING = "Loading results…"
-CHART_MIN_HEIGHT = 300  # px, the chart's plot (issue 17 item 5)
+CHART_MIN_HEIGHT = 300  # px, the chart's plot: room to read it on a small screen
 
 
 class MainWindow(QMainWindow):
@@ -75,8 +75,8 @@ class MainWindow(QMainWindow):
         cl.addWidget(self.chart_options)
         cl.addWidget(self.chart_title)
         cl.addWidget(self.canvas, 1)
-        # The chart keeps room to be read whatever the docks take (issue 17:
-        # at 1280x720 the comparison squashed it to ~50 px): docks shrink first.
+        # The chart keeps room to be read whatever the docks take (on a small
+        # screen the comparison squashed it to a strip): docks shrink first.
         self.canvas.setMinimumHeight(CHART_MIN_HEIGHT)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("CentreSplitter")

@@ -1,4 +1,4 @@
-"""Where one filter change's time goes (issue 20): query, table model, facet
+"""Where one filter change's time goes: query, table model, facet
 lists, chart, the rest of the update, and the paint that follows.
 
 Runs the window with a synchronous runner (every job on the GUI thread, so

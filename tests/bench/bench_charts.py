@@ -1,4 +1,4 @@
-"""Chart benchmarks (issue 4): kind switch, 4K export, charts over 1M rows."""
+"""Chart benchmarks: kind switch, 4K export, charts over 1M rows."""
 
 from __future__ import annotations
 

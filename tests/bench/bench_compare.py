@@ -1,4 +1,4 @@
-"""Comparator benchmark (issue 31): the comparison table of six results, each
+"""Comparator benchmark: the comparison table of six results, each
 attribute judged same / differs / unknown over every pair, against fetching
 those six rows from the store (same run); and one undo step of the filters."""
 

@@ -1,4 +1,4 @@
-"""Export benchmarks (issue 19): streamed exports against DuckDB's own COPY
+"""Export benchmarks: streamed exports against DuckDB's own COPY
 of the same rows, and the peak memory of an export process at 1M rows."""
 
 from __future__ import annotations

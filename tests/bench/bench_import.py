@@ -1,4 +1,4 @@
-"""Import benchmarks (issue 7): rows/s against DuckDB's read_csv; GUI stall
+"""Import benchmarks: rows/s against DuckDB's read_csv; GUI stall
 while the window imports, against a bare sleeper's in the same seconds."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def _fresh(path: Path) -> Path:
 
 
 def _import_stages(csv, cache, tmp, spec_args, n, floor_ms) -> list[Row]:
-    """Where an import's time goes (issue 18): reading and normalising the
+    """Where an import's time goes: reading and normalising the
     file, the one scan of checks and counts, landing (write, names, facet
     counts, commit) and closing (DuckDB's checkpoint), medians of 3."""
     from ipubench_gui.store.user import import_read, importer
@@ -348,7 +348,7 @@ def bench_import(args, tmp: Path) -> list[Row]:
             imp,
             "read_csv into an on-disk DuckDB table (the floor)",
             disk,
-            f"<= 2.0x the floor (issue 18); {n / imp * 1000:,.0f} rows/s",
+            f"<= 2.0x the floor; {n / imp * 1000:,.0f} rows/s",
         ),
         Row(
             "  the same, with opening the store first (CLI import)",
@@ -379,7 +379,7 @@ def bench_import(args, tmp: Path) -> list[Row]:
 
     rows += _filter_change(with_imports, f"{n:,} imported rows", 9)
     # The same filter changes over as many bundled rows, in the same run: the
-    # imported rows' budget is this one's (issue 18: within ~1.2x).
+    # imported rows' budget is this one's (within ~1.2x).
     from tests.bench.bench_ui import _synthetic_store
 
     rows += _filter_change(_synthetic_store(tmp, n), f"{n:,} bundled rows", 9)

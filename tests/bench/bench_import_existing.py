@@ -1,4 +1,4 @@
-"""What finding rows already stored costs an import (issue 17 item 8): the
+"""What finding rows already stored costs an import: the
 same file imported into a user database that already holds an import of the
 same size, against one that holds none (where the check is one count)."""
 

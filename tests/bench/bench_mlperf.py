@@ -1,4 +1,4 @@
-"""MLPerf benchmarks (issue 15): building every round from ../shared/mlperf,
+"""MLPerf benchmarks: building every round from ../shared/mlperf,
 importing one round's folder, and streaming a 200 MB log in bounded memory."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Canonical names (issue 14): what the longer search text and the user's
+"""Canonical names: what the longer search text and the user's
 aliases cost a filter change.
 
 A filter change with a search term (the table's page and every facet count),

@@ -1,4 +1,4 @@
-"""Packaging benchmarks (issue 6): app size and frozen start against a minimal app.
+"""Packaging benchmarks: app size and frozen start against a minimal app.
 
 Slow (two PyInstaller builds): run with ``--only package``.
 """

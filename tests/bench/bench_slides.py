@@ -1,4 +1,4 @@
-"""Slide export benchmark (issue 16): each kind's 1920x1080 PNG export
+"""Slide export benchmark: each kind's 1920x1080 PNG export
 against the pyqtgraph ImageExporter floor on the same plot, in the same run."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Store benchmarks (issue 2): build, open, facet counts, filtered fetch."""
+"""Store benchmarks: build, open, facet counts, filtered fetch."""
 
 from __future__ import annotations
 

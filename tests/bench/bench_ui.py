@@ -1,4 +1,4 @@
-"""Main-window benchmarks (issue 3): start-up, filter change, stalls, memory."""
+"""Main-window benchmarks: start-up, filter change, stalls, memory."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def _filter_change(store, label: str, runs: int) -> list[Row]:
         app.processEvents()
         i += 1
 
-    target = "<= 16 ms" if label == "seed" else "<= 150 ms"  # issue 20
+    target = "<= 16 ms" if label == "seed" else "<= 150 ms"
     rows.append(
         Row(
             "filter change, all work in series (CPU cost)",
@@ -216,7 +216,7 @@ def stall_rows(
     meter: StallMeter,
     label: str,
     start: StallMeter | None = None,
-    target: str = "<= 30 ms",  # issue 20's, for filter changes
+    target: str = "<= 30 ms",  # a filter change's target
 ) -> list[Row]:
     """The longest stall, in wall time and in the GUI thread's own CPU time
     (the figure a loaded machine does not inflate); ``start``: the start-up's

@@ -1,6 +1,6 @@
-"""The window's own drawing (issue 17): the table painted with the
+"""The window's own drawing: the table painted with the
 word-boundary delegate (ui/widgets/word_elide.py) and with the app's own cell
-painter (ui/widgets/table_cells.py, issue 20) against Qt's own delegate,
+painter (ui/widgets/table_cells.py) against Qt's own delegate,
 interleaved in the same run, at 1920x1080 over the bundled store."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def bench_window(args, tmp: Path) -> list[Row]:
     words, qt = WordElideDelegate(table), QStyledItemDelegate(table)
     # per column: the delegate (None: the view's own, TableCells)
     delegates = {
-        "words": [qt if f.numeric else words for f in fields],  # before issue 20
+        "words": [qt if f.numeric else words for f in fields],  # before fast cells
         "qt": [qt for _ in fields],
         "cells": [None for _ in fields],
     }

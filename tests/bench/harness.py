@@ -154,8 +154,8 @@ def wait_for(signal, done: Callable[[], bool], limit_s: float = 300) -> None:
 
     Not a loop of ``processEvents(WaitForMoreEvents, 5)``: that flag has no
     effect with a time limit, so the GUI thread spun, taking the GIL from the
-    workers every switch interval; an import on a worker then took 1.65x as
-    long (h18i, /work/helpers/shots-h18i/thread_import.py). Nor a timer
+    workers every switch interval, and an import on a worker took markedly
+    longer. Nor a timer
     asking every ms: its ticks ran inside the changes measured."""
     from PySide6.QtCore import QEventLoop, QTimer
 

@@ -1,4 +1,4 @@
-"""Qt's own paint of what a filter change repaints, as a floor (issue 20 item 3).
+"""Qt's own paint of what a filter change repaints, as a floor.
 
 Each part of the app's window at 1920x1080 (table, facet lists, chart) and a
 bare widget of plain Qt or pyqtgraph showing the same texts and points (a

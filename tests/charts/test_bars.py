@@ -1,6 +1,6 @@
 """Bar charts: every row reachable in the window (scroll bar, wheel), row
 labels never squashed by zoom, value labels never under the legend, and an
-export that says how many of the bars it shows (issue 16 item 3)."""
+export that says how many of the bars it shows."""
 
 from __future__ import annotations
 

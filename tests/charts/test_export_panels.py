@@ -1,4 +1,4 @@
-"""Exported small multiples (issue 20 review): each panel's legend keeps to its
+"""Exported small multiples: each panel's legend keeps to its
 share of the panel, as in the window, and nothing in a panel runs into
 another thing or off its plot."""
 

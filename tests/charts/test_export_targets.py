@@ -1,6 +1,5 @@
 """Export targets beyond the light PNG: a dark-background export with readable
-colours and text, a PDF that stays vector, and the clipboard at slide size
-(issue 16 items 5 and 8)."""
+colours and text, a PDF that stays vector, and the clipboard at slide size."""
 
 from __future__ import annotations
 

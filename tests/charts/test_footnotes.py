@@ -1,6 +1,6 @@
 """Footnotes state only what holds for the plotted rows: the vendor's
 precision notation note under the vendor's own figures, never under MLPerf
-results or imported rows (issue 16 item 7)."""
+results or imported rows."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Group: a bar chart in sections, each under a header row naming its group
-(issue 17 item 6), in the window's chart and in exports."""
+"""Group: a bar chart in sections, each under a header row naming its group, in
+the window's chart and in exports."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lines of one look are drawn as one pyqtgraph item (issue 20): the items
+"""Lines of one look are drawn as one pyqtgraph item: the items
 carry exactly the points of the Plot's series, each line apart, and the
 legend still names every series."""
 

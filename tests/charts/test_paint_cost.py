@@ -1,4 +1,4 @@
-"""What a chart's items ask of Qt's raster engine when painted (issue 20)."""
+"""What a chart's items ask of Qt's raster engine when painted."""
 
 from __future__ import annotations
 

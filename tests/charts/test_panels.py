@@ -1,4 +1,4 @@
-"""Small multiples (issue 16 item 2): scaling and latency-throughput charts of
+"""Small multiples: scaling and latency-throughput charts of
 more lines than one plot reads are drawn in panels of at most eight lines,
 axes shared, each panel's legend naming what differs within it."""
 

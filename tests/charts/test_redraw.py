@@ -1,4 +1,4 @@
-"""A redraw over the last drawing reuses its items (issue 20) and draws
+"""A redraw over the last drawing reuses its items and draws
 exactly what a fresh drawing of the same plot draws."""
 
 from __future__ import annotations

@@ -264,7 +264,7 @@ def test_view_json_round_trip_and_reconcile(db):
 
 
 def test_ratio_words_and_column_labels():
-    # the two examples of issue 17, from figures worked out by hand
+    # two reported comparisons, with figures worked out by hand
     assert compare.ratio_words(10.0, 31.2, "time_to_train") == "3.12× less time (−68%)"
     assert compare.ratio_words(2.10, 1.0, "throughput") == (
         "2.10× more throughput (+110%)"

@@ -51,8 +51,8 @@ def _spec(path, **kw):
 
 
 def test_number_columns_read_as_numbers_or_as_text_land_the_same(combined, tmp_path):
-    """A CSV's number columns are read as numbers first (the cheaper read,
-    issue 18); one cell that is not a plain number, however far down, makes
+    """A CSV's number columns are read as numbers first (the cheaper read);
+    one cell that is not a plain number, however far down, makes
     the import read the file as text instead. Both land the same figures."""
     body = [
         f"M{i % 7},A100 40GB,{100 + i * 0.25},{1 + i % 5},{1 + i % 16}"

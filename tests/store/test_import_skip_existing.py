@@ -1,6 +1,6 @@
 """Rows already stored (a repeat within the file, a figure an earlier import
 stored) stop an import, or with "skip rows already stored" are left out and
-counted (issue 17 item 8)."""
+counted."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A chart drawn over turns of the event loop is made ready to paint in steps
-of its own (issue 20): its paint then only draws. Counted in a window, as
+of its own: its paint then only draws. Counted in a window, as
 the app paints it (a canvas on its own gets no paint events under pytest)."""
 
 from __future__ import annotations

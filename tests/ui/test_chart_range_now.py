@@ -1,7 +1,7 @@
 """A filter change applies the bar chart's new value range in the update, not
 at the start of its paint (pyqtgraph's prepareForPaint), where it marked every
 item in view dirty again and the value labels were painted in a second paint
-pass (issue 20)."""
+pass."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A chart that takes long to draw is drawn over several turns of the event
-loop (issue 20: 9 panels drawn anew over 1M rows held the GUI thread 270 ms):
+loop (9 panels drawn anew over 1M rows held the GUI thread 270 ms):
 the same chart as drawn at once, never shown half drawn, said once whole."""
 
 from __future__ import annotations
@@ -412,7 +412,7 @@ def test_panels_stay_shown_until_the_one_plot_replacing_them_is_drawn(qtbot, db)
     """From panels to the one plot drawn over turns: at every turn one of the
     two is shown, the panels until the plot is drawn. Hidden in the first
     step, the panels left the window's background in their place while the
-    plot was drawn (Xvfb, 1M rows: /work/helpers/shots-h21d/frames-1920b)."""
+    plot was drawn (seen frame by frame under Xvfb over a large store)."""
     torch, one = _plot(db, TORCH), _plot(db, BERT)
     canvas = _canvas(qtbot, 0.0)
     with qtbot.waitSignal(canvas.rendered, timeout=20_000):

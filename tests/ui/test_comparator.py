@@ -280,7 +280,7 @@ def test_headers_only_differences_and_copy_keys(qtbot, session, db):
 def test_the_like_for_like_notes_name_columns_as_their_headers(qtbot, session, db):
     """The notes under the comparison name each configuration as its column
     header does ("model · platform · batch"), not by result id; two columns
-    whose headers would read alike carry their ids (issue 17 item 4)."""
+    whose headers would read alike carry their ids."""
     from ipubench_gui.domain.compare import Comparison
 
     cur = db.cursor()

@@ -1,6 +1,6 @@
 """Help → Guide, and "Explain this number" (Shift+F1) for a table or
 comparator cell: the cell as printed → normalised → shown → what is built on
-it, checked against the figures printed in the seed (issue 17 item 10)."""
+it, checked against the figures printed in the seed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Facet lists keep their order while filtering (issue 17, item 1): the value
+"""Facet lists keep their order while filtering: the value
 under the pointer stays there, counts change in place, values no result
 matches are greyed where they were, and the order is a choice (count, name)."""
 

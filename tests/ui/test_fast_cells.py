@@ -1,5 +1,5 @@
 """The table's cells and the facet lists' rows painted from their models'
-strings (ui/widgets/table_cells, facet_cells; issue 20) look exactly as Qt's
+strings (ui/widgets/table_cells, facet_cells) look exactly as Qt's
 own delegates drew them: the word-cutting one for text, Qt's plain one for
 numbers."""
 

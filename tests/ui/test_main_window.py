@@ -204,7 +204,7 @@ TEXT_WRAP = int(Qt.TextFlag.TextWordWrap)
 
 
 def test_a_chip_whose_filter_stays_keeps_its_button(qtbot, session):
-    """Chips are not rebuilt on every filter change (issue 20: each rebuild
+    """Chips are not rebuilt on every filter change (each rebuild
     relaid out and repainted the chip bar); each still removes its own."""
     w = session.window
     fw = FilterState().with_values("framework", ["PyTorch"])
@@ -830,7 +830,7 @@ def test_chips_show_in_the_update_that_adds_them(session):
     """A new filter's chip is on the bar in the update that added it, so in
     that change's paint: a new button in a shown bar was shown by Qt's queued
     call after that paint, which relaid the window out up to its docks and
-    painted the bar and the centre again (issue 20). A chip that comes back
+    painted the bar and the centre again. A chip that comes back
     takes a button made before, rather than a new one."""
     from PySide6.QtWidgets import QToolButton
 

@@ -1,5 +1,5 @@
 """A filter change over the held (bundled) store is painted in one pass: the
-chart with the table and the facet lists (issue 20). The chart's scene
+chart with the table and the facet lists. The chart's scene
 processes its changed items in a queued call that paints the window at once;
 queued after the window's own update request, it painted the chart in a second
 pass, after a first one of the table and the lists; and the lists' delayed

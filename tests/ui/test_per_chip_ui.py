@@ -156,7 +156,7 @@ def test_throughput_range_names_what_is_counted(qtbot, session, db):
 def test_the_per_chip_column_names_what_it_counts(qtbot, session, db):
     """The table's per-chip throughput column says what its figures count
     (the unit family of the rows shown) and that they are derived; never the
-    'items/s' of every row alike (issue 14)."""
+    'items/s' of every row alike."""
     from PySide6.QtCore import Qt
 
     from ipubench_gui.domain.filters import FilterState

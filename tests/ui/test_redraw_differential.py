@@ -1,4 +1,4 @@
-"""Red team of the chart's redraw reuse (issue 20): one ``ChartCanvas`` drawn
+"""Red team of the chart's redraw reuse: one ``ChartCanvas`` drawn
 over and over, as the window draws it (each chart over the items, legend
 rows, tick labels and panels the last one left), shows after every step what
 a fresh canvas drawing that chart once shows.

@@ -1,5 +1,5 @@
 # ruff: noqa: F811  (combined_session is a fixture imported from test_import_ui)
-"""Result routing (issue 13): jobs hand their answers to the ``on_done`` they
+"""Result routing: jobs hand their answers to the ``on_done`` they
 were submitted with, widgets subscribe to the ``Results`` holder, and a
 cancelled request stops even between two statements."""
 

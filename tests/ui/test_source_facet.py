@@ -1,7 +1,6 @@
 # ruff: noqa: F811  (combined_session is a fixture imported from test_import_ui)
-"""The Source facet lists each source by its title and date, not its file id
-(issue 17 item 3); the file id is still what the filter, the count and a
-saved view hold."""
+"""The Source facet lists each source by its title and date, not its file id;
+the file id is still what the filter, the count and a saved view hold."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """Sources are named by their title, date and addresses in the details, the
-table's tooltips and the comparator; the file id is a column of exports only
-(issue 17 item 3)."""
+table's tooltips and the comparator; the file id is a column of exports only."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A filter change lays the table out with its new rows at once, in the update,
 not by Qt's delayed-layout timer after the paint (which painted the table and
-its header a second time a change, issue 20)."""
+its header a second time a change)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """A view keeps the comparison (ids, baseline, focus, "only differences") and
 opens with it, in the window and from the command line; ``--screenshot``
-waits for what the view asks for, and never waits on a box no one answers
-(issue 17 items 4 and 9)."""
+waits for what the view asks for, and never waits on a box no one answers."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Labels cut at word boundaries in the facet lists and the table, with the
-full text in the tooltip (issue 17 item 2)."""
+full text in the tooltip."""
 
 from __future__ import annotations
 

@@ -97,8 +97,8 @@ def official_names(exclude: tuple[str, ...] = ()) -> str:
 _OTHER_NAMES = "concat_ws(' | ', vm.other_names, vd.other_names)"
 # The text a search term must occur in (store/query/clauses.py), worked out once per
 # row: the searched columns (domain.fields.TEXT_SEARCH), lowered, joined by a
-# space. Stored, not computed per query: at 1M rows a search computing it took
-# 260-390 ms, reading it 79 ms (measured, tests/bench names).
+# space. Stored, not computed per query: computing it made a search over a
+# large store several times slower than reading it (tests/bench names).
 _SEARCHED = {
     "model": "coalesce(vm.canonical, r.model)",
     "variant": "r.variant",

@@ -78,8 +78,8 @@ def results(
 
     With ``limit``, the first ``limit + 1`` rows (one more, to tell truncation)
     are found by a narrow Top-N over ``ord`` alone and only then fetched whole:
-    a Top-N that carries every column through the sort costs 2.7x more at a
-    million rows (81 vs 30 ms, tests/bench).
+    a Top-N that carries every column through the sort costs several times
+    more over a large store (tests/bench: store).
     """
     cols = result_columns(columns)
     cond, params = where(state)
@@ -173,8 +173,8 @@ def chart_top(
     Done in SQL so a chart over a million rows fetches ~60, and the bars are the
     true best, not the best of whatever page the table happens to hold.
     ``cut`` (from :func:`chart_cut`): only rows at least that good are ranked
-    with the tie-break, result_id, which imported rows compute (for each of
-    1M imported rows: 480 of the Top-N's 570 ms, measured).
+    with the tie-break, result_id, which imported rows compute (for every
+    imported row, most of the Top-N's time otherwise).
     """
     rows, params, fig, way = _ranked(state, metric, unit, lower_is_better, per_chip)
     params = dict(params, lim=limit)
@@ -197,9 +197,9 @@ def facet_counts(
 ) -> Query:
     """Counts per value of every facet, each with all *other* filters applied.
 
-    One grouped scan per facet, joined by UNION ALL. Measured here (tests/bench)
-    this beats a single GROUPING SETS scan at seed scale (2.6 vs 6 ms) and at
-    1M rows (20 vs 24 ms), and an unnest-based single pass loses badly at 1M.
+    One grouped scan per facet, joined by UNION ALL: in tests/bench it beats a
+    single GROUPING SETS scan at the bundled scale and over a million rows,
+    and an unnest-based single pass loses badly over a million.
     Rows are ``(facet, value, n)`` with ``value`` as text (NULL for blank cells)
     so one column holds every facet; ``Field.parse`` restores numbers.
     """
@@ -223,8 +223,8 @@ def distinct_values(dims: Sequence[str] | None = None) -> Query:
 
     Read from the facet cube, which holds every facet column grouped: a few
     hundred rows even over a million results. One scan of (facet, value)
-    pairs costs a third of one DISTINCT per facet (3.5 ms against 9.7 ms for
-    the seed's 12 facets, measured), which is the start-up's slowest query.
+    pairs costs a third of one DISTINCT per facet, which was the start-up's
+    slowest query.
     """
     dims = list(dims or [f.name for f in FACETS])
     src, n = (CUBE, "n") if set(dims) <= CUBE_COLUMNS else (VIEW, "1")
@@ -313,8 +313,8 @@ def kind_aggregate(state: FilterState, chart: ChartKind, exact: bool = False) ->
 
     Grouped on a 64-bit hash of the 14-16 text keys, and the representative's
     columns read by its ``ord`` afterwards instead of carried through the
-    grouping as ``any_value``: 108 -> 54 ms CPU (scaling) and 163 -> 75 ms
-    (latency) over the 1M-row bench store. ``mixed`` is true for a group
+    grouping as ``any_value``: half the time over the large bench store.
+    ``mixed`` is true for a group
     whose rows differ in a second hash of the keys (in reverse order): two
     configurations met in one hash, and the caller asks again with ``exact``,
     grouped on the keys themselves."""

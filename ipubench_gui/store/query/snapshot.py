@@ -1,8 +1,8 @@
 """A small store's rows held in memory, filtered and counted without SQL.
 
-At the seed's scale (250 rows) DuckDB spends ~1.5 ms planning and running each
-query over ``results_v`` (a view uniting the bundled and the user database) and
-a filter change needs two of them, in the app 4-6 ms of a 16 ms frame. Here the
+At the bundled scale DuckDB's planning and running of each query over
+``results_v`` (a view uniting the bundled and the user database) dominates, and
+a filter change needs two of them, a good part of a frame. Here the
 same answers come from arrays built once: each facet as integer codes, each
 range column as floats (NaN for blank), the text search as one lowered string
 per row, computed by DuckDB itself so case folding is the SQL path's.
@@ -36,9 +36,9 @@ from ipubench_gui.store.query.clauses import (
 
 MAX_ROWS = 20_000
 # Up to this many rows, a filter's table and counts are computed on the GUI
-# thread (~1 ms at 5,000 rows) and change in the same paint as the chips;
+# thread (well within a frame) and change in the same paint as the chips;
 # larger stores answer from memory too, on a worker, which kept the longest
-# GUI stall at 20,000 rows to 30 ms against 38 ms inline (tests/bench --only ui).
+# GUI stall shorter than inline (tests/bench --only ui).
 INLINE_MAX_ROWS = 5_000
 
 
@@ -137,7 +137,7 @@ class Snapshot:
 
     def projected(self, columns: Sequence[str]) -> list[Row]:
         """Every row cut to ``columns``, made once per set of columns: cutting
-        5,000 rows per page took ~8 ms at 20,000 rows, picking them ~0.3 ms."""
+        a page's rows anew for each page cost far more than picking them."""
         key = tuple(columns)
         rows = self._projections.get(key)
         if rows is None:
@@ -149,7 +149,7 @@ class Snapshot:
     def row_dicts(self, result: QueryResult) -> list[dict[str, Any]] | None:
         """``result.rows`` as dicts, when they are rows this snapshot answered
         (:meth:`page`), each made once: a chart picked from a page of every
-        row made ~1,000 dicts per filter change (2-4 ms). Read-only: they are
+        row made a dict per row per filter change. Read-only: they are
         shared by every answer. None for other rows."""
         made = self._dicts.get(result.columns)
         if made is None:
@@ -188,8 +188,8 @@ class Snapshot:
             )
             levels = self.levels[f.name]
             counts = np.bincount(self.codes[f.name][keep], minlength=len(levels))
-            # whole arrays to Python at once: item by item, the ~1,700 system
-            # names of the MLPerf results cost a filter change ~2 ms
+            # whole arrays to Python at once: item by item, the MLPerf results'
+            # many system names cost every filter change
             nz = np.flatnonzero(counts)
             out[f.name] = dict(
                 zip(map(levels.__getitem__, nz.tolist()), counts[nz].tolist())

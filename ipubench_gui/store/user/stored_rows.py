@@ -50,8 +50,8 @@ def _key(alias: str) -> str:
 
 def _any_stored(landed: dict[str, str], con: duckdb.DuckDBPyConnection) -> bool:
     """Whether any new figure may be stored already: equal hashes, one BIGINT
-    a figure (the exact join over fifteen columns cost 2.2 s for 1M new
-    figures against 1M stored, measured; this rules most imports out)."""
+    a figure (the exact join over fifteen columns is dear over large imports;
+    this rules most imports out)."""
     if not _has_imports(con):
         return False
     sql = (

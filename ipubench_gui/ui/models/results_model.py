@@ -86,7 +86,7 @@ class ResultsModel(QAbstractTableModel):
         self._text.extend([None] * len(rows))
         id_col = self._pos.get("result_id")
         if id_col is not None:
-            ids = map(itemgetter(id_col), rows)  # a page's 1,000 rows: 0.1 ms
+            ids = map(itemgetter(id_col), rows)  # one pass in C, not a Python loop
             self._ids.update(zip(ids, range(first, first + len(rows))))
 
     @property

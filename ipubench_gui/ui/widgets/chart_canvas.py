@@ -45,11 +45,12 @@ from ipubench_gui.ui.widgets.turns import TurnSteps
 HIT_RADIUS_PX = 12
 PANEL_MIN_HEIGHT_EM = 28  # a panel's least height, in chart text heights
 # Panels are laid out again this long after the canvas was last resized (not
-# at every step of a drag: a redraw of 9 panels over 1M rows is ~60 ms).
+# at every step of a drag: a redraw of many panels over a large store takes
+# several frames).
 RELAYOUT_MS = 120
 # A chart that takes longer to draw is drawn over several turns of the event
-# loop, this long each (plus the step under way): 9 panels drawn anew over 1M
-# rows held the GUI thread 270 ms in one go (issue 20).
+# loop, this long each (plus the step under way): many panels drawn anew over
+# a large store, in one go, held the GUI thread for a long stall.
 STEP_BUDGET_MS = 10.0
 EMPTY_CHART = (
     "<h3>Nothing to draw for this chart kind</h3><p>The filtered results "
@@ -70,15 +71,15 @@ def _ready_to_paint(
 ) -> Generator[object, None, None]:
     """Steps doing, for ``items`` laid out in ``view``, the work of the paint
     that is not drawing (``prepare_paint``), three plot items a step
-    (``value``: what each step yields): the paint of 9 panels over 1M rows
-    was one stall of ~28 ms after the steps that drew them. Each plot's
-    view transform is applied in its own step (``prepare_paint``): applied
-    to all 9 panels at once, it dropped all their items' bounds, which the
-    scene then worked out again for all in one event (~9 ms, 1M rows)."""
+    (``value``: what each step yields): otherwise the paint of many panels
+    was one stall after the steps that drew them. Each plot's view transform
+    is applied in its own step (``prepare_paint``): applied to all panels at
+    once, it dropped all their items' bounds, which the scene then worked out
+    again for all in one event."""
     if not view.isVisible():  # not laid out: its paint will work them out
         return
     view.centralWidget.layout.activate()  # the cells' final sizes
-    yield value  # 9 panels laid out: ~4 ms, apart from preparing them
+    yield value  # the panels laid out, a step apart from preparing them
     for k in range(0, len(items), 3):
         for pi in items[k : k + 3]:
             prepare_paint(pi)
@@ -118,7 +119,7 @@ class ChartCanvas(QWidget):
         self.item = self.plot.getPlotItem()
         # The hidden top and right axes' SI prefix off, as in exports' plots
         # (``axes.add_plot``): on, every range change of a filter change (two
-        # or three) set each one's unseen label's HTML again, ~0.1 ms in all.
+        # or three) set each one's unseen label's HTML again, for nothing.
         for side in ("top", "right"):
             self.item.getAxis(side).enableAutoSIPrefix(False)
         # The plots' new ranges and sizes applied before their paint, which
@@ -236,7 +237,7 @@ class ChartCanvas(QWidget):
         self.caption.setVisible(bool(plot.notes))
         # Room for two lines whether it takes one or two: a filter whose notes
         # took a line less resized the plot, so the whole chart was laid out
-        # and repainted again (issue 20).
+        # and repainted again.
         self.caption.setMinimumHeight(2 * self.caption.fontMetrics().lineSpacing())
         if self.layout() is not None:
             self.layout().activate()
@@ -307,7 +308,7 @@ class ChartCanvas(QWidget):
         self.set_selection(tuple(self._selection))
         # The view's new range applied now (pyqtgraph does it at the start of
         # the paint): applied there, it marked every item in view dirty again,
-        # so the value labels were painted in a second pass (issue 20).
+        # so the value labels were painted in a second pass.
         view.scene().prepareForPaint()
         self._settle_scenes()
         self.rendered.emit()
@@ -318,7 +319,7 @@ class ChartCanvas(QWidget):
         turns), so that the paint when they resume is the chart's only one.
         Left queued, the hidden view's scene painted the window at once (it
         dispatches the window's pending update), then the shown one's painted
-        its chart again (at 1M rows ~17 + ~13 ms in one stall). A chart drawn
+        its chart again, two paints in one stall. A chart drawn
         within ``render`` is painted once by the window (``paint_update``)."""
         if self.updatesEnabled():  # drawn within ``render``: painted as any change
             return

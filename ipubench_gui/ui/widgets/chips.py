@@ -26,7 +26,7 @@ class ChipBar(QWidget):
         # Buttons once made are kept, hidden when not needed, rather than
         # deleted: a deleted chip stayed on screen until its deferred delete,
         # which repainted the bar and relaid the window out after the
-        # change's paint; and a new one was made and polished (issue 20).
+        # change's paint; and a new one was made and polished.
         self._buttons: list[QToolButton] = []
         # As tall with chips as without (a chip's "✕" may come from a taller
         # fallback font), so applying a filter never shifts the chart and table
@@ -55,7 +55,7 @@ class ChipBar(QWidget):
     def render(self, f: FilterState) -> None:
         """One chip per active filter. Chips whose filters stay keep their
         buttons: nothing is rebuilt or relaid out, and so nothing repainted,
-        for a change that leaves the chips as they were (issue 20)."""
+        for a change that leaves the chips as they were."""
         wanted = f.chips(self._names)
         if [(c.property("dim"), c.property("label")) for c in self.chips] == wanted:
             return

@@ -36,7 +36,7 @@ from ipubench_gui.ui.widgets.message_box import show_warning
 @contextmanager
 def busy_cursor():
     """A wait cursor while a large export renders on the GUI thread (Qt widgets
-    cannot render elsewhere): up to ~0.6 s at 4K, measured in tests/bench."""
+    cannot render elsewhere): a 4K export takes a noticeable moment (tests/bench)."""
     QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
         yield

@@ -21,8 +21,7 @@ class PinnedTitle(QWidget):
 
     Beside the view, not over it: over it, every scroll step painted the
     whole view again (Qt moves the view's pixels only if no sibling covers
-    it): 186k pixels a step instead of 22k, 7.8 ms instead of 2.5 (bundled
-    store, 1280x720)."""
+    it), several times the pixels of the rows that scrolled in."""
 
     def __init__(self, area: QScrollArea) -> None:
         super().__init__(area)

@@ -1,8 +1,8 @@
 """RangeSlider: a two-handled horizontal slider drawn with the platform's style.
 
 Written here rather than taken from superqt: superqt's package imports all of
-its widgets (and qtpy, pygments) up front, 55-88 ms of start-up measured on
-this machine (python -X importtime), for the one widget the app uses.
+its widgets (and qtpy, pygments) up front, a large share of start-up
+(``python -X importtime``) for the one widget the app uses.
 """
 
 from __future__ import annotations

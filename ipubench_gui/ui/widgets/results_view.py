@@ -60,7 +60,7 @@ class ResultsView(QTableView):
         """New rows (the model reset): shown from the top, and laid out now
         rather than by Qt's delayed-layout timer, which fired after the paint
         the reset caused, so the table and its header were painted twice a
-        filter change (issue 20). From the top: the old rows' scroll offset,
+        filter change. From the top: the old rows' scroll offset,
         clamped to the new rows, fetched a second page no one scrolled to."""
         super().reset()
         self.scrollToTop()

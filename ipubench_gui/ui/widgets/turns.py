@@ -14,9 +14,9 @@ class TurnSteps(QObject):
     loop, the rest on the next turn (a 0 ms timer), so that the GUI thread
     answers input and timers in between. A turn runs one step at least, and
     ends before a step that, taken to cost as much as the last, would take it
-    over the budget: the chart's cheap steps (a new cell, ~8 ms) come before
-    dear ones (the panel's drawing, ~20 ms), and a turn that ran both held
-    the thread for both.
+    over the budget: the chart's cheap steps (a new cell) come before dear
+    ones (a panel's drawing), and a turn that ran both held the thread for
+    both.
 
     Until the last step ``widget`` is not repainted (its updates are held):
     the user sees what it showed before, not half of the new content over
