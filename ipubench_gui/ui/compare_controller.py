@@ -34,6 +34,16 @@ class Say:
     )
     VIEW_NOT_SAVED = Message("Cannot save the view", "{why}")
     COMPARISON_NOT_SAVED = Message("Could not save the comparison", "{why}")
+    # in the status bar
+    SELECT_FIRST = Message("", "Select results in the table first, then add them.")
+    AT_MOST = Message("", "The comparison holds at most {most} configurations.")
+    ALREADY = Message("", "Already in the comparison.")
+    ADDED = Message(
+        "",
+        "Added {what} to the comparison ({n} of at most {most} columns). To "
+        "remove {it}, select its column and press Delete (or Remove).",
+    )
+    COPIED = Message("", "Comparison copied as {what}.")
 
 
 class CompareController(QObject):
@@ -265,20 +275,19 @@ class CompareController(QObject):
         added = [rid for rid in c.ids if rid not in before.ids]
         w = self.window
         if not self.state.selection:
-            message = "Select results in the table first, then add them."
+            said = Say.SELECT_FIRST
         elif not added and len(c.ids) >= c.MAX:
-            message = f"The comparison holds at most {c.MAX} configurations."
+            said = Say.AT_MOST.with_(most=c.MAX)
         elif not added:
-            message = "Already in the comparison."
+            said = Say.ALREADY
         else:
-            labels = [self._label(rid) for rid in added]
-            message = (
-                f"Added {', '.join(labels)} to the comparison"
-                f" ({len(c.ids)} of at most {c.MAX} columns). To remove "
-                f"{'it' if len(added) == 1 else 'one'}, select its column and "
-                "press Delete (or Remove)."
+            said = Say.ADDED.with_(
+                what=", ".join(self._label(rid) for rid in added),
+                n=len(c.ids),
+                most=c.MAX,
+                it="it" if len(added) == 1 else "one",
             )
-        w.statusBar().showMessage(message, 10000)
+        w.statusBar().showMessage(said.text, 10000)
         self._flash = added[-1] if added else None
         self.state.set_comparison(c)
         w.compare_dock.show()
@@ -421,7 +430,8 @@ class CompareController(QObject):
             fmt = "tsv" if kind == "tsv" else "markdown"
             QGuiApplication.clipboard().setText(self.shown().text(fmt))
             what = "TSV" if kind == "tsv" else "Markdown"
-            self.window.statusBar().showMessage(f"Comparison copied as {what}.", 3000)
+            said = Say.COPIED.with_(what=what)
+            self.window.statusBar().showMessage(said.text, 3000)
             return
         ext = {"csv": "csv", "md": "md", "png": "png"}[kind]
         folder = ss.load_text(ss.LAST_EXPORT_DIR, str(Path.home()))

@@ -25,6 +25,7 @@ from ipubench_gui.service import browse
 from ipubench_gui.service import chart as chart_service
 from ipubench_gui.store.db import Database
 from ipubench_gui.ui.main_window import MainWindow
+from ipubench_gui.ui.messages import Message
 from ipubench_gui.ui.results import Built, Results
 from ipubench_gui.ui.runner import Job, QueryRunner
 from ipubench_gui.ui.state import AppState
@@ -33,6 +34,14 @@ log = logging.getLogger(__name__)
 
 # A job's wait for the universe: it, or None if its job failed or was dropped.
 UniverseWait = Callable[[Database], "browse.Universe | None"]
+
+
+class Say:
+    """What the window's controller says, in the status bar (ui/messages.py)."""
+
+    NOTHING_TO_EXPORT = Message("", "Nothing to export: the chart is empty.")
+    CHART_COPIED = Message("", "Chart copied as an image.")
+    NOT_COMPUTED = Message("", "{what} could not be computed: {why}")
 
 
 class Controller(QObject):
@@ -149,9 +158,7 @@ class Controller(QObject):
 
         c = self.chart
         if c is None or c.plot.empty:
-            self.window.statusBar().showMessage(
-                "Nothing to export: the chart is empty.", 5000
-            )
+            self.window.statusBar().showMessage(Say.NOTHING_TO_EXPORT.text, 5000)
             return None
         return ExportDialog(c.plot, c.subtitle, c.footnote, self.window)
 
@@ -168,7 +175,7 @@ class Controller(QObject):
         if dlg is not None:
             with busy_cursor():
                 copy_to_clipboard(self.plot, dlg.options())
-            self.window.statusBar().showMessage("Chart copied as an image.", 3000)
+            self.window.statusBar().showMessage(Say.CHART_COPIED.text, 3000)
 
     # -- state -> jobs -----------------------------------------------------------
     def _on_state_filters_changed(self, f: FilterState) -> None:
@@ -253,9 +260,8 @@ class Controller(QObject):
             "chart": "The chart",
             "more": "More table rows",
         }
-        self.window.statusBar().showMessage(
-            f"{what.get(slot, 'Loading')} could not be computed: {exc}"
-        )
+        said = Say.NOT_COMPUTED.with_(what=what.get(slot, "Loading"), why=exc)
+        self.window.statusBar().showMessage(said.text)
 
     def _on_counts(self, counts: dict) -> None:
         # The per-chip column names what the rows shown count, as the
