@@ -21,11 +21,11 @@ from ipubench_gui.domain.claim_evidence import Evidence, Reading
 from ipubench_gui.domain.claim_rules import ipu_figure
 from ipubench_gui.domain.claims import Figure, chart_figure, fmt, ratio_text
 from ipubench_gui.domain.entities import Catalogue
+from ipubench_gui.domain.mlperf_names import AVAILABLE
 from ipubench_gui.domain.verdicts import Difference
 
 Row = Mapping[str, Any]
 NOT_VERIFIED = "derived from MLPerf results; not verified by MLCommons"
-AVAILABLE = ("Available on-premise", "Available in cloud")
 # canonical model -> the MLPerf Inference benchmark that runs it (closed)
 BENCHMARKS = {"ResNet-50 v1.5": "resnet50", "BERT-Large": "bert-99"}
 # what each benchmark is, beyond the model's name

@@ -13,11 +13,11 @@ from typing import Any
 from ipubench_gui.domain.claim_evidence import Evidence
 from ipubench_gui.domain.claims import Figure, figure_of, percent_less
 from ipubench_gui.domain.entities import Catalogue
+from ipubench_gui.domain.mlperf_names import AVAILABLE
 from ipubench_gui.domain.verdicts import Agreement, Difference, agreement
 
 Row = Mapping[str, Any]
 Fields = dict[str, Any]
-AVAILABLE = ("onprem", "cloud", "available", "Available on-premise")
 NOT_VERIFIED = "derived from MLPerf results; not verified by MLCommons"
 ON_PAR_PERCENT = 2.0  # "on par": times within 2% of each other (our reading)
 
@@ -62,7 +62,7 @@ def bench(
         for r in rows
         if names[r["mlperf_benchmark"]] == want
         and r["division"] == division
-        and r["availability"] in AVAILABLE
+        and r["category"] in AVAILABLE
     ]
 
 

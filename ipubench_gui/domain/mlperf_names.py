@@ -26,6 +26,8 @@ PREVIEW = "Preview"
 RDI = "Research/Development/Internal"
 #: MLCommons' availability categories, in the order its tables list them.
 CATEGORIES: tuple[str, ...] = (ON_PREMISE, CLOUD, PREVIEW, RDI)
+#: The categories of systems one can buy or rent: what a claim is held to.
+AVAILABLE: tuple[str, ...] = (ON_PREMISE, CLOUD)
 
 
 def category(status: str | None) -> str | None:
