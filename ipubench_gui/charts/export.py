@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pyqtgraph as pg
@@ -18,7 +18,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ipubench_gui.charts.axes import add_plot
 from ipubench_gui.charts.builders import Drawn, draw
-from ipubench_gui.charts.legend import LEGEND_TEXT, NAMED_LINES
+from ipubench_gui.charts.legend import LABEL_MARGINS_PX, LEGEND_TEXT, NAMED_LINES
 from ipubench_gui.charts.legend_layout import (
     PlotLegend,
     bar_names_px,
@@ -28,6 +28,7 @@ from ipubench_gui.charts.legend_layout import (
 from ipubench_gui.charts.panels import (
     LEGEND_SHARE,
     Panel,
+    columns,
     draw_panels,
     keep_labels_in,
     legend_lines,
@@ -38,8 +39,10 @@ from ipubench_gui.charts.panels import (
 from ipubench_gui.charts.svg import portable
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.files import atomic_write
+from ipubench_gui.domain.format import counted
 from ipubench_gui.domain.plot_model import first_bars, split_panel
 from ipubench_gui.domain.plots import Plot
+from ipubench_gui.domain.series_rule import SEP
 from ipubench_gui.domain.text import elide_words
 
 FORMATS = ("png", "svg", "pdf")
@@ -91,41 +94,133 @@ def compose(
     """A laid-out, never-shown widget holding the titled chart at the output
     size; ``painted`` False for a picture the caller renders (no paint ahead).
 
-    Every line is named: a panel whose legend cannot name all its lines is
-    drawn as more panels (``named_in_full``). Panels' legends are sized by
-    an estimate of the room beside each panel; where they would still push
-    the footnote off the picture, the chart is laid out again with a row
-    less in each legend (and panels split again to name every line).
-    ``ExportError`` when the picture is too small to name every line."""
-    shown = named_in_full(plot, opts, 0)
-    w = _compose(shown, opts, painted, 0)
+    Every line drawn is named: a panel whose legend cannot name all its
+    lines is drawn as more panels, in the grid that names them all in
+    panels still large enough to read (``slide_grid``); where no grid does,
+    whole panels are left out and the footnote says which. Panels' legends
+    are sized by an estimate of the room beside each panel; where they
+    would still push the footnote off the picture, the chart is laid out
+    again with a row less in each legend (and panels split again)."""
+    grid = slide_grid(plot, opts, 0)
+    w = _compose(grid.plot, opts, painted, 0, grid.cols)
     for cut in range(1, 6):
-        if not shown.panels or _fits(w, opts):
-            break
-        try:
-            fewer = named_in_full(plot, opts, cut)
-        except ExportError:  # as laid out: every line named, a title touched
+        if not grid.plot.panels or _fits(w, opts):
             break
         w.close()
         w.deleteLater()
-        shown = fewer
-        w = _compose(shown, opts, painted, cut)
+        grid = slide_grid(plot, opts, cut)
+        w = _compose(grid.plot, opts, painted, cut, grid.cols)
     return w
 
 
 # A panel less tall than this many of its text lines is no longer read:
-# splitting panels to name their lines stops there.
+# splitting panels to name their lines stops there; nor a plot narrower
+# than this many (its ticks overprint).
 LEAST_PANEL_LINES = 7
+LEAST_PLOT_EMS = 10
 
 
-def named_in_full(plot: Plot, opts: ExportOptions, cut: int = 0) -> Plot:
+@dataclass(frozen=True)
+class SlideGrid:
+    """How an export draws a chart's panels: ``plot`` with panels split so
+    that every legend names all its lines, ``cols`` panels a row (None: the
+    window's choice, ``panels.columns``), and the panels ``left_out``
+    (title, lines) for want of room, said in ``plot``'s notes."""
+
+    plot: Plot
+    cols: int | None = None
+    left_out: tuple[tuple[str, int], ...] = ()
+
+
+def slide_grid(plot: Plot, opts: ExportOptions, cut: int = 0) -> SlideGrid:
+    """The grid in which ``plot``'s panels name every line at the export
+    size (legends ``cut`` rows shorter): the window's number of columns if
+    it does, else the other numbers of columns (1 to 4) in turn, larger
+    panels in fewer rows first; else, panels left out one at a time, the
+    one naming fewest lines for the room it takes first (``_least_worth``:
+    the slide shows as many of the chart's lines as it can), until the
+    rest are named in full; a note says which and how many."""
+    left: list[tuple[str, int]] = []
+    shown = plot
+    while shown.panels:
+        for cols in _grids(len(shown.panels)):
+            try:
+                named = named_in_full(shown, opts, cut, cols)
+            except ExportError:
+                continue
+            note = _said_left_out(named, left, len(plot.panels))
+            return SlideGrid(note, cols, tuple(left))
+        if len(shown.panels) <= 1:
+            break
+        title = _least_worth(shown, opts, cut)
+        left.append((title, _named_lines(shown, title)))
+        shown = replace(
+            shown, series=tuple(s for s in shown.series if s.panel != title)
+        )
+    # no panels, or one whose lines no slide this size names: its legend
+    # names what it holds, the rest counted
+    return SlideGrid(_said_left_out(shown, left, len(plot.panels)), None, tuple(left))
+
+
+def _least_worth(plot: Plot, opts: ExportOptions, cut: int) -> str:
+    """The panel naming fewest lines for the room it takes: its lines over
+    the panels its legend needs in the window's grid (a panel of one line,
+    named by its title, takes a whole panel for it); of equals, the last."""
+    legend_rows, share, fp = _panel_room(plot, opts, cut)
+    width = panel_width(opts.width - 2.2 * opts.font_px, len(plot.panels), fp)
+    need = legend_lines(plot, width * share, round(fp * LEGEND_TEXT), NAMED_LINES)
+
+    def worth(i: int) -> tuple[float, int]:
+        title = plot.panels[i]
+        parts = max(1, math.ceil((need.get(title) or 99) / legend_rows))
+        return _named_lines(plot, title) / parts, -i
+
+    return plot.panels[min(range(len(plot.panels)), key=worth)]
+
+
+def _grids(n: int) -> list[int]:
+    """Numbers of panels a row to try for ``n`` panels: the window's first,
+    then fewer (larger panels), then more."""
+    first = columns(n)
+    return [first] + [c for c in (1, 2, 3, 4) if c != first and c <= n]
+
+
+def _named_lines(plot: Plot, title: str) -> int:
+    """Lines of panel ``title`` (its legend's; a panel of one unnamed: 1)."""
+    mine = [s for s in plot.series if s.panel == title and s.points]
+    return max(1, sum(1 for s in mine if s.in_legend))
+
+
+def _said_left_out(plot: Plot, left: list[tuple[str, int]], of: int) -> Plot:
+    """``plot`` with a note naming the panels left out of the chart's ``of``
+    and their lines."""
+    if not left:
+        return plot
+    lines = sum(k for _t, k in left)
+    # a panel's first part (its model) names it: the rest is what its
+    # lines share, said on the slide by the panels shown
+    what = ", ".join(f"{t.split(SEP)[0]} ({k})" for t, k in left)
+    note = (
+        f"{len(left)} of {of} panels "
+        f"({counted(lines, 'line')}) not shown for want of room, "
+        f"lines of each in brackets: {what}"
+    )
+    return replace(plot, notes=plot.notes + (note,))
+
+
+def named_in_full(
+    plot: Plot, opts: ExportOptions, cut: int = 0, cols: int | None = None
+) -> Plot:
     """``plot`` with each panel whose legend cannot name all its lines at the
-    export size (rows less ``cut``) drawn as several (``split_panel``), until
-    every legend names all of its own; ``ExportError`` when that would make
-    panels too small to read (``LEAST_PANEL_LINES``)."""
+    export size (rows less ``cut``, ``cols`` panels a row) drawn as several
+    (``split_panel``), until every legend names all of its own;
+    ``ExportError`` when that would make panels too small to read
+    (``LEAST_PANEL_LINES``, ``LEAST_PLOT_EMS``)."""
     while plot.panels:
-        legend_rows, share, fp = _panel_room(plot, opts, cut)
-        width = panel_width(opts.width - 2.2 * opts.font_px, len(plot.panels), fp)
+        legend_rows, share, fp = _panel_room(plot, opts, cut, cols)
+        width = panel_width(opts.width - 2.2 * opts.font_px, len(plot.panels), fp, cols)
+        if width * (1 - share) < LEAST_PLOT_EMS * fp:
+            raise ExportError(f"panels too narrow at {cols} a row")
         need = legend_lines(plot, width * share, round(fp * LEGEND_TEXT), NAMED_LINES)
         over = {t: n for t, n in need.items() if n is None or n > legend_rows}
         if not over:
@@ -133,19 +228,20 @@ def named_in_full(plot: Plot, opts: ExportOptions, cut: int = 0) -> Plot:
         split = plot
         for title, n in over.items():
             split = split_panel(split, title, math.ceil((n or 99) / legend_rows))
-        cell_h = opts.height * 0.8 / rows_of(len(split.panels))
+        cell_h = opts.height * 0.8 / rows_of(len(split.panels), cols)
         if split == plot or cell_h < LEAST_PANEL_LINES * fp * 1.4:
             lines = sum(1 for s in plot.series if s.in_legend and s.points)
             raise ExportError(
                 f"{lines} lines in {len(plot.panels)} panels cannot all be named "
-                f"legibly at {opts.width}x{opts.height}: export a larger size, "
-                "or filter to fewer models"
+                f"legibly at {opts.width}x{opts.height}"
             )
         plot = split
     return plot
 
 
-def _panel_room(plot: Plot, opts: ExportOptions, cut: int) -> tuple[int, float, float]:
+def _panel_room(
+    plot: Plot, opts: ExportOptions, cut: int, cols: int | None = None
+) -> tuple[int, float, float]:
     """Panels' legends at the export size: the lines each holds (less
     ``cut``), their share of a panel's width, and the panels' text size
     (the body size's smallest, 0.85x)."""
@@ -153,7 +249,7 @@ def _panel_room(plot: Plot, opts: ExportOptions, cut: int) -> tuple[int, float, 
     n = len(plot.panels)
     # a panel's share of the grid: a legend taller than its panel would push
     # the footnote off the slide (tests/charts/test_panels)
-    cell_h = opts.height * 0.8 / rows_of(n)
+    cell_h = opts.height * 0.8 / rows_of(n, cols)
     width = opts.width - 2.2 * opts.font_px  # the layout's margins (_compose)
     legend_rows = max(2, panel_legend_rows(cell_h, fp) - cut)
     # the plot as wide as the legends leave it: wider legends only where
@@ -161,7 +257,7 @@ def _panel_room(plot: Plot, opts: ExportOptions, cut: int) -> tuple[int, float, 
     share = legend_share(
         plot,
         legend_rows,
-        panel_width(width, n, fp),
+        panel_width(width, n, fp, cols),
         round(fp * LEGEND_TEXT),
         (0.36, 0.4, LEGEND_SHARE),
         NAMED_LINES,
@@ -171,11 +267,22 @@ def _panel_room(plot: Plot, opts: ExportOptions, cut: int) -> tuple[int, float, 
 
 def _fits(w: pg.GraphicsLayoutWidget, opts: ExportOptions) -> bool:
     """Whether the footnote (the layout's last row) ends inside the picture,
-    and no panel's legend runs into an x axis' title (centred under its plot,
-    a title wider than the plot reaches under the legend beside it)."""
+    and every panel's legend ends within its panel's row (a longer one ran
+    into the next panel's title or the x axis' title under the grid) and
+    meets no x axis' title (centred under its plot, a title wider than the
+    plot reaches under the legend beside it)."""
     footer = w.ci.getItem(3, 0)
     if footer is not None and footer.sceneBoundingRect().bottom() > opts.height:
         return False
+    for p in w.chart_panels:
+        # a legend's cell holds it to the row's height; its text runs on
+        # (a label's box keeps a margin below its text)
+        end = -LABEL_MARGINS_PX / 2 + max(
+            (lb.item.sceneBoundingRect().bottom() for _s, lb in p.legend.items),
+            default=0.0,
+        )
+        if end > p.pi.sceneBoundingRect().bottom() + 2:
+            return False
     titles = [
         ax.label.sceneBoundingRect()
         for ax in (p.pi.getAxis("bottom") for p in w.chart_panels)
@@ -190,7 +297,11 @@ def _fits(w: pg.GraphicsLayoutWidget, opts: ExportOptions) -> bool:
 
 
 def _compose(
-    plot: Plot, opts: ExportOptions, painted: bool, legend_cut: int
+    plot: Plot,
+    opts: ExportOptions,
+    painted: bool,
+    legend_cut: int,
+    cols: int | None = None,
 ) -> pg.GraphicsLayoutWidget:
     theme = opts.theme
     fp = opts.font_px
@@ -208,7 +319,7 @@ def _compose(
     if plot.notes:
         foot = "; ".join(plot.notes) + (". " + foot if foot else "")
     if plot.panels:
-        panels = _compose_panels(w, plot, opts, legend_cut)
+        panels = _compose_panels(w, plot, opts, legend_cut, cols)
         drawn = panels[0].drawn
         w.chart_panels = panels
         views = [(p.pi, p.drawn) for p in panels]
@@ -334,11 +445,15 @@ def _compose_one(
 
 
 def _compose_panels(
-    w: pg.GraphicsLayoutWidget, plot: Plot, opts: ExportOptions, cut: int = 0
+    w: pg.GraphicsLayoutWidget,
+    plot: Plot,
+    opts: ExportOptions,
+    cut: int = 0,
+    cols: int | None = None,
 ) -> list[Panel]:
-    """Small multiples in the layout's row 2 (charts/panels.py), each legend
-    beside its panel, in the body size's smallest (0.85x)."""
-    legend_rows, share, fp = _panel_room(plot, opts, cut)
+    """Small multiples in the layout's row 2 (charts/panels.py), ``cols`` a
+    row, each legend beside its panel, in the body size's smallest (0.85x)."""
+    legend_rows, share, fp = _panel_room(plot, opts, cut, cols)
     grid = w.ci.addLayout(row=2, col=0, colspan=2)
     width = opts.width - 2.2 * opts.font_px  # the layout's margins (_compose)
     return draw_panels(
@@ -353,6 +468,7 @@ def _compose_panels(
         interactive=False,
         width=width,
         x_title_below=True,
+        cols=cols,
     )
 
 

@@ -8,6 +8,7 @@ pyqtgraph's ``setXLink``/``setYLink``: zooming one panel zooms them all.
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 from collections.abc import Generator
@@ -51,9 +52,12 @@ class Panel:
     label: pg.LabelItem
 
 
-def columns(n: int) -> int:
-    """Panels a row: two up to eight (each with its legend beside it), three
-    beyond (a 3x3 grid at most on a slide before panels get too small)."""
+def columns(n: int, cols: int | None = None) -> int:
+    """Panels a row: ``cols`` if given (an export that chose its grid), else
+    two up to eight (each with its legend beside it), three beyond (a 3x3
+    grid at most on a slide before panels get too small)."""
+    if cols:
+        return max(1, min(cols, n))
     return 1 if n <= 1 else 2 if n <= 8 else 3
 
 
@@ -86,6 +90,7 @@ def panel_steps(
     afresh: bool = False,
     y_title: bool = True,
     x_title_below: bool = False,
+    cols: int | None = None,
 ) -> Generator[list[Panel], None, list[Panel]]:
     """Draw each panel of ``plot`` into ``grid``, in steps: into the cells of
     ``previous`` (retitled and redrawn in place) when the grid keeps its
@@ -111,15 +116,15 @@ def panel_steps(
     of a panel's drawing: ``draw_steps``) yields the panels the grid now
     holds, in order, each with what is drawn in it so far; drawing stopped
     after any step, those are the right ``previous`` for the next. Returns
-    the panels, axes shared."""
+    the panels, axes shared. ``cols``: panels a row (``columns``)."""
     titles = plot.panels
-    cols = columns(len(titles))
+    cols = columns(len(titles), cols)
     share = legend_share if legend_beside else 0.0
-    cell_w = panel_width(width, len(titles), font_px)
+    cell_w = panel_width(width, len(titles), font_px, cols)
     cap = cell_w * share
     names_px = max(4 * font_px, cap - SWATCH_PX) if legend_beside else None
     kept = _kept_cells(grid, previous or [], len(titles))
-    rows = rows_of(len(titles))
+    rows = rows_of(len(titles), cols)
     y_text = html.escape(plot.y_title) if y_title else ""
     if kept and rows_of(len(previous or [])) == rows:
         grid.getItem(0, 0).setText(y_text)
@@ -348,11 +353,12 @@ def _share_axes(items: list[pg.PlotItem]) -> None:
             link(it, first)
 
 
-def panel_width(width: float, n: int, font_px: float) -> float:
+def panel_width(width: float, n: int, font_px: float, cols: int | None = None) -> float:
     """A panel's width (its plot and the legend beside it) in a grid ``width``
-    pixels wide of ``n`` panels: its column's share less the y title's column
-    and the spacing between cells (~4 text heights)."""
-    return (width - 4 * font_px) / columns(n)
+    pixels wide of ``n`` panels (``cols`` a row, ``columns``): its column's
+    share less the y title's column and the spacing between cells (~4 text
+    heights)."""
+    return (width - 4 * font_px) / columns(n, cols)
 
 
 def legend_share(
@@ -380,21 +386,32 @@ def legend_lines(
     """For each panel, the lines its legend takes ``width`` pixels wide
     (swatch included) to name every line, each name in at most ``most``
     lines; None where a name does not fit that many whole."""
-    fm = QtGui.QFontMetricsF(px_font(round(text_px)))
-    room = width - SWATCH_PX
-
-    def fits(t: str) -> bool:
-        return fm.horizontalAdvance(t) <= room
-
+    room = round(width - SWATCH_PX)
     out: dict[str, int | None] = {}
     for title in plot.panels:
         names = [s.name for s in plot.panel(title).series if s.in_legend and s.points]
-        wrapped = [wrap_words(n, fits, most) for n in names]
-        whole = all(not w[-1].endswith(" …") for w in wrapped)
-        out[title] = sum(map(len, wrapped)) if whole else None
+        wrapped = [_name_lines(n, room, round(text_px), most) for n in names]
+        whole = all(n is not None for n in wrapped)
+        out[title] = sum(n or 0 for n in wrapped) if whole else None
     return out
 
 
-def rows_of(n: int) -> int:
-    """Rows of a grid of ``n`` panels."""
-    return math.ceil(n / columns(n)) if n else 0
+@functools.lru_cache(maxsize=4096)
+def _name_lines(name: str, room: int, text_px: int, most: int) -> int | None:
+    """Lines ``name`` takes wrapped at words to ``room`` pixels at
+    ``text_px``, None if not whole in ``most``: an export tries several
+    grids, each asking again of the same names (~1 s of CPU uncached, the
+    latency chart of every model)."""
+    fm = _metrics(text_px)
+    wrapped = wrap_words(name, lambda t: fm.horizontalAdvance(t) <= room, most)
+    return None if wrapped[-1].endswith(" …") else len(wrapped)
+
+
+@functools.lru_cache(maxsize=32)
+def _metrics(text_px: int) -> QtGui.QFontMetricsF:
+    return QtGui.QFontMetricsF(px_font(text_px))
+
+
+def rows_of(n: int, cols: int | None = None) -> int:
+    """Rows of a grid of ``n`` panels (``cols`` a row, ``columns``)."""
+    return math.ceil(n / columns(n, cols)) if n else 0

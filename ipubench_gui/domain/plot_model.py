@@ -169,7 +169,8 @@ def first_bars(plot: Plot, n: int) -> Plot:
 
 def split_panel(plot: Plot, title: str, parts: int) -> Plot:
     """``plot`` with its panel ``title`` drawn as ``parts`` panels, its
-    named lines shared out in order ("title (part 1 of 2)"): for a slide
+    named lines shared out in order ("model (part 1 of 2) · the rest of
+    its title"): for a slide
     whose legends cannot name them all in one. A line it does not name goes
     with the named one its name extends ("X (ideal)" with "X"), else in
     every part (a front over all the panel's lines)."""
@@ -180,7 +181,7 @@ def split_panel(plot: Plot, title: str, parts: int) -> Plot:
     parts = min(parts, len(named))
     size = -(-len(named) // parts)
     chunks = [named[i : i + size] for i in range(0, len(named), size)]
-    names = [f"{title} (part {k + 1} of {len(chunks)})" for k in range(len(chunks))]
+    names = [_part(title, k + 1, len(chunks)) for k in range(len(chunks))]
     out: list[Series] = []
     for s in plot.series:
         if s.panel != title:
@@ -204,6 +205,13 @@ def split_panel(plot: Plot, title: str, parts: int) -> Plot:
         return order.get(s.panel, 0)
 
     return replace(plot, series=tuple(sorted(out, key=rank)))
+
+
+def _part(title: str, k: int, n: int) -> str:
+    """``title`` as its part ``k`` of ``n``: said after its first part (the
+    model), which a title cut to its panel's width keeps."""
+    head, sep, rest = title.partition(" · ")
+    return f"{head} (part {k} of {n}){sep}{rest}"
 
 
 def _owners(name: str, series: Sequence[Series]) -> list[str]:

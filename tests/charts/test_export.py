@@ -19,8 +19,8 @@ from ipubench_gui.domain.plots import build_plot, footnote
 from ipubench_gui.service import browse
 from tests.conftest import run_cli
 
-# Every model's latency lines (55 in 16 panels) are named on no slide
-# (test_slides): a slide's worth of models.
+# A slide's worth of models: every model's latency lines (16 panels) leave
+# some panels out of a slide for want of room (test_slides).
 LATENCY_SLIDE = FilterState().with_values(
     "model", ["BERT-Large", "EfficientNet-B0", "ResNet-50 v1.5"]
 )
