@@ -400,8 +400,8 @@ def legend_lines(
 def _name_lines(name: str, room: int, text_px: int, most: int) -> int | None:
     """Lines ``name`` takes wrapped at words to ``room`` pixels at
     ``text_px``, None if not whole in ``most``: an export tries several
-    grids, each asking again of the same names (~1 s of CPU uncached, the
-    latency chart of every model)."""
+    grids, each asking again of the same names (measured uncached, trying
+    them was most of the export of the latency chart of every model)."""
     fm = _metrics(text_px)
     wrapped = wrap_words(name, lambda t: fm.horizontalAdvance(t) <= room, most)
     return None if wrapped[-1].endswith(" …") else len(wrapped)
