@@ -27,7 +27,6 @@ from ipubench_gui.store.mlperf.mlperf_log import (
     score_runs,
 )
 
-_ROUND_DIR = re.compile(r"training_results_v(\d+\.\d+)$")
 _SHORT_ROUND_DIR = re.compile(r"v(\d+\.\d+)$")
 
 
@@ -132,20 +131,22 @@ class Result:
         return (self.round, self.submitter, self.system_id, self.benchmark)
 
 
-def round_of(folder: Path) -> str | None:
-    """The round named by ``training_results_vX.Y`` at or above ``folder``
-    (or a ``vX.Y`` folder inside one named ``training``), else None."""
+def round_of(folder: Path, suite: str = "training") -> str | None:
+    """The round named by ``{suite}_results_vX.Y`` at or above ``folder`` (or a
+    ``vX.Y`` folder inside one named ``{suite}``: training, inference), else
+    None."""
+    repo = re.compile(rf"{re.escape(suite)}_results_v(\d+\.\d+)$")
     for p in (folder, *folder.parents):
-        m = _ROUND_DIR.match(p.name)
+        m = repo.match(p.name)
         if m:
             return m[1]
         m = _SHORT_ROUND_DIR.match(p.name)
-        if m and p.parent.name == "training":
+        if m and p.parent.name == suite:
             return m[1]
     return None
 
 
-def _is_org(folder: Path) -> bool:
+def is_org(folder: Path) -> bool:
     # result_summarizer.py _is_organization_folder: results/ and systems/
     return (folder / "results").is_dir() and (folder / "systems").is_dir()
 
@@ -154,9 +155,9 @@ def _round_root(folder: Path) -> tuple[Path, list[Path]]:
     """(the folder paths are relative to, the submitter folders to read)."""
     if not folder.is_dir():
         raise TreeError(f"{folder}: not a folder")
-    if _is_org(folder):
+    if is_org(folder):
         return folder.parent, [folder]
-    orgs = sorted(p for p in folder.iterdir() if p.is_dir() and _is_org(p))
+    orgs = sorted(p for p in folder.iterdir() if p.is_dir() and is_org(p))
     if not orgs:
         raise TreeError(
             f"{folder}: not an MLPerf Training results tree (no SUBMITTER/results "

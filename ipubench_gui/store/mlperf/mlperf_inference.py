@@ -35,6 +35,7 @@ from typing import Any
 from ipubench_gui.domain import mlperf_names
 from ipubench_gui.domain.files import NotRegular, read_regular
 from ipubench_gui.domain.result_rules import count_problem, figure_problem
+from ipubench_gui.store.mlperf import mlperf
 from ipubench_gui.store.mlperf.mlperf import Cancelled, Names, TreeError
 
 SUMMARY = Path("performance") / "run_1" / "mlperf_log_summary.txt"
@@ -54,8 +55,6 @@ BENCHMARKS: dict[str, tuple[str, str, str, str | None]] = {
 }
 _LINE = re.compile(r"^\s*([\w\s.\(\)\/]+)\s*\:\s*([\w\+\.]+).*")  # the checker's
 _MIG = re.compile(r"\s*\(([^)]*MIG)\)\s*$", re.IGNORECASE)
-_ROUND_DIR = re.compile(r"inference_results_v(\d+\.\d+)$")
-_SHORT_ROUND_DIR = re.compile(r"v(\d+\.\d+)$")
 SUMMARY_LIMIT = 1 << 20  # a summary is a few KB; anything bigger is not one
 
 
@@ -147,14 +146,7 @@ class Result:
 def round_of(folder: Path) -> str | None:
     """The round named by ``inference_results_vX.Y`` at or above ``folder``
     (or a ``vX.Y`` folder inside one named ``inference``), else None."""
-    for p in (folder, *folder.parents):
-        m = _ROUND_DIR.match(p.name)
-        if m:
-            return m[1]
-        m = _SHORT_ROUND_DIR.match(p.name)
-        if m and p.parent.name == "inference":
-            return m[1]
-    return None
+    return mlperf.round_of(folder, "inference")
 
 
 def is_inference_tree(folder: Path) -> bool:
@@ -169,19 +161,15 @@ def is_inference_tree(folder: Path) -> bool:
     )
 
 
-def _is_org(folder: Path) -> bool:
-    return (folder / "results").is_dir() and (folder / "systems").is_dir()
-
-
 def _orgs(folder: Path) -> tuple[Path, list[Path]]:
     """(the round's root, which paths are relative to; the ORG folders)."""
     if not folder.is_dir():
         raise TreeError(f"{folder}: not a folder")
-    if _is_org(folder):
+    if mlperf.is_org(folder):
         return folder.parent.parent, [folder]
     closed = folder if folder.name == "closed" else folder / "closed"
     orgs = (
-        sorted(p for p in closed.iterdir() if p.is_dir() and _is_org(p))
+        sorted(p for p in closed.iterdir() if p.is_dir() and mlperf.is_org(p))
         if closed.is_dir()
         else []
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ipubench_gui.domain.compare import SAME_FOR_COUNTERPARTS
 from ipubench_gui.domain.fields import FACETS, PROVENANCE, TABLE_COLUMNS, TEXT_SEARCH
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import ChartKind
@@ -346,16 +347,7 @@ def comparisons() -> Query:
 def family(row: Mapping[str, Any]) -> Query:
     """Rows that could be counterparts of ``row``: same model, variant, task,
     metric, dataset, precision, unit and MLPerf scenario (NULL-safe)."""
-    keys = (
-        "model",
-        "variant",
-        "task",
-        "metric",
-        "dataset",
-        "precision",
-        "unit",
-        "scenario",
-    )
+    keys = SAME_FOR_COUNTERPARTS
     cols = list(dict.fromkeys([f.name for f in TABLE_COLUMNS] + list(PROVENANCE)))
     cond = " AND ".join(f"{quote_ident(k)} IS NOT DISTINCT FROM ${k}" for k in keys)
     return Query(

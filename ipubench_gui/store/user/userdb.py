@@ -69,15 +69,22 @@ CREATE TABLE IF NOT EXISTS u.user_mlperf_inference AS
     + aliases.USER_NAMES
 )
 
+
 # Imported MLPerf results (store/mlperf/mlperf_import.py): kept as the bundled ones
 # are (data/mlperf_training.csv's columns), shown through the same SQL, and
 # named as every row is (canonical names, *_as_printed, unit_family,
 # other_names: store/bundled/names.py, resolved in u.user_names).
-USER_MLPERF_V = f"""
-CREATE OR REPLACE VIEW user_mlperf_v AS
-WITH mlperf_src AS (  -- columns a results file of an older version lacks: NULL
-    SELECT * FROM b.mlperf_training WHERE false
-    UNION ALL BY NAME SELECT * FROM u.user_mlperf
+def _official_view(
+    view: str, src: str, bundled: str, user: str, rows_sql: str, extra: str = ""
+) -> str:
+    """A view of imported official results: ``user``'s rows (columns a table of
+    an older version lacks: NULL) as the bundled ``bundled`` rows are shown,
+    through the same ``rows_sql`` (which reads them as ``src``)."""
+    return f"""
+CREATE OR REPLACE VIEW {view} AS
+WITH {src} AS (
+    SELECT * FROM b.{bundled} WHERE false
+    UNION ALL BY NAME SELECT * FROM u.{user}
 ),
 vendor_src AS (SELECT * FROM b.results WHERE false),
 official AS (
@@ -86,33 +93,34 @@ official AS (
             + row_number() OVER (PARTITION BY m.source_id ORDER BY m.path) AS ord,
         o.*,
         m.source_id
-    FROM ({MLPERF_ROWS_SQL.read_text(encoding="utf-8")}) o
-    JOIN u.user_mlperf m USING (result_id)
+    FROM ({rows_sql}) o
+    JOIN u.{user} m USING (result_id)
 )
 SELECT r.* {names.official_names()},
-    {names.unit_family_and_other_names(names.OFFICIAL_WORDS)}
+    {names.unit_family_and_other_names(names.OFFICIAL_WORDS)}{extra}
 FROM official r
 {names.name_joins("r.model", "r.framework", "r.dataset", "r.platform", "r.unit")}
 """
-# Imported MLPerf Inference results: the same, through the bundled ones' SQL.
-USER_INFERENCE_V = f"""
-CREATE OR REPLACE VIEW user_inference_v AS
-WITH inference_src AS (SELECT * FROM u.user_mlperf_inference),
-official AS (
-    SELECT
-        1000000000 + CAST(m.source_id AS BIGINT) * 10000000000
-            + row_number() OVER (PARTITION BY m.source_id ORDER BY m.path) AS ord,
-        o.*,
-        m.source_id
-    FROM ({INFERENCE_ROWS_SQL.read_text(encoding="utf-8")}) o
-    JOIN u.user_mlperf_inference m USING (result_id)
+
+
+USER_MLPERF_V = _official_view(
+    "user_mlperf_v",
+    "mlperf_src",
+    "mlperf_training",
+    "user_mlperf",
+    MLPERF_ROWS_SQL.read_text(encoding="utf-8"),
 )
-SELECT r.* {names.CANONICAL_NAMES}, {names.UNIT_FAMILY_AND_OTHER_NAMES},
-    r.value AS throughput,
-    r.value / r.accelerators AS throughput_per_accelerator  -- as views.sql
-FROM official r
-{names.name_joins("r.model", "r.framework", "r.dataset", "r.platform", "r.unit")}
-"""
+# Imported MLPerf Inference results: the same, with the throughput columns
+# views.sql derives for every row.
+USER_INFERENCE_V = _official_view(
+    "user_inference_v",
+    "inference_src",
+    "mlperf_inference",
+    "user_mlperf_inference",
+    INFERENCE_ROWS_SQL.read_text(encoding="utf-8"),
+    ",\n    r.value AS throughput,"
+    "\n    r.value / r.accelerators AS throughput_per_accelerator",
+)
 
 SHARED = (
     "comparisons",
