@@ -10,6 +10,16 @@ from ipubench_gui.domain.fields import (
     TABLE_COLUMNS,
 )
 
+# The facet cube's columns (views.sql's ``facet_cube``): every facet, batch
+# size and what the text search reads. A filter on these alone is counted on
+# the cube, never on every row.
+CUBE_COLUMNS: tuple[str, ...] = (
+    *(f.name for f in FACETS),
+    "batch_size",
+    "other_names",
+    "search_text",
+)
+
 # Columns of results_v that may appear in generated SQL.
 VIEW_COLUMNS: frozenset[str] = frozenset(
     [f.name for f in (*FACETS, *RANGES, *TABLE_COLUMNS)]

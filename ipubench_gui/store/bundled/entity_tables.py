@@ -26,6 +26,7 @@ from ipubench_gui.store.bundled.names import (
     unit_family_and_other_names,
 )
 from ipubench_gui.store.bundled.sources import NAMED_COLUMNS, SOURCES
+from ipubench_gui.store.schema import CUBE_COLUMNS
 
 ENTITY_DIR = "entities"
 
@@ -33,7 +34,8 @@ ENTITY_DIR = "entities"
 def views_sql(text: str) -> str:
     """views.sql with its shared parts filled in."""
     return (
-        text.replace("{OFFICIAL_NAMES}", official_names(("part",)))
+        text.replace("{CUBE_COLUMNS}", ", ".join(CUBE_COLUMNS))
+        .replace("{OFFICIAL_NAMES}", official_names(("part",)))
         .replace(
             "{UNIT_FAMILY_AND_OTHER_NAMES}",
             unit_family_and_other_names(OFFICIAL_WORDS),

@@ -112,10 +112,6 @@ WHERE family_size > 1;
 -- row count. Any filter on these columns can be answered here (sum(n)); only
 -- ranges on continuous figures (throughput, latency) need results_v itself.
 CREATE TABLE facet_cube AS
-SELECT task, metric, unit_family, model, variant, platform, generation, accelerators,
-       sdk_version, framework, dataset, precision, source_file, source,
-       mlperf_round, division, category, submitter, scenario, system_type,
-       batch_size,
-       other_names, search_text, count(*) AS n
+SELECT {CUBE_COLUMNS}, count(*) AS n
 FROM results_v
 GROUP BY ALL;

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ipubench_gui.domain.compare import SAME_FOR_COUNTERPARTS
-from ipubench_gui.domain.fields import FACETS, PROVENANCE, TABLE_COLUMNS, TEXT_SEARCH
+from ipubench_gui.domain.fields import FACETS, PROVENANCE, TABLE_COLUMNS
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import ChartKind
 from ipubench_gui.domain.metrics import FAMILY_SQL, per_chip_sql
@@ -22,12 +22,12 @@ from ipubench_gui.store.query.clauses import (
     where_sql,
     without_own,
 )
-from ipubench_gui.store.schema import quote_ident
+from ipubench_gui.store.schema import CUBE_COLUMNS, quote_ident
 
 VIEW = "results_v"
 CUBE = "facet_cube"
-# Columns the cube keeps; a filter touching only these can be counted on it.
-CUBE_COLUMNS = frozenset({f.name for f in FACETS} | set(TEXT_SEARCH) | {"batch_size"})
+# A filter touching only these can be counted on the cube.
+CUBED = frozenset(CUBE_COLUMNS)
 
 
 def cube_answers(state: FilterState, cube_pays: bool = True) -> bool:
@@ -37,7 +37,7 @@ def cube_answers(state: FilterState, cube_pays: bool = True) -> bool:
     where summing it costs more than counting the rows themselves).
     """
     return cube_pays and all(
-        c.dim in CUBE_COLUMNS for c in compile_filters(state) if c.dim != TEXT
+        c.dim in CUBED for c in compile_filters(state) if c.dim != TEXT
     )
 
 
@@ -228,7 +228,7 @@ def distinct_values(dims: Sequence[str] | None = None) -> Query:
     slowest query.
     """
     dims = list(dims or [f.name for f in FACETS])
-    src, n = (CUBE, "n") if set(dims) <= CUBE_COLUMNS else (VIEW, "1")
+    src, n = (CUBE, "n") if set(dims) <= CUBED else (VIEW, "1")
     pairs = ", ".join(
         f"{{'facet': '{d}', 'value': CAST({quote_ident(d)} AS VARCHAR)}}" for d in dims
     )
@@ -273,7 +273,7 @@ def kind_count(state: FilterState, chart: ChartKind, cube_pays: bool = False) ->
     hundred rows instead of every row), else from the rows."""
     cond, params = kind_where(state, chart)
     rule = {c for c, _ in chart.condition.equals} | set(chart.condition.present)
-    if cube_answers(state, cube_pays) and rule <= CUBE_COLUMNS:
+    if cube_answers(state, cube_pays) and rule <= CUBED:
         return Query(
             f"SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM {CUBE} WHERE {cond}",
             params,
