@@ -9,7 +9,6 @@ here writes anywhere: callers decide what lands.
 from __future__ import annotations
 
 import csv
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,8 +18,12 @@ from typing import Any
 from ipubench_gui.domain import mlperf_names
 from ipubench_gui.domain.entities import Catalogue
 from ipubench_gui.domain.entities import load as entities_load
+from ipubench_gui.domain.files import read_regular
+from ipubench_gui.domain.result_rules import runs_problem
 from ipubench_gui.store.mlperf.mlperf_log import (
+    RESULT_FILE_COUNTS,
     LogError,
+    read_json,
     read_log,
     read_scaling,
     rule_notes,
@@ -167,15 +170,26 @@ def _round_root(folder: Path) -> tuple[Path, list[Path]]:
 
 
 def _missing_logs(root: Path) -> dict[str, int]:
-    """Per result path, how many logs MISSING.txt lists (our trimmed copies)."""
+    """Per result path, how many logs MISSING.txt lists (our trimmed copies).
+    Only lines of the form SUBMITTER/results/SYSTEM/BENCHMARK/FILE count; a
+    file that is not a regular one of sensible size is not read."""
     listed: dict[str, int] = {}
     path = root / "MISSING.txt"
-    if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                res = line.strip().rsplit("/", 1)[0]
-                listed[res] = listed.get(res, 0) + 1
+    if not path.exists():
+        return listed
+    try:
+        text = read_regular(path, MISSING_MAX).decode("utf-8", "replace")
+    except OSError:
+        return listed
+    for line in text.splitlines():
+        parts = line.strip().split("/")
+        if len(parts) == 5 and parts[1] == "results" and all(parts):
+            res = "/".join(parts[:4])
+            listed[res] = listed.get(res, 0) + 1
     return listed
+
+
+MISSING_MAX = 1 << 20  # MISSING.txt: a list of paths
 
 
 @dataclass(frozen=True)
@@ -224,17 +238,61 @@ def scan(
         if sys_file not in systems:
             systems[sys_file] = _read_system(sys_file, root)
         rel = f"{job.org.name}/results/{job.system_id}/{job.benchmark}"
-        out.append(_result(root, job, rel, round_, systems[sys_file], missing, names))
+        refused = _unreadable_job(job, rel, round_)
+        if refused is not None:
+            out.append(refused)
+        else:
+            out.append(
+                _result(root, job, rel, round_, systems[sys_file], missing, names)
+            )
         if progress is not None:
             progress(i + 1, len(jobs))
     return out
 
 
+def _unreadable_job(job: _Job, rel: str, round_: str) -> Result | None:
+    """A result that cannot be one, refused before its logs are read: names
+    that are not text (they could be neither shown nor stored), or far more
+    result files than its benchmark needs (domain.result_rules)."""
+    problem = None
+    if not _is_text(rel):
+        problem = f"{_shown_path(rel)}: a folder name is not UTF-8 text"
+    else:
+        problem = runs_problem(len(job.logs), RESULT_FILE_COUNTS.get(job.benchmark))
+        problem = f"{rel}: {problem}" if problem else None
+    if problem is None:
+        return None
+    return Result(
+        round=round_,
+        submitter=_shown_path(job.org.name),
+        system_id=_shown_path(job.system_id),
+        benchmark=_shown_path(job.benchmark),
+        path=_shown_path(rel),
+        runs_found=len(job.logs),
+        status="unreadable",
+        note=problem,
+        problems=(problem,),
+    )
+
+
+def _is_text(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # bytes a file name held that are not UTF-8
+        return False
+    return True
+
+
+def _shown_path(name: str) -> str:
+    """A file name as text, bytes that are not UTF-8 shown as U+FFFD."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def _read_system(path: Path, root: Path) -> dict[str, Any] | str:
     """The system description, or the problem with it in words."""
-    rel = path.relative_to(root)
+    rel = _shown_path(str(path.relative_to(root)))
     try:
-        desc = json.loads(path.read_text(encoding="utf-8"))
+        desc = read_json(path)
     except FileNotFoundError:
         return f"{rel}: system description is missing"
     except (OSError, UnicodeDecodeError) as exc:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ipubench_gui.domain.files import read_regular
 from ipubench_gui.store.mlperf import mlperf_inference as inference
 from ipubench_gui.store.mlperf.mlperf import Names, Result, round_of, scan
 
@@ -80,21 +81,24 @@ def result_id(round_: str, path: str) -> str:
 
 def commit_of(folder: Path) -> str:
     """The commit a copy was taken at: SNAPSHOT.txt's, else the clone's HEAD."""
-    snap = folder / "SNAPSHOT.txt"
-    if snap.is_file():
-        m = re.search(r"^commit ([0-9a-f]{40})", snap.read_text(encoding="utf-8"), re.M)
-        if m:
-            return m[1]
-    head = folder / ".git" / "HEAD"
-    if head.is_file():
-        ref = head.read_text(encoding="utf-8").strip()
-        if ref.startswith("ref: "):
-            target = folder / ".git" / ref[5:]
-            return (
-                target.read_text(encoding="utf-8").strip() if target.is_file() else ""
-            )
-        return ref
-    return ""
+    m = re.search(r"^commit ([0-9a-f]{40})", _small_text(folder / "SNAPSHOT.txt"), re.M)
+    if m:
+        return m[1]
+    git = folder / ".git"
+    ref = _small_text(git / "HEAD").strip()
+    if ref.startswith("ref: ") and ".." not in ref:
+        ref = _small_text(git / ref[5:]).strip()
+    # only a commit id: a file of other bytes says nothing about the copy
+    return ref if re.fullmatch(r"[0-9a-f]{40}", ref) else ""
+
+
+def _small_text(path: Path) -> str:
+    """A small text file's text ("" when it is not a regular file of at most
+    64 KiB); bytes that are not UTF-8 read as U+FFFD."""
+    try:
+        return read_regular(path, 1 << 16).decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def retrieved_of(folder: Path, said: str = r"Retrieved (\d{4}-\d\d-\d\d)") -> str:

@@ -7,12 +7,20 @@ code that built the bundled rows, then landed all or nothing."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
 import duckdb
 
+from ipubench_gui.domain.result_rules import (
+    RoundError,
+    count_problem,
+    figure_problem,
+    normalise_round,
+    runs_warning,
+    scaling_problem,
+)
 from ipubench_gui.store.db import one_row
 from ipubench_gui.store.mlperf import mlperf_inference as inference
 from ipubench_gui.store.mlperf.mlperf import Names, Result, round_of, scan
@@ -73,19 +81,19 @@ class Plan:
 def resolve_round(folder: Path, given: str | None) -> str:
     """The round asked for, else the one a ``training_results_vX.Y`` folder
     above names; raises :class:`MLPerfImportError` when neither says."""
-    if given:
-        parts = given.strip().lstrip("v").split(".")
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            raise MLPerfImportError(f"round {given!r}: expected X.Y, e.g. 2.0")
-        return ".".join(parts)
-    found = round_of(folder.resolve()) or inference.round_of(folder.resolve())
-    if found is None:
-        raise MLPerfImportError(
-            f"{folder}: which MLPerf round is it? No folder named "
-            "training_results_vX.Y or inference_results_vX.Y holds it; give the "
-            "round (--round X.Y)"
-        )
-    return found
+    try:
+        if given:
+            return normalise_round(given)
+        found = round_of(folder.resolve()) or inference.round_of(folder.resolve())
+        if found is None:
+            raise MLPerfImportError(
+                f"{folder}: which MLPerf round is it? No folder named "
+                "training_results_vX.Y or inference_results_vX.Y holds it; give "
+                "the round (--round X.Y)"
+            )
+        return normalise_round(found)  # "training_results_v02.0" is 2.0 too
+    except RoundError as exc:
+        raise MLPerfImportError(str(exc)) from None
 
 
 def plan(
@@ -100,9 +108,10 @@ def plan(
     """Read and score every result under ``folder`` (raises TreeError for a
     folder that is not a results tree, Cancelled when asked to stop), and sort
     them into new, with problems, and already stored."""
+    round_ = normalise_round(round_)  # one round, one spelling, before any key
     kind = kind_of(folder)
     results: list[AnyResult]
-    if kind == INFERENCE:
+    if kind == INFERENCE:  # its reader checks its figures by the same rules
         results = list(
             inference.scan(
                 folder, round_, names, progress=progress, cancelled=cancelled
@@ -110,9 +119,10 @@ def plan(
         )
         keys = "mlperf_round, submitter, system_id, mlperf_benchmark, scenario"
     else:
-        results = list(
-            scan(folder, round_, names, progress=progress, cancelled=cancelled)
-        )
+        results = [
+            checked(r)
+            for r in scan(folder, round_, names, progress=progress, cancelled=cancelled)
+        ]
         keys = "mlperf_round, submitter, system_id, mlperf_benchmark"
     stored_keys = set(
         con.execute(
@@ -140,6 +150,38 @@ def plan(
         tuple(bad),
         tuple(stored),
         kind,
+    )
+
+
+def checked(r: Result) -> Result:
+    """``r`` with a problem for every value the import rules refuse
+    (domain.result_rules, as a CSV import's cells): such a result is not
+    imported (nor, with --skip-bad, stored as a score); far more runs than
+    the rules ask for is a note. The same rules for every MLPerf reader."""
+    problems: list[str] = []
+
+    def check(what: str, problem: str | None) -> None:
+        if problem:
+            problems.append(f"{r.path}: {what} {problem}")
+
+    if r.minutes is not None:
+        check("time to train", figure_problem(r.minutes))
+    cpu_only = r.accelerator_type == "CPU only"
+    if r.accelerators is not None:
+        check("accelerators", count_problem(r.accelerators, zero=cpu_only))
+    for what, n in (("nodes", r.nodes), ("host CPUs", r.host_cpus)):
+        if n is not None:
+            check(what, count_problem(n))
+    check("scaling factor", scaling_problem(r.scaling_factor))
+    note = runs_warning(r.runs_found, r.runs_required)
+    if not problems and not note:
+        return r
+    return replace(
+        r,
+        minutes=None if problems else r.minutes,
+        status="no score" if problems and r.status == "scored" else r.status,
+        note="; ".join(x for x in (r.note, note) if x),
+        problems=r.problems + tuple(problems),
     )
 
 

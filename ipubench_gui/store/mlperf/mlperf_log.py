@@ -58,9 +58,15 @@ submitters published.
 from __future__ import annotations
 
 import json
+import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
+
+from ipubench_gui.domain.files import open_regular, read_regular
+from ipubench_gui.domain.result_rules import figure_problem, scaling_problem
 
 #: Runs each benchmark needs (benchmark_meta.py / package_checker 1.0.0).
 RESULT_FILE_COUNTS: dict[str, int] = {
@@ -140,15 +146,21 @@ def _record(raw: bytes) -> tuple[str, float, dict[str, object]] | None | str:
     at = raw.rfind(_MARK)
     if at < 0:
         return None
+    if len(raw) >= LINE_MAX:
+        return f"not a valid MLLOG record (longer than {LINE_MAX:,} bytes)"
     try:
         rec = json.loads(raw[at + len(_MARK) :].decode("latin-1"))
         key = rec["key"]
         for needed in ("value", "metadata"):  # the parser reads both
             if needed not in rec:
                 raise KeyError(needed)
-        ts = float(rec["time_ms"])
+        ts = _time_ms(rec["time_ms"])
+    except RecursionError:
+        return "not a valid MLLOG record (nested too deep)"
     except (ValueError, KeyError, TypeError) as exc:
         return f"not a valid MLLOG record ({exc})"
+    if ts is None:
+        return "not a valid MLLOG record (time_ms is not a finite number)"
     if not isinstance(key, str):
         return "not a valid MLLOG record (key is not text)"
     return key, ts, rec
@@ -193,8 +205,8 @@ def read_log(path: Path, benchmark: str | None = None) -> Run:
     problem: str | None = None
     sd_evals: dict[object, dict[str, object]] = {}
     try:
-        with open(path, "rb") as fh:
-            for lineno, raw in enumerate(fh, 1):
+        with open_regular(path) as fh:
+            for lineno, raw in enumerate(_lines(fh), 1):
                 got = _record(raw)
                 if got is None:
                     continue
@@ -238,7 +250,37 @@ def read_log(path: Path, benchmark: str | None = None) -> Run:
             problem = f"quality target: {_sd_problem(sd_evals)}"
         else:
             minutes = (run_stop - run_start) / 60 / 1000
+            bad = figure_problem(minutes)
+            if bad:  # run_stop before run_start, or beyond any real run
+                problem, minutes = f"run time {bad}", None
     return Run(path, minutes, stop_status, problem, tuple(fields.items()), malformed)
+
+
+# A log line longer than this is not an MLLOG record (a record is ~200 bytes;
+# a file of one endless line would otherwise be read whole into memory).
+LINE_MAX = 1 << 20
+
+
+def _lines(fh: BinaryIO) -> Iterator[bytes]:
+    """The file's lines, each cut at LINE_MAX bytes (the rest of a longer line
+    skipped): memory bounded whatever the file holds."""
+    while raw := fh.readline(LINE_MAX):
+        if len(raw) == LINE_MAX and not raw.endswith(b"\n"):
+            while (more := fh.readline(LINE_MAX)) and not more.endswith(b"\n"):
+                pass
+        yield raw
+
+
+def _time_ms(ts: object) -> float | None:
+    """A record's time_ms as a float, if it is a finite number (not a bool,
+    not an integer past a float's range)."""
+    if isinstance(ts, bool) or not isinstance(ts, (int, float, str)):
+        return None
+    try:
+        v = float(ts)
+    except (OverflowError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
 
 
 @dataclass(frozen=True)
@@ -326,14 +368,29 @@ def rule_notes(
     return notes
 
 
+# A scaling.json holds one number; a system file a few dozen fields.
+JSON_MAX = 1 << 20
+
+
+def read_json(path: Path) -> object:
+    """A small JSON file's value; OSError (not a regular file, too large,
+    unreadable) or ValueError (not UTF-8 JSON, nested too deep) saying why."""
+    data = read_regular(path, JSON_MAX)
+    try:
+        return json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise ValueError("nested too deep to be a description") from None
+
+
 def read_scaling(path: Path) -> float:
     """``scaling.json``'s factor (1.0 when the file is absent)."""
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         return 1.0
     try:
-        factor = json.loads(path.read_text(encoding="utf-8"))["scaling_factor"]
+        factor = read_json(path)["scaling_factor"]  # type: ignore[index]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise LogError(f"{path}: not a scaling file ({exc})") from None
-    if not isinstance(factor, (int, float)) or factor <= 0:
-        raise LogError(f"{path}: scaling_factor must be a positive number")
+    bad = scaling_problem(factor)
+    if bad:
+        raise LogError(f"{path}: scaling_factor {bad}")
     return float(factor)
