@@ -30,6 +30,7 @@ from ipubench_gui.ui.mlperf_table_controller import MLPerfTableController
 from ipubench_gui.ui.results import Results
 from ipubench_gui.ui.runner import QueryRunner
 from ipubench_gui.ui.state import AppState
+from ipubench_gui.ui.user_watch import UserWatch
 from ipubench_gui.ui.widgets.message_box import show_alone, show_warning
 
 log = logging.getLogger(__name__)
@@ -65,13 +66,19 @@ class Session:
         if self._prefetched:
             submit_initial(self.runner, self.state, self.results)
         self.window = MainWindow(self.state)
-        self.db = self.runner.db  # opened by now, or its error raised
+        _ = self.runner.db  # opened by now, or its error raised
         self.controller = Controller(self.state, self.runner, self.window, self.results)
         self.compare = CompareController(self.controller)
         self.imports = ImportController(self.controller)
         self.claims = ClaimsController(self.controller)
         self.mlperf_table = MLPerfTableController(self.controller)
         self.mlperf_imports = MLPerfImportController(self.controller)
+        # what another process writes to the user's results is shown here too
+        self.user_watch = UserWatch(self.runner, self._on_user_reread)
+
+    def _on_user_reread(self, message: str) -> None:
+        self.controller.start()  # every answer again, from what is read now
+        self.window.statusBar().showMessage(message, 10000)
 
     def start(self, restore: bool = True) -> None:
         if restore:
@@ -79,6 +86,11 @@ class Session:
         self.controller.start(prefetched=self._prefetched)
         self.compare.start()
         self.state.forget_history()  # what was restored is where undo stops
+
+    @property
+    def db(self) -> Database:
+        """The store read now (a write replaces it: ui/runner)."""
+        return self.runner.db
 
     def close(self) -> None:
         """Stop the worker threads, then close the store (again: a no-op)."""

@@ -23,8 +23,12 @@ NO_DATA = "Importing is off: {why}."
 NO_HOME = "{why}. Meanwhile importing is off and the results store is built in {where}."
 
 
-def open_store(data_dir: Path | None = None, user: bool = True) -> Database:
-    """The bundled results (built once if needed) plus the user's imports.
+def open_store(
+    data_dir: Path | None = None, user: bool = True, mode: str = "read"
+) -> Database:
+    """The bundled results (built once if needed) plus the user's imports,
+    held as ``mode`` says (store.userdb.open_combined: "read" for a command
+    that reads, "write" for an import, "snapshot" for a window).
 
     The bundled data is never written: a store that does not match it is built
     into the user's cache folder and reused while the data is unchanged. The
@@ -51,7 +55,7 @@ def open_store(data_dir: Path | None = None, user: bool = True) -> Database:
             said.append(NO_CACHE.format(why=no_cache, where=cache))
         if no_data:
             said.append(NO_DATA.format(why=no_data))
-    db, status = open_combined(data, cache, user_db)
+    db, status = open_combined(data, cache, user_db, mode)
     if said:
         db.user_status = replace(
             status, message=" ".join([*said, status.message]).strip()
@@ -87,7 +91,7 @@ def open_store_async(data_dir: Path | None = None) -> Future[Database]:
 
     def run() -> None:
         try:
-            db = open_store(data_dir)
+            db = open_store(data_dir, mode="snapshot")
             trace.mark("store open")
             fut.set_result(db)
         except BaseException as exc:  # handed to whoever waits on the Future
@@ -97,7 +101,34 @@ def open_store_async(data_dir: Path | None = None) -> Future[Database]:
     return fut
 
 
+def damage_message(exc: BaseException) -> str:
+    """What to say (and do) about a damaged block a command met: the
+    damaged file found, marked or removed (store.userdb.damage_found)."""
+    from ipubench_gui.store.bundled.build import store_places
+    from ipubench_gui.store.user.userdb import damage_found
+
+    try:
+        user: Path | None = user_db_path()
+    except paths.UserFolderError:
+        user = None
+    try:
+        stores = list(store_places(paths.data_dir(), paths.user_dir("cache")))
+    except paths.UserFolderError:
+        stores = [paths.data_dir() / "results.duckdb"]
+    return damage_found(exc, user, stores)
+
+
 def user_db_path() -> Path:
     """Where the user's imported results are kept (raises
     paths.UserFolderError when the folder cannot be made)."""
     return paths.user_dir("data") / "user.duckdb"
+
+
+if __name__ == "__main__":  # hold the store as a command would (tests)
+    import sys
+    import time
+
+    held = open_store(mode=sys.argv[1])
+    print("holding", flush=True)
+    time.sleep(float(sys.argv[2]))
+    held.close()

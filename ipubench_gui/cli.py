@@ -507,10 +507,20 @@ def _main(argv: list[str] | None) -> int:
         "export-table": commands.export_table,
         "mlperf-table": commands_mlperf.mlperf_table,
     }[args.command]
+    import duckdb
+
+    from ipubench_gui.store.health import is_damage
+
     try:
         return run(args)
     except (StoreError, DataError) as exc:  # a store that cannot be opened
         return commands.fail(exc, 1)
+    except duckdb.Error as exc:  # a block of a store file found damaged
+        if not is_damage(exc):
+            raise
+        from ipubench_gui.bootstrap import damage_message
+
+        return commands.fail(damage_message(exc), 1)
 
 
 def _add_per_accelerator(p: argparse.ArgumentParser, negatable: bool = False) -> None:

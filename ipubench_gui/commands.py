@@ -19,6 +19,18 @@ def fail(message: object, code: int) -> int:
     return code
 
 
+def _reading_store() -> Database:
+    """The store for a command that reads: what kept the user's imported
+    results out (another process writing them, damage) is said first."""
+    from ipubench_gui.bootstrap import open_store
+
+    db = open_store()
+    st = db.user_status
+    if st is not None and st.message:
+        print(f"note: {st.message}", file=sys.stderr)
+    return db
+
+
 def _write_results(db, write, path) -> int:
     """Run ``write()`` (it returns how many rows it wrote to ``path``), say so
     or why not, and close ``db`` either way."""
@@ -207,7 +219,6 @@ def export_chart(args: argparse.Namespace) -> int:
     import os
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never show a window
-    from ipubench_gui.bootstrap import open_store
     from ipubench_gui.charts.export import parse_size
     from ipubench_gui.domain.views import View
     from ipubench_gui.service import browse
@@ -225,7 +236,7 @@ def export_chart(args: argparse.Namespace) -> int:
         view, notes = _saved_view(args.view) if args.view else (View(), [])
     except ValueError as exc:
         return fail(exc, 2)
-    db = open_store()
+    db = _reading_store()
     try:
         universe = browse.universe(db)
         if args.view:  # as the window opens it: values the store lost dropped
@@ -293,7 +304,6 @@ def export_table(args: argparse.Namespace) -> int:
 
 
 def compare(args: argparse.Namespace) -> int:
-    from ipubench_gui.bootstrap import open_store
     from ipubench_gui.domain.compare import Comparison
     from ipubench_gui.service import browse, compare
 
@@ -304,7 +314,7 @@ def compare(args: argparse.Namespace) -> int:
     if baseline not in ids:
         ids.insert(0, baseline)
     wanted = Comparison(tuple(ids), baseline, None, args.only_differences)
-    db = open_store()
+    db = _reading_store()
     try:
         c = compare.compared(db, wanted, args.per_accelerator)
     except browse.UnknownIds as exc:
@@ -320,10 +330,9 @@ def compare(args: argparse.Namespace) -> int:
 
 
 def counterparts(args: argparse.Namespace) -> int:
-    from ipubench_gui.bootstrap import open_store
     from ipubench_gui.service import browse, compare
 
-    db = open_store()
+    db = _reading_store()
     try:
         found = compare.counterparts(db, args.id)
     except browse.UnknownIds as exc:
@@ -336,10 +345,9 @@ def counterparts(args: argparse.Namespace) -> int:
 
 def claims(args: argparse.Namespace) -> int:
     from ipubench_gui import paths
-    from ipubench_gui.bootstrap import open_store
     from ipubench_gui.service import claims
 
-    db = open_store()
+    db = _reading_store()
     try:
         audited = claims.audit(db, paths.data_dir())
     finally:

@@ -60,7 +60,7 @@ def import_(args: argparse.Namespace) -> int:
     if args.unit:
         constants["unit"] = args.unit
     unpivot = tuple(c.strip() for c in (args.unpivot or "").split(",") if c.strip())
-    db = open_store()
+    db = open_store(mode="write")
     try:
         status = db.user_status
         if not args.check and (status is None or not status.writable):
@@ -195,7 +195,7 @@ def import_mlperf(args: argparse.Namespace) -> int:
         rnd = mlperf_import.resolve_round(args.dir, args.round)
     except mlperf_import.MLPerfImportError as exc:
         return fail(exc, 2)
-    db = open_store()
+    db = open_store(mode="write")
     try:
         status = db.user_status
         if not args.check and (status is None or not status.writable):

@@ -72,6 +72,11 @@ class StoreError(Exception):
     """A store could not be opened or queried; the message is for users."""
 
 
+class UserLocked(StoreError):
+    """Another process holds the user's database (it is writing it); the
+    message names it and what to do."""
+
+
 class Cancelled(StoreError):
     """The work was cancelled before its next statement (``Database.cancellable``)."""
 
@@ -104,6 +109,16 @@ class Database:
         # (store.query.cache) registers here, so this module names none of them.
         self._on_change: list[Callable[[], None]] = []
         self.user_status: UserStatus | None = None  # when a user db is attached
+        # Opens another Database over the same files (ui/runner): "write"
+        # holds the user's database to write it, for one job; "read" reads a
+        # fresh copy of it ("peek": the same, or UserLocked at once while
+        # another process writes it). None: nothing to reopen (a store file).
+        self.reopen: Callable[[str], Database] | None = None
+        # The user's database file this one reads (a copy of it, for a
+        # window) and its stamp then: a window reads it again when it changes.
+        self.user_file: Path | None = None
+        self.user_stamp: tuple[int, ...] | None = None
+        self.on_close: list[Callable[[], None]] = []  # called once, by close()
 
     @classmethod
     def open(cls, path: Path, read_only: bool = True) -> Database:
@@ -202,3 +217,6 @@ class Database:
         if self._con is not None:
             self._con.close()
             self._con = None
+        for release in self.on_close:  # what this connection held (a lock)
+            release()
+        self.on_close = []

@@ -5,6 +5,7 @@ another process, since each calls for a different answer."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -82,16 +83,105 @@ def is_permission(exc: BaseException) -> bool:
     return any(p in str(exc) for p in _PERMISSION)
 
 
-def lock_holder(exc: BaseException) -> str | None:
-    """``"process 1234"`` when the error is another process's lock, else None."""
+# DuckDB's own words for a file another process holds (its lock error); a
+# word like "lock" alone is no sign: it is inside "block" of a checksum error.
+_LOCK_ERROR = "Could not set lock on file"
+# ...and for a file that is damaged, at opening or when a block is read.
+_DAMAGE = (
+    "Corrupt database file",
+    "not a valid DuckDB database file",
+    "checksum",
+    "Failed to read database header",
+    "database file is truncated",
+)
+
+
+def lock_pid(exc: BaseException) -> int | None:
+    """The process id DuckDB's lock error names (0: it names none); None when
+    the error is not another process's lock."""
     text = str(exc)
-    if "lock" not in text.lower():
+    if _LOCK_ERROR not in text:
         return None
-    pid = re.search(r"PID (\d+)", text)
-    return f"process {pid[1]}" if pid else "another process"
+    pid = re.search(r"\(PID (\d+)\)", text)
+    return int(pid[1]) if pid else 0
+
+
+def lock_holder(exc: BaseException) -> str | None:
+    """``"process 1234 (ipubench-gui import a.csv)"`` when the error is another
+    process's lock (DuckDB's lock error itself), else None."""
+    pid = lock_pid(exc)
+    if pid is None:
+        return None
+    return describe_process(pid) if pid else "another process"
+
+
+def describe_process(pid: int) -> str:
+    """``process 1234``, with what it runs where the system says (Linux)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            argv = [a.decode("utf-8", "replace") for a in f.read(4096).split(b"\0")]
+    except OSError:
+        return f"process {pid}"
+    argv = [a for a in argv if a]
+    # "python -m ipubench_gui import a.csv" reads as "ipubench-gui import a.csv"
+    for i, a in enumerate(argv):
+        if a.split(".")[0] == "ipubench_gui" or a.endswith("ipubench-gui"):
+            rest = [Path(x).name if "/" in x else x for x in argv[i + 1 :]]
+            what = (
+                " ".join(["ipubench-gui", *rest]) if rest else "the ipubench-gui window"
+            )
+            return f"process {pid}: {what[:80]}"
+    return f"process {pid}: {Path(argv[0]).name if argv else 'unknown'}"
+
+
+def is_damage(exc: BaseException) -> bool:
+    """DuckDB says the file is damaged (a bad checksum, a bad header)."""
+    text = str(exc)
+    return any(d in text for d in _DAMAGE)
 
 
 def reason(exc: BaseException) -> str:
     """An error's first line without DuckDB's class prefix."""
     first = str(exc).strip().split("\n", 1)[0]
     return re.sub(r"^[A-Za-z ]*Error: ", "", first)[:200]
+
+
+def damage_mark(path: Path) -> Path:
+    """The note left beside a database found damaged while in use."""
+    return path.with_name(path.name + ".damaged")
+
+
+def mark_damaged(path: Path, exc: BaseException) -> None:
+    """Leave a note that ``path`` was found damaged (a block that failed its
+    checksum during a query): the next start sets the file aside, as it does
+    a file that cannot be opened. Best effort: a folder that cannot be
+    written leaves the file as it is."""
+    try:
+        damage_mark(path).write_text(reason(exc) + "\n", encoding="utf-8")
+    except OSError:
+        pass
+
+
+def marked_damaged(path: Path) -> str | None:
+    """Why ``path`` was marked damaged, or None when it was not."""
+    mark = damage_mark(path)
+    try:
+        if not mark.is_file() or mark.stat().st_size > 4096:
+            return None
+        return mark.read_text(encoding="utf-8", errors="replace").strip() or "damaged"
+    except OSError:
+        return None
+
+
+def file_stamp(path: Path) -> tuple[int, ...] | None:
+    """What tells one state of a DuckDB file (and its WAL) from another;
+    None when there is no file."""
+    out: list[int] = []
+    for p in (path, path.with_name(path.name + ".wal")):
+        try:
+            st = os.stat(p)
+        except OSError:
+            out += [0, 0, 0]
+            continue
+        out += [st.st_ino, st.st_size, st.st_mtime_ns]
+    return tuple(out) if out[:3] != [0, 0, 0] else None

@@ -83,6 +83,7 @@ class ImportController(QObject):
             "import-alias",
             partial(imports.add_alias, kind=kind, alias=alias, canonical=canonical),
             on_done=self._on_alias_saved,
+            writes=True,
         )
 
     def check(self, spec: import_read.ImportSpec) -> None:
@@ -102,6 +103,7 @@ class ImportController(QObject):
             partial(imports.import_file, spec=spec),
             on_done=self._on_imported,
             on_error=self._on_import_failed,
+            writes=True,
         )
 
     def cancel(self) -> None:
@@ -120,21 +122,26 @@ class ImportController(QObject):
             self.sources_dialog = SourcesDialog(self.window)
             self.sources_dialog.renameRequested.connect(
                 lambda sid, label: self._submit_sources(
-                    partial(imports.rename_source, source_id=sid, label=label)
+                    partial(imports.rename_source, source_id=sid, label=label),
+                    writes=True,
                 )
             )
             self.sources_dialog.removeRequested.connect(
                 lambda sid: self._submit_sources(
-                    partial(imports.remove_source, source_id=sid)
+                    partial(imports.remove_source, source_id=sid), writes=True
                 )
             )
         self._submit_sources(imports.sources)
         self.sources_dialog.show()
 
-    def _submit_sources(self, job) -> None:
+    def _submit_sources(self, job, writes: bool = False) -> None:
         """List the imported sources (after renaming or removing one)."""
         self.runner.submit(
-            "sources", job, on_done=self._on_sources, on_error=self._on_other_failed
+            "sources",
+            job,
+            on_done=self._on_sources,
+            on_error=self._on_other_failed,
+            writes=writes,
         )
 
     # -- export --------------------------------------------------------------------

@@ -116,6 +116,7 @@ class MLPerfImportController(QObject):
             partial(imports.land_mlperf, plan=self.plan, skip_bad=skip_bad),
             on_done=self._on_landed,
             on_error=self._on_failed,
+            writes=True,
         )
 
     def _on_progress(self, done: int, total: int) -> None:

@@ -20,6 +20,13 @@ Cancelling (``cancel``, or a newer request) interrupts the job's cursor and
 sets the request's own flag: DuckDB drops an interrupt that comes between two
 statements, so the job's next statement checks the flag and stops
 (``Database.cancellable``).
+
+A window holds no lock on the user's database: it reads a copy
+(``Database.reopen``), so the command line imports and exports while it is
+open. A job that writes (``writes=True``) runs on a connection of its own that
+holds the file for that job only; then a fresh copy replaces the one read
+(``replace_db``: jobs still running finish on the old one, closed after them),
+before the answer is delivered, so what the window asks next sees the write.
 """
 
 from __future__ import annotations
@@ -70,6 +77,9 @@ class QueryRunner(QObject):
         self._on_done: dict[int, OnDone] = {}  # request id -> its receiver(s)
         # request id -> (its slots, the cursor running it, its cancelled flag)
         self._running: dict[int, tuple[tuple[str, ...], Any, threading.Event]] = {}
+        # databases replaced (``replace_db``) and how many jobs still use each
+        self._in_use: dict[int, int] = {}
+        self._retired: list[Database] = []
         self._lock = threading.Lock()
         self._pool = (
             None
@@ -84,6 +94,23 @@ class QueryRunner(QObject):
         if isinstance(self._db, Future):
             self._db = self._db.result()
         return self._db
+
+    def replace_db(self, db: Database) -> None:
+        """Read ``db`` from now on (a fresh copy of the user's database); the
+        one it replaces is closed once no job runs on it any more."""
+        with self._lock:
+            old = self._db
+            self._db = db
+            if isinstance(old, Database) and old is not db:
+                self._retired.append(old)
+        self._close_retired()
+
+    def _close_retired(self) -> None:
+        with self._lock:
+            done = [d for d in self._retired if not self._in_use.get(id(d))]
+            self._retired = [d for d in self._retired if d not in done]
+        for d in done:
+            d.close()
 
     @property
     def opened(self) -> Database | None:
@@ -100,6 +127,7 @@ class QueryRunner(QObject):
         inline: bool = False,
         on_error: ErrorHandler | None = None,
         on_done: OnDone | None = None,
+        writes: bool = False,
     ) -> int:
         """Queue ``job`` for ``slot`` (or for each of a tuple of slots, the job
         then returning a mapping slot -> result); returns the request id.
@@ -108,7 +136,8 @@ class QueryRunner(QObject):
         for jobs known to take a millisecond or two (see ``browse.inline_snapshot``).
         ``on_done(answer)``: who receives the answer (for several slots, a
         mapping slot -> receiver); ``on_error(slot, exc)``: who reports this
-        job's failure (else ``failed``).
+        job's failure (else ``failed``); ``writes``: the job writes the user's
+        database (see the module's text).
         """
         rid = next(self._ids)
         with self._lock:
@@ -125,10 +154,10 @@ class QueryRunner(QObject):
         # A running job that is now stale for every slot it answers stops.
         self._interrupt(lambda old, slots: self._stale(slots, old))
         if self._pool is None or inline:
-            for s, answer in answers(slot, self._call(slot, rid, job)):
+            for s, answer in answers(slot, self._call(slot, rid, job, writes)):
                 self._deliver(s, rid, answer)
         else:
-            self._pool.submit(self._work, slot, rid, job)
+            self._pool.submit(self._work, slot, rid, job, writes)
         return rid
 
     def pending(self) -> set[str]:
@@ -158,6 +187,7 @@ class QueryRunner(QObject):
         if self._pool is not None:
             self._interrupt(lambda _rid, _slots: True)
             self._pool.shutdown(wait=True, cancel_futures=True)
+        self._close_retired()
 
     def _interrupt(self, which: Callable[[int, tuple[str, ...]], bool]) -> None:
         """Cancel each running job ``which(rid, slots)`` picks: its flag first
@@ -170,28 +200,54 @@ class QueryRunner(QObject):
                 cur.interrupt()
 
     # -- worker side ---------------------------------------------------------
-    def _work(self, slot: str | tuple[str, ...], rid: int, job: Job) -> None:
+    def _work(
+        self, slot: str | tuple[str, ...], rid: int, job: Job, writes: bool
+    ) -> None:
         if self._stale(slot, rid):
             return
-        result = self._call(slot, rid, job)
+        result = self._call(slot, rid, job, writes)
         trace.mark(f"worker finished {slot}")
         # One queued event per answer, as for a single-slot job.
         for s, answer in answers(slot, result):
             self._delivered.emit(s, rid, answer)
 
-    def _call(self, slot: str | tuple[str, ...], rid: int, job: Job) -> Any:
+    def _call(
+        self, slot: str | tuple[str, ...], rid: int, job: Job, writes: bool = False
+    ) -> Any:
+        db: Database | None = None
         try:
-            db = self.db
-            cancelled = threading.Event()
+            db = self.db  # waits while it is still opening
             with self._lock:
-                self._running[rid] = (slots_of(slot), db.cursor(), cancelled)
-            with db.cancellable(cancelled):
-                return job(db)
+                if not isinstance(self._db, Future):
+                    db = self._db  # the one read now, counted as in use
+                self._in_use[id(db)] = self._in_use.get(id(db), 0) + 1
+            cancelled = threading.Event()
+            # a writing job: a connection of its own that may write (held
+            # for this job only); none to open for a store without a user
+            # database of its own
+            target = db.reopen("write") if writes and db.reopen else db
+            try:
+                with self._lock:
+                    self._running[rid] = (slots_of(slot), target.cursor(), cancelled)
+                with target.cancellable(cancelled):
+                    return job(target)
+            finally:
+                if target is not db:
+                    target.close()
+                    # what was written is read next, even after a failure
+                    # midway (a failed import leaves nothing: read as before)
+                    assert db.reopen is not None
+                    self.replace_db(db.reopen("read"))
         except Exception as exc:  # delivered to the error sink, never swallowed
             return exc
         finally:
             with self._lock:
                 self._running.pop(rid, None)
+                if db is not None and id(db) in self._in_use:
+                    self._in_use[id(db)] -= 1
+                    if not self._in_use[id(db)]:
+                        del self._in_use[id(db)]
+            self._close_retired()
 
     # -- GUI side ------------------------------------------------------------
     def _on_delivered(self, slot: str, rid: int, result: Any) -> None:

@@ -238,40 +238,68 @@ def test_a_write_failing_midway_rolls_back_with_a_message(tmp_path, cache, monke
             db.close()
 
 
-def test_a_lock_names_the_process_and_exports_refuse(tmp_path):
-    home = tmp_path / "home"
-    src = tmp_path / "a.csv"
-    src.write_text("model,throughput,unit\nm1,100,images/s\n")
-    assert run_cli("import", str(src), home=home).returncode == 0
+def _holder(home: Path, mode: str, seconds: float) -> subprocess.Popen:
+    """Another process with the user database open as ``mode``, for
+    ``seconds``: "write" as an import holds it, "read" as a command reads it."""
     holder = subprocess.Popen(
         [
             sys.executable,
-            "-c",
-            "import time\nfrom ipubench_gui.bootstrap import open_store\n"
-            "db = open_store()\nprint('holding', flush=True)\ntime.sleep(60)",
+            "-m",
+            "ipubench_gui.bootstrap",  # so it names itself as the app does
+            mode,
+            str(seconds),
         ],
         cwd=REPO,
         env=dict(os.environ, IPUBENCH_GUI_HOME=str(home)),
         stdout=subprocess.PIPE,
         text=True,
     )
+    assert holder.stdout.readline().strip() == "holding"
+    return holder
+
+
+def test_readers_never_wait_for_each_other(tmp_path):
+    home = tmp_path / "home"
+    src = tmp_path / "a.csv"
+    src.write_text("model,throughput,unit\nm1,100,images/s\n")
+    assert run_cli("import", str(src), home=home).returncode == 0
+    holder = _holder(home, "read", 60)
     try:
-        assert holder.stdout.readline().strip() == "holding"
-        for args in (
-            ["export-results", str(tmp_path / "o.csv")],
-            ["export-table", str(tmp_path / "o.xlsx")],
-        ):
-            p = run_cli(*args, home=home)
-            assert p.returncode == 1
-            assert p.stderr.startswith(
-                "error: cannot export your imported results. Your imported results "
-                f"are in use by another ipubench-gui (process {holder.pid}: a window, "
-                "or an import from the command line)"
-            ), p.stderr
-        assert not (tmp_path / "o.csv").exists()
+        p = run_cli("export-results", str(tmp_path / "o.csv"), home=home)
+        assert p.returncode == 0 and p.stderr == "", p.stderr
+        assert p.stdout == f"wrote {STORE_ROWS + 1} results to {tmp_path / 'o.csv'}\n"
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_a_writer_is_waited_for_then_named(tmp_path):
+    """DuckDB lets one process write a file: an import elsewhere is waited
+    for (a short one), and after the wait named, with what to do."""
+    home = tmp_path / "home"
+    src = tmp_path / "a.csv"
+    src.write_text("model,throughput,unit\nm1,100,images/s\n")
+    assert run_cli("import", str(src), home=home).returncode == 0
+    holder = _holder(home, "write", 2)  # a short import: waited for
+    p = run_cli("export-results", str(tmp_path / "o.csv"), home=home)
+    holder.wait()
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    holder = _holder(home, "write", 60)  # a long one: named
+    try:
+        p = run_cli("export-results", str(tmp_path / "o.csv"), home=home)
+        assert p.returncode == 1
+        assert p.stderr.startswith(
+            "error: cannot export your imported results. Another ipubench-gui "
+            f"(process {holder.pid}: ipubench-gui write 60) is writing your "
+            "imported results; they can be read when it has finished."
+        ), p.stderr
         p = run_cli("import", str(src), home=home)
-        assert p.returncode == 1 and f"(process {holder.pid}:" in p.stderr
-        assert "this window" not in p.stderr
+        assert p.returncode == 1, p.stderr
+        assert p.stderr.startswith(
+            f"error: Another ipubench-gui (process {holder.pid}: ipubench-gui "
+            "write 60) is writing your imported results, so nothing can be "
+            "imported here until it has finished"
+        ), p.stderr
     finally:
         holder.kill()
         holder.wait()

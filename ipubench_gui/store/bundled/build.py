@@ -265,6 +265,11 @@ def attach_bundled(
     return cached
 
 
+def store_places(data_dir: Path, cache_dir: Path) -> tuple[Path, Path]:
+    """Where a store built from ``data_dir`` may be (see ``_store_places``)."""
+    return _store_places(data_dir, cache_dir, fingerprint(data_dir))
+
+
 def _store_places(data_dir: Path, cache_dir: Path, fp: str) -> tuple[Path, Path]:
     """Where a store built from ``data_dir`` may be: bundled beside the data
     (the standalone app), else in the user's cache folder."""

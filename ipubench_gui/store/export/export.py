@@ -19,6 +19,7 @@ from ipubench_gui.domain.files import atomic_write as atomic_write_file
 from ipubench_gui.domain.files import io_reason
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.store.db import Database, Query
+from ipubench_gui.store.health import is_damage
 from ipubench_gui.store.schema import quote_ident
 from ipubench_gui.store.user.import_read import column_ident
 
@@ -297,6 +298,8 @@ def atomic_write_binary(path: Path, save: Callable[[str], object]) -> Path:
         try:
             save(tmp)
         except duckdb.Error as exc:
+            if is_damage(exc):  # a store file, not the export: said as such
+                raise
             raise OSError(io_reason(str(exc))) from None
 
     return atomic_write_file(path, guarded, ExportError)

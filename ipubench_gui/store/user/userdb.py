@@ -10,9 +10,15 @@ knowing about them.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
+import re
+import shutil
+import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import duckdb
@@ -25,12 +31,24 @@ from ipubench_gui.store.bundled.build import (
     MLPERF_ROWS_SQL,
     attach_bundled,
 )
-from ipubench_gui.store.db import Database, UserStatus, one_row
+from ipubench_gui.store.db import (
+    Database,
+    StoreError,
+    UserLocked,
+    UserStatus,
+    one_row,
+)
 from ipubench_gui.store.health import (
     cut_short,
+    damage_mark,
+    file_stamp,
+    is_damage,
     is_permission,
     layout_problem,
     lock_holder,
+    lock_pid,
+    mark_damaged,
+    marked_damaged,
     reason,
 )
 from ipubench_gui.store.user import aliases
@@ -147,21 +165,53 @@ CONFIG: dict[str, str | bool | int | float | list[str]] = {
 }
 
 
+# How long an opening waits for another process that writes the user's
+# database (DuckDB lets one process write a file, or several read it) before
+# it says who holds it: a command waits out a short import; a window's copy
+# waits less at start; "peek" (a window reading a change) not at all.
+WAIT_S = {"write": 10.0, "read": 10.0, "snapshot": 5.0, "copy": 10.0, "peek": 0.0}
+
+
 def open_combined(
-    data_dir: Path, cache_dir: Path, user: Path | None
+    data_dir: Path,
+    cache_dir: Path,
+    user: Path | None,
+    mode: str = "write",
+    wait_s: float | None = None,
 ) -> tuple[Database, UserStatus]:
     """An in-memory connection over the bundled store and the user database.
 
+    ``mode`` says how the user database is held: "write" (read-write: an
+    import), "read" (read-only: a command that reads; several at once),
+    "snapshot" (a private copy, read-only, holding nothing: a window, so
+    commands import and export while it is open; ``db.reopen`` opens a
+    writer or a fresh copy), "copy" (a fresh copy, the file not checked
+    again), "peek" (the same, or UserLocked at once).
+
     A damaged user database is moved aside (never deleted) and a new one made;
-    one held by another running instance is left alone and this one runs with
-    the bundled results only. Either way the message says what happened.
+    one held by another process that writes it is waited for, then left
+    alone, and this one runs with the bundled results only. Either way the
+    message says what happened.
     """
+    wait = WAIT_S[mode] if wait_s is None else wait_s
     con = duckdb.connect(config=CONFIG | {"temp_directory": str(cache_dir / "tmp")})
-    bundled = attach_bundled(con, data_dir, cache_dir)
-    status = UserStatus(None, False, "")
-    if user is not None:
-        status = _attach_user(con, user)
-    if status.path is not None and status.writable:
+    try:
+        bundled = attach_bundled(con, data_dir, cache_dir)
+        status = UserStatus(None, False, "")
+        snapshot: tuple[Path, tuple[int, ...] | None] | None = None
+        held: list[Callable[[], None]] = []
+        if user is not None and mode == "write":
+            status = _attach_user(con, user, wait, held)
+        elif user is not None and mode == "read":
+            status = _attach_for_reading(con, user, wait, held)
+        elif user is not None:
+            status, snapshot = _attach_snapshot(
+                con, data_dir, cache_dir, user, wait, first=mode == "snapshot"
+            )
+    except BaseException:
+        con.close()
+        raise
+    if status.path is not None and status.writable and mode == "write":
         try:
             if key_names(con):
                 log.info("imported figures given the keyed layout of their names")
@@ -169,7 +219,7 @@ def open_combined(
             # Readable as they are (the view resolves their names per figure).
             log.error("could not key the names of imported results: %s", exc)
     _define_views(con, status.path is not None)
-    if status.path is not None and status.writable:
+    if status.path is not None and status.writable and mode == "write":
         try:
             upgrade_user_names(con)
         except (duckdb.Error, EntityError) as exc:
@@ -177,15 +227,71 @@ def open_combined(
             log.error("could not give imported results canonical names: %s", exc)
     db = Database(con, bundled)
     db.user_status = status
+    db.on_close = held
+    if snapshot is not None and user is not None:
+        copy, db.user_stamp = snapshot
+        db.user_file = user
+        db.on_close.append(partial(_remove_copy, copy))
+        db.reopen = partial(_reopen, data_dir, cache_dir, user)
     return db, status
 
 
+def _reopen(data_dir: Path, cache_dir: Path, user: Path, mode: str) -> Database:
+    """``Database.reopen`` of a window's store: "write" holds the user's
+    database to write it; "read" and "peek" read a fresh copy of it."""
+    db, status = open_combined(
+        data_dir, cache_dir, user, {"read": "copy"}.get(mode, mode)
+    )
+    if mode == "write" and not status.writable:
+        db.close()
+        if LOCK_WORDS in status.message:
+            raise UserLocked(status.message)
+        raise StoreError(status.message or f"{user} cannot be written")
+    return db
+
+
+# -- waiting for another process that writes the user's database --
+_PROCESS_LOCKS: dict[str, threading.Lock] = {}
+_PROCESS_LOCKS_LOCK = threading.Lock()
+
+
+def _process_lock(user: Path) -> threading.Lock:
+    """This process's own lock on ``user``: DuckDB's file lock keeps other
+    processes out, not another connection of this one (a window's writer
+    and its copy of the file)."""
+    key = os.path.realpath(user)
+    with _PROCESS_LOCKS_LOCK:
+        return _PROCESS_LOCKS.setdefault(key, threading.Lock())
+
+
+def _attach_waiting(
+    con: duckdb.DuckDBPyConnection, user: Path, read_only: bool, wait_s: float
+) -> None:
+    """ATTACH ``user`` as ``u``, waiting up to ``wait_s`` seconds while
+    another process holds it; raises DuckDB's error as the last try did."""
+    sql = "ATTACH $p AS u (READ_ONLY)" if read_only else "ATTACH $p AS u"
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            con.execute(sql, {"p": str(user)})
+            return
+        except duckdb.Error as exc:
+            if lock_pid(exc) is None or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.1)
+
+
+# What is said when another process holds the user's database, by case.
+LOCK_WORDS = "is writing your imported results"
 LOCKED = (
-    "Your imported results are in use by another ipubench-gui ({holder}: a "
-    "window, or an import from the command line), so this one shows the "
-    "bundled results only and cannot import. Close that window, or let the "
-    "import finish, to use them here."
+    "Another ipubench-gui ({holder}) is writing your imported results, so "
+    "nothing can be imported here until it has finished; try again then."
 )
+BUSY = (
+    "Another ipubench-gui ({holder}) is writing your imported results; they "
+    "can be read when it has finished. Try again then."
+)
+THIS_PROCESS = "this window, for an import of its own"
 # What each table of the user database must have (the file's layout).
 USER_TABLES = {
     "imports": ("source_id", "file_name", "label", "imported_at", "rows", "skipped"),
@@ -194,19 +300,41 @@ USER_TABLES = {
 }
 
 
-def _attach_user(con: duckdb.DuckDBPyConnection, user: Path) -> UserStatus:
+def _attach_user(
+    con: duckdb.DuckDBPyConnection,
+    user: Path,
+    wait_s: float = 0.0,
+    held: list[Callable[[], None]] | None = None,
+) -> UserStatus:
+    """``user`` attached read-write as ``u`` (made, checked, laid out as
+    expected, a damaged one set aside); ``held`` gets what releases this
+    process's own hold on the file once the connection closes."""
     if _is_sqlite(user):  # DuckDB would reach for its SQLite extension
         return _set_aside(con, user, "it is a SQLite database, not this app's")
+    mine = _process_lock(user)
+    if not mine.acquire(timeout=max(wait_s, 0.001)):
+        return UserStatus(None, False, LOCKED.format(holder=THIS_PROCESS))
+    release = mine.release
     try:
         user.parent.mkdir(parents=True, exist_ok=True)
-        con.execute("ATTACH $p AS u", {"p": str(user)})
+        _attach_waiting(con, user, False, wait_s)
     except (OSError, duckdb.Error) as exc:
+        release()
         holder = lock_holder(exc)
         if holder:
             return UserStatus(None, False, LOCKED.format(holder=holder))
         if isinstance(exc, OSError) or is_permission(exc):
             return _attach_read_only(con, user, exc)
         return _set_aside(con, user, exc)
+    if held is not None:
+        held.append(release)
+    else:  # a caller that keeps no hold (the check of a window's start)
+        release()
+    marked = marked_damaged(user)
+    if marked:  # a block failed its checksum while read, last time
+        con.execute("DETACH u")
+        damage_mark(user).unlink(missing_ok=True)
+        return _set_aside(con, user, f"{marked}, found while it was read")
     try:
         problem = cut_short(con, "u", user)
         if problem is None:
@@ -224,6 +352,146 @@ def _attach_user(con: duckdb.DuckDBPyConnection, user: Path) -> UserStatus:
         con.execute("DETACH u")
         return _set_aside(con, user, problem)
     return UserStatus(user, True)
+
+
+def _attach_for_reading(
+    con: duckdb.DuckDBPyConnection,
+    user: Path,
+    wait_s: float,
+    held: list[Callable[[], None]],
+) -> UserStatus:
+    """``user`` attached read-only, for a command that only reads: several
+    may at once, and an import elsewhere is waited for. What needs a write
+    (a file to set aside or to lay out anew) is done read-write."""
+    if not user.exists() or _is_sqlite(user) or marked_damaged(user):
+        if not user.exists() and not _writable_folder(user.parent):
+            return UserStatus(None, False, "")
+        return _attach_user(con, user, wait_s, held)
+    try:
+        _attach_waiting(con, user, True, wait_s)
+    except duckdb.Error as exc:
+        holder = lock_holder(exc)
+        if holder:
+            return UserStatus(None, False, BUSY.format(holder=holder))
+        return _attach_user(con, user, wait_s, held)  # damaged: set aside
+    try:
+        problem = cut_short(con, "u", user) or layout_problem(con, "u", USER_TABLES)
+        if problem is None and not _laid_out(con):
+            problem = "an older layout"
+        if problem is None:
+            con.execute("SELECT count(*) FROM u.user_results").fetchall()
+    except duckdb.Error as exc:
+        problem = reason(exc)
+    if problem is None:
+        return UserStatus(user, False, "")
+    _detach(con)
+    return _attach_user(con, user, wait_s, held)
+
+
+def _laid_out(con: duckdb.DuckDBPyConnection) -> bool:
+    """Every table USER_SCHEMA makes is there (a read-only reader cannot make
+    one an older version did not)."""
+    have = {
+        r[0]
+        for r in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'u'"
+        ).fetchall()
+    }
+    return set(re.findall(r"CREATE TABLE IF NOT EXISTS u\.(\w+)", USER_SCHEMA)) <= have
+
+
+def _writable_folder(folder: Path) -> bool:
+    return folder.is_dir() and os.access(folder, os.W_OK)
+
+
+def _attach_snapshot(
+    con: duckdb.DuckDBPyConnection,
+    data_dir: Path,
+    cache_dir: Path,
+    user: Path,
+    wait_s: float,
+    first: bool,
+) -> tuple[UserStatus, tuple[Path, tuple[int, ...] | None] | None]:
+    """A private copy of ``user`` attached read-only as ``u``: a window holds
+    no lock on the file. ``first`` (a window's start): the file is first
+    opened read-write, as an import would (made, laid out, set aside if
+    damaged), and what that said is the status."""
+    status = UserStatus(user, _writable_folder(user.parent), "")
+    if first:
+        probe, status = open_combined(data_dir, cache_dir, user, "write", wait_s)
+        probe.close()
+        if status.path is None and not status.writable and not user.exists():
+            return status, None  # no file, and none can be made
+        if LOCK_WORDS in status.message:  # an import elsewhere: read it
+            status = UserStatus(user, False, status.message)
+    if not user.exists():
+        return status, None
+    mine = _process_lock(user)
+    if not mine.acquire(blocking=wait_s > 0, timeout=wait_s if wait_s > 0 else -1):
+        raise UserLocked(LOCKED.format(holder=THIS_PROCESS))
+    try:
+        reader = duckdb.connect(config=CONFIG)
+        try:
+            _attach_waiting(reader, user, True, wait_s)
+            copy = _copy_of(user, cache_dir)
+            stamp = file_stamp(user)
+        except duckdb.Error as exc:
+            holder = lock_holder(exc)
+            if holder:
+                raise UserLocked(BUSY.format(holder=holder)) from None
+            raise StoreError(
+                f"Your imported results ({user}) cannot be read: {reason(exc)}"
+            ) from None
+        finally:
+            reader.close()
+    finally:
+        mine.release()
+    try:
+        con.execute("ATTACH $p AS u (READ_ONLY)", {"p": str(copy)})
+    except duckdb.Error as exc:
+        _remove_copy(copy)
+        return UserStatus(None, False, f"{user}: {reason(exc)}"), None
+    return status, (copy, stamp)
+
+
+_COPIES = itertools.count(1)
+
+
+def _copy_of(user: Path, cache_dir: Path) -> Path:
+    """A copy of ``user`` (and its WAL) in the cache folder, this process's
+    own; copies of processes that ended are removed first."""
+    folder = cache_dir / "views"
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("user-*.duckdb"):
+        pid = old.name.split("-")[1]
+        if pid.isdigit() and not _alive(int(pid)):
+            _remove_copy(old)
+    copy = folder / f"user-{os.getpid()}-{next(_COPIES)}.duckdb"
+    shutil.copyfile(user, copy)
+    wal = user.with_name(user.name + ".wal")
+    if wal.exists():
+        shutil.copyfile(wal, copy.with_name(copy.name + ".wal"))
+    return copy
+
+
+def _remove_copy(copy: Path) -> None:
+    for p in (copy, copy.with_name(copy.name + ".wal")):
+        try:
+            p.unlink(missing_ok=True)
+        except OSError:  # still open elsewhere (Windows): next start's job
+            pass
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def _detach(con: duckdb.DuckDBPyConnection) -> None:
@@ -423,3 +691,59 @@ def check_user(user: Path) -> tuple[bool, str]:
         return False, reason(exc)
     finally:
         con.close()
+
+
+# What is said when a store file is found damaged while a command ran.
+USER_DAMAGED = (
+    "Your imported results ({path}) are damaged ({why}). The file is set "
+    "aside (kept, not deleted) at the next start, and a new one started; "
+    "nothing else was changed."
+)
+STORE_DAMAGED = (
+    "The results store {path} is damaged ({why}); it is built again from the "
+    "bundled data at the next start. Run the command again."
+)
+DAMAGED_UNKNOWN = (
+    "A store file is damaged ({why}), and reading each again did not show "
+    "which; run the command again (a damaged cache is then rebuilt)."
+)
+
+
+def damage_found(exc: BaseException, user: Path | None, stores: list[Path]) -> str:
+    """What to say, and do, about damage ``exc`` (a block that failed its
+    checksum) met while a command ran: each file is read whole to find the
+    damaged one; the user's database is marked to be set aside at the next
+    start, a store built from the bundled data is removed to be built again."""
+    for path in [p for p in (user, *stores) if p is not None and p.exists()]:
+        why = _read_whole(path)
+        if why is None:
+            continue
+        if path == user:
+            mark_damaged(path, why)
+            return USER_DAMAGED.format(path=path, why=reason(why))
+        try:
+            path.unlink()
+        except OSError:
+            pass
+        return STORE_DAMAGED.format(path=path, why=reason(why))
+    return DAMAGED_UNKNOWN.format(why=reason(exc))
+
+
+def _read_whole(path: Path) -> duckdb.Error | None:
+    """The damage reading every table of ``path`` whole meets, or None."""
+    con = duckdb.connect(config=CONFIG)
+    try:
+        con.execute("ATTACH $p AS d (READ_ONLY)", {"p": str(path)})
+        tables = con.execute(
+            "SELECT schema_name, table_name FROM duckdb_tables() "
+            "WHERE database_name = 'd'"
+        ).fetchall()
+        for schema, table in tables:
+            cur = con.execute(f'SELECT * FROM d."{schema}"."{table}"')
+            while cur.fetchmany(10_000):
+                pass
+    except duckdb.Error as exc:
+        return exc if is_damage(exc) else None
+    finally:
+        con.close()
+    return None

@@ -1,0 +1,87 @@
+"""Damage is diagnosed from what DuckDB says, not guessed: a lock is told by
+DuckDB's lock error itself (its "block" once read as a lock); a damaged
+header is set aside at opening; a block that fails its checksum later, while
+a command reads it, is said in words (no traceback) and set aside at the
+next start. Nothing is deleted."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from ipubench_gui.store.health import is_damage, lock_holder, lock_pid
+from tests.conftest import STORE_ROWS, run_cli
+
+
+def _home_with_an_import(tmp_path, n: int = 50_000):
+    home = tmp_path / "home"
+    src = tmp_path / "a.csv"
+    src.write_text(
+        "model,throughput,unit\n"
+        + "".join(f"m{i},{i + 1},images/s\n" for i in range(n))
+    )
+    p = run_cli("import", str(src), home=home)
+    assert p.returncode == 0, p.stderr
+    return home, home / "data" / "user.duckdb"
+
+
+def _flip(path, offset: int) -> None:
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        b = f.read(1)
+        f.seek(offset)
+        f.write(bytes([b[0] ^ 0xFF]))
+
+
+def test_a_checksum_error_is_damage_not_a_lock():
+    said = (
+        "Corrupt database file: computed checksum 1 does not match stored "
+        "checksum 2 in block at location 4096"
+    )
+    assert lock_holder(duckdb.Error(said)) is None and is_damage(duckdb.Error(said))
+    lock = (
+        'IO Error: Could not set lock on file "/x/user.duckdb": Conflicting lock '
+        "is held in /usr/bin/python3 (PID 4242). See also https://duckdb.org/"
+    )
+    assert lock_pid(duckdb.Error(lock)) == 4242 and not is_damage(duckdb.Error(lock))
+
+
+@pytest.mark.parametrize("offset", [100, 4096 + 10, 8192 + 10])
+def test_a_flipped_header_is_set_aside_not_called_a_lock(tmp_path, offset):
+    home, user = _home_with_an_import(tmp_path, 2)
+    kept = bytearray(user.read_bytes())
+    _flip(user, offset)
+    kept[offset] ^= 0xFF
+    p = run_cli("export-results", str(tmp_path / "o.csv"), home=home)
+    assert p.returncode == 0, p.stderr
+    assert "in use" not in p.stderr and "another" not in p.stderr
+    assert "could not be read (Corrupt database file" in p.stderr
+    (aside,) = user.parent.glob("user.damaged-*.duckdb")
+    assert aside.read_bytes() == bytes(kept)  # kept as it was
+    assert f"kept as {aside}" in p.stderr
+    assert p.stdout == f"wrote {STORE_ROWS} results to {tmp_path / 'o.csv'}\n"
+    # imports work again at once
+    p = run_cli("import", str(tmp_path / "a.csv"), home=home)
+    assert p.returncode == 0, p.stderr
+
+
+def test_a_damaged_block_found_later_is_said_then_set_aside(tmp_path):
+    home, user = _home_with_an_import(tmp_path)
+    # a block of the figures, past the headers and the catalog
+    size = user.stat().st_size
+    _flip(user, size // 2)
+    p = run_cli("export-results", str(tmp_path / "o.csv"), home=home)
+    assert p.returncode == 1
+    assert "Traceback" not in p.stderr
+    assert p.stderr.startswith(f"error: Your imported results ({user}) are damaged")
+    assert "set aside (kept, not deleted) at the next start" in p.stderr
+    assert not (tmp_path / "o.csv").exists()
+    damaged = user.read_bytes()
+    # the next start sets it aside and says so; the bundled results are whole
+    p = run_cli("export-results", str(tmp_path / "o.csv"), home=home)
+    assert p.returncode == 0, p.stderr
+    (aside,) = user.parent.glob("user.damaged-*.duckdb")
+    assert aside.read_bytes() == damaged
+    assert "found while it was read" in p.stderr and f"kept as {aside}" in p.stderr
+    assert p.stdout == f"wrote {STORE_ROWS} results to {tmp_path / 'o.csv'}\n"
+    assert not list(user.parent.glob("*.duckdb.damaged"))
