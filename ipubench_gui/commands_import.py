@@ -53,6 +53,7 @@ def import_(args: argparse.Namespace) -> int:
     try:
         mapping = _mapping(args.map)
         constants = _pairs(args.set, "--set")
+        wanted = _aliases(args.alias)
     except ValueError as exc:
         return fail(exc, 2)
     if args.metric:
@@ -67,9 +68,8 @@ def import_(args: argparse.Namespace) -> int:
             return fail(status.message if status else "no user database", 1)
         if status and status.message:
             print(f"note: {status.message}", file=sys.stderr)
-        if args.alias and not args.check:
-            for line in imports.add_aliases(db, _aliases(args.alias)):
-                print(line)
+        if wanted and not args.check:  # a wrong one said before the file is read
+            imports.check_aliases(db, wanted)
         for field, given in (("unit", args.unit), ("metric", args.metric)):
             if given and field in mapping:
                 return fail(
@@ -105,6 +105,7 @@ def import_(args: argparse.Namespace) -> int:
             args.source_label,
             args.encoding,
             args.skip_existing,
+            wanted,  # saved with the import, all or nothing
         )
         if args.check:
             landed, skipped, existing = imports.check(db, spec)
@@ -122,6 +123,8 @@ def import_(args: argparse.Namespace) -> int:
         return fail(exc, 2)
     finally:
         db.close()
+    for alias, name, kind in res.aliases:
+        print(f"alias: {alias} → {name} ({kind}, saved)")
     print(
         f"imported {counted(res.landed, 'row', grouped=False)} as {res.label!r} "
         f"(source {res.source_id}); "
@@ -217,9 +220,10 @@ def import_mlperf(args: argparse.Namespace) -> int:
     return 0
 
 
-def _aliases(specs: list[str]) -> list[tuple[str, str, str]]:
-    """``--alias [KIND:]FROM=TO`` options -> (kind or "", from, to)."""
-    from ipubench_gui.domain.entities import KINDS, EntityError
+def _aliases(specs: list[str]) -> tuple[tuple[str, str, str], ...]:
+    """``--alias [KIND:]FROM=TO`` options -> (kind or "", FROM, TO); every one
+    checked before anything is written (ValueError naming the first wrong)."""
+    from ipubench_gui.domain.entities import KINDS
 
     out = []
     for spec in specs:
@@ -229,6 +233,6 @@ def _aliases(specs: list[str]) -> list[tuple[str, str, str]]:
             kind, frm = "", head
         frm, to, kind = frm.strip(), to.strip(), kind.strip()
         if not sep or not frm or not to:
-            raise EntityError(f"--alias {spec!r}: expected [KIND:]FROM=TO")
+            raise ValueError(f"--alias {spec!r}: expected [KIND:]FROM=TO")
         out.append((kind, frm, to))
-    return out
+    return tuple(out)

@@ -7,7 +7,7 @@ in memory is made again from the rows written."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,6 +104,12 @@ def add_aliases(db: Database, wanted: list[tuple[str, str, str]]) -> list[str]:
             said.append(f"alias: {alias} → {name} ({kind}, saved)")
         aliases.rename_user_rows(con, aliases.user_catalogue(con))
     return said
+
+
+def check_aliases(db: Database, wanted: Sequence[tuple[str, str, str]]) -> None:
+    """Raise EntityError for the first of ``wanted`` (kind, alias, canonical)
+    that cannot mean that; writes nothing (the import saves them, with it)."""
+    aliases.check_aliases(db.cursor(), wanted)
 
 
 def add_alias(db: Database, kind: str, alias: str, canonical: str) -> Catalogue:

@@ -9,10 +9,11 @@ is ``store/bundled/names.py``'s, shared with the bundled rows.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 import duckdb
 
-from ipubench_gui.domain.entities import Catalogue, EntityError
+from ipubench_gui.domain.entities import KINDS, Catalogue, EntityError
 from ipubench_gui.store.bundled.names import (
     catalogue_of,
     insert,
@@ -202,6 +203,13 @@ def rename_user_rows(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> None:
     """Resolve every name of imported rows again (after a user alias changed):
     ``u.user_names`` is rewritten, and NAME_ROWS made again from it; the rows
     are not touched, and the facet counts of imports are recounted."""
+    _rewrite_user_names(con, cat)
+    renamed_after_commit(con)
+
+
+def _rewrite_user_names(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> None:
+    """``u.user_names`` resolved again by ``cat`` (writes the user database
+    only: may run inside a transaction of it)."""
     kinds: dict[str, set[str]] = defaultdict(set)
     for kind, spelling in con.execute(
         "SELECT kind, spelling FROM u.user_names"
@@ -209,6 +217,32 @@ def rename_user_rows(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> None:
         kinds[kind].add(spelling)
     con.execute("DELETE FROM u.user_names")
     insert(con, "u.user_names", name_rows(cat, kinds), 5)
+
+
+def save_aliases(
+    con: duckdb.DuckDBPyConnection, wanted: Sequence[tuple[str, str, str]]
+) -> list[tuple[str, str, str]]:
+    """Save each (kind, alias, canonical) of ``wanted`` (kind "": the kind
+    that knows the canonical name, else model) and resolve the imported
+    rows' names again; writes the user database only, so it can be part of
+    an import's transaction (all or nothing). Returns (alias, canonical,
+    kind) as saved; raises EntityError when one cannot mean that. The caller
+    runs ``renamed_after_commit`` once the transaction is committed."""
+    saved = []
+    for kind, alias, canonical in wanted:
+        if not kind:
+            cat = user_catalogue(con)
+            kind = next(
+                (k for k in KINDS if cat.resolve(k, canonical).recognised), "model"
+            )
+        saved.append((alias, add_user_alias(con, kind, alias, canonical), kind))
+    _rewrite_user_names(con, user_catalogue(con))
+    return saved
+
+
+def renamed_after_commit(con: duckdb.DuckDBPyConnection) -> None:
+    """What follows the imported rows' names outside the user database: the
+    in-memory name rows, and the facet counts and views built on them."""
     refresh_name_rows(con)
     recount_user_cube(con)
     define_combined_views(con)  # the bundled rows' search text follows too

@@ -123,6 +123,8 @@ class ImportSpec:
     label: str = ""
     encoding: str = "utf-8"  # CSV only: utf-8, utf-16 or latin-1
     skip_existing: bool = False  # leave out rows already stored (stored_rows)
+    # (kind or "", alias, canonical): saved with the import, all or nothing
+    aliases: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,7 @@ class ImportResult:
     skipped: int
     label: str
     existing: int = 0  # rows left out as already stored
+    aliases: tuple[tuple[str, str, str], ...] = ()  # (alias, canonical, kind) saved
 
 
 # -- reading --

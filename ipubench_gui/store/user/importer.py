@@ -266,7 +266,10 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
     label = spec.label or spec.path.name
     folder = _check_space(con, spec, landed)
     con.execute("BEGIN TRANSACTION")
+    saved: list[tuple[str, str, str]] = []
     try:
+        if spec.aliases:  # before the import's names are resolved
+            saved = aliases.save_aliases(con, spec.aliases)
         sid = one_row(con.execute("SELECT nextval('u.import_ids')"))[0]
         con.execute(
             "INSERT INTO u.imports VALUES ($id, $f, $l, current_timestamp, $n, $s)",
@@ -328,8 +331,10 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
             "DROP TABLE IF EXISTS import_groups",
         ):
             _quietly(con, sql)
+    if saved:  # every import's names may read otherwise now
+        aliases.renamed_after_commit(con)
     define_view(con)
-    return ImportResult(sid, landed, skipped, label, existing)
+    return ImportResult(sid, landed, skipped, label, existing, tuple(saved))
 
 
 def _quietly(con: duckdb.DuckDBPyConnection, sql: str) -> None:
