@@ -240,6 +240,21 @@ def save_aliases(
     return saved
 
 
+def check_aliases(
+    con: duckdb.DuckDBPyConnection, wanted: Sequence[tuple[str, str, str]]
+) -> None:
+    """Raise EntityError for the first of ``wanted`` that cannot mean what it
+    says (as :func:`save_aliases` would), writing nothing: a wrong alias is
+    said before an import is read."""
+    cat = user_catalogue(con)
+    for kind, alias, canonical in wanted:
+        if not kind:
+            kind = next(
+                (k for k in KINDS if cat.resolve(k, canonical).recognised), "model"
+            )
+        cat = cat.with_aliases([(kind, alias, canonical)])
+
+
 def renamed_after_commit(con: duckdb.DuckDBPyConnection) -> None:
     """What follows the imported rows' names outside the user database: the
     in-memory name rows, and the facet counts and views built on them."""
