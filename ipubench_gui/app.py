@@ -94,6 +94,7 @@ class Session:
 
     def close(self) -> None:
         """Stop the worker threads, then close the store (again: a no-op)."""
+        self.user_watch.stop()
         self.runner.shutdown()
         self.db.close()
 

@@ -65,9 +65,6 @@ def _export_store() -> Database:
         raise StoreError(f"cannot export your imported results. {st.message}")
     if st is not None and st.message:
         print(f"note: {st.message}", file=sys.stderr)
-    from ipubench_gui.store.export.export import limit_memory
-
-    limit_memory(db)
     return db
 
 

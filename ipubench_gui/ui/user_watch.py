@@ -48,8 +48,17 @@ class UserWatch(QObject):
         if missing:
             self.watcher.addPaths(missing)
 
+    def stop(self) -> None:
+        """Watch no more (the window is closing)."""
+        self.timer.stop()
+        self.path = None
+        paths = self.watcher.files() + self.watcher.directories()
+        if paths:
+            self.watcher.removePaths(paths)
+
     def _on_watcher_changed(self, _path: str) -> None:
-        self.timer.start(SETTLE_MS)
+        if self.path is not None:
+            self.timer.start(SETTLE_MS)
 
     def check(self) -> None:
         """Read the file again if it is not what the window reads."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -18,10 +19,12 @@ from ipubench_gui.domain.fields import AS_PRINTED, MLPERF_COLUMNS, RESULT_FIELDS
 from ipubench_gui.domain.files import atomic_write as atomic_write_file
 from ipubench_gui.domain.files import io_reason
 from ipubench_gui.domain.filters import FilterState
-from ipubench_gui.store.db import Database, Query
+from ipubench_gui.store.db import Database, Params, Query
 from ipubench_gui.store.health import is_damage
+from ipubench_gui.store.query import queries
 from ipubench_gui.store.schema import quote_ident
 from ipubench_gui.store.user.import_read import column_ident
+from ipubench_gui.store.user.user_tables import ord_start
 
 # The documented export columns first (names fixed by contract), then extras.
 EXPORT_COLUMNS: tuple[str, ...] = (
@@ -62,10 +65,65 @@ class ExportError(Exception):
 
 
 def all_results_query() -> Query:
+    """Every stored result in table order (bundled rows by source, table and
+    row, then each import as its file had them): the query an export writes
+    (streamed by :func:`in_table_order`, not sorted)."""
     cols = ", ".join(quote_ident(c) for c in EXPORT_COLUMNS)
-    return Query(
-        f'SELECT {cols} FROM results_v ORDER BY source_file, "table", "row", metric', {}
-    )
+    return Query(f"SELECT {cols} FROM results_v ORDER BY ord", {})
+
+
+def in_table_order(
+    cur: duckdb.DuckDBPyConnection, select: str, cond: str, params: Params
+) -> Query:
+    """``SELECT select FROM results_v WHERE cond`` in table order (``ord``),
+    with no sort: sorting a million wide rows took more memory than DuckDB
+    would spill (at 256 MB, and at 1 GB: Out of Memory), while results_v's
+    parts come in ``ord`` order as stored when read by one thread (the
+    bundled rows are stored by it, an import's rows as its file had them).
+    Only an MLPerf import whose id falls between two file imports' would
+    come out of place (MLPerf imports are one part after the files'): the
+    rows are read in runs of ``ord`` that keep each part in its place."""
+    runs = _ord_runs(cur)
+    base = f"SELECT {select} FROM {queries.VIEW} WHERE ({cond})"
+    if len(runs) == 1:
+        return Query(base, params)
+    parts, bounds = [], {}
+    for k, (lo, hi) in enumerate(runs):
+        part = base
+        if lo is not None:
+            part += f" AND ord >= $ord_lo_{k}"
+            bounds[f"ord_lo_{k}"] = lo
+        if hi is not None:
+            part += f" AND ord < $ord_hi_{k}"
+            bounds[f"ord_hi_{k}"] = hi
+        parts.append(part)
+    return Query(" UNION ALL ".join(parts), {**params, **bounds})
+
+
+def _ord_runs(cur: duckdb.DuckDBPyConnection) -> list[tuple[int | None, int | None]]:
+    """Ranges of ``ord`` each read in one run (see :func:`in_table_order`):
+    one, unless MLPerf imports and file imports take turns by id."""
+    attached = cur.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE database_name = 'u' "
+        "AND table_name IN ('imports', 'user_mlperf')"
+    ).fetchall()[0][0]
+    if attached < 2:
+        return [(None, None)]
+    kinds = cur.execute(
+        "SELECT i.source_id, EXISTS (SELECT 1 FROM u.user_mlperf m "
+        "WHERE m.source_id = i.source_id) FROM u.imports i ORDER BY 1"
+    ).fetchall()
+    # each run: ids in a row of one kind (the first: bundled rows, then
+    # file imports), which come in ord order within it
+    runs: list[tuple[int | None, int | None]] = []
+    start: int | None = None
+    mlperf_run = False
+    for sid, mlperf in kinds:
+        if bool(mlperf) != mlperf_run:
+            runs.append((start, ord_start(int(sid))))
+            start, mlperf_run = ord_start(int(sid)), bool(mlperf)
+    runs.append((start, None))
+    return runs
 
 
 # -- cells a spreadsheet would run, made plain text (one rule, two evaluators) --
@@ -185,17 +243,6 @@ def _relation(
     return cur.sql(f"SELECT {cols} FROM ({query.sql})", params=query.params)
 
 
-@contextmanager
-def _cursor(db: Database) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A cursor of its own for one export: DuckDB 2 refuses a relation's write
-    on a connection with an unfinished result (another query's fetchone)."""
-    cur = db.cursor().cursor()
-    try:
-        yield cur
-    finally:
-        cur.close()
-
-
 def _count(cur: duckdb.DuckDBPyConnection, query: Query) -> int:
     rows = cur.execute(f"SELECT count(*) FROM ({query.sql})", query.params).fetchall()
     return int(rows[0][0])
@@ -206,28 +253,70 @@ def copy_csv(
 ) -> int:
     """Stream ``query``'s rows to ``path`` as CSV with DuckDB's own writer
     (no row passes through Python), cells as :func:`_cell` writes them."""
-    with _cursor(db) as cur:
-        rel = _relation(cur, query, headers, text=True)
-        # The path is an argument, never SQL text.
-        atomic_write_binary(path, lambda tmp: rel.write_csv(tmp, header=True))
-        return _count(cur, query)
+    with _export_cursor(db) as cur:
+        return _copy_csv(cur, query, path, headers)
 
 
-# An export process sorts a million wide rows: DuckDB's own COPY of them peaked
-# at 946 MB under the app's 1 GB limit; at 256 MB it spills to the cache
-# folder and the process peaks at ~314 MB (1.2x the time; 128 MB runs out).
-EXPORT_MEMORY = "256MB"
+def _copy_csv(
+    cur: duckdb.DuckDBPyConnection,
+    query: Query,
+    path: Path,
+    headers: list[str] | None = None,
+) -> int:
+    rel = _relation(cur, query, headers, text=True)
+    # The path is an argument, never SQL text.
+    atomic_write_binary(path, lambda tmp: rel.write_csv(tmp, header=True))
+    return _count(cur, query)
 
 
-def limit_memory(db: Database) -> None:
-    """For a process that only exports (the command line): DuckDB's memory
-    limit lowered to :data:`EXPORT_MEMORY`; its sorts spill to disk."""
-    db.cursor().execute(f"SET memory_limit = '{EXPORT_MEMORY}'")
+def export_memory() -> str:
+    """DuckDB's memory limit for an export: a sixteenth of the machine's
+    memory, from 256 MB to 512 MB. A streamed export of 1M rows stays near
+    140 MB however much it may take; the limit is what a filter's joins and
+    a spill may use, and a small laptop keeps the rest."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows)
+        total = 8 << 30
+    return f"{min(max(total // 16 >> 20, 256), 512)}MB"
+
+
+@contextmanager
+def _export_cursor(db: Database) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A cursor for one export, on one thread and within
+    :func:`export_memory`: DuckDB's writer keeps rows in order across
+    threads in buffers of 128 MB each (two threads at 256 MB ran out of
+    memory with no sort at all; one thread peaked at 112 MB). A window's
+    store exports from a copy of its own (``reopen``), so its other queries
+    keep their threads; any other store's settings are put back after."""
+    own = db.reopen("read") if db.reopen is not None else None
+    cur = (own or db).cursor().cursor()
+    before = cur.execute(
+        "SELECT current_setting('threads'), current_setting('memory_limit')"
+    ).fetchall()[0]
+    try:
+        cur.execute("SET threads = 1")
+        cur.execute(f"SET memory_limit = '{export_memory()}'")
+        yield cur
+    finally:
+        if own is not None:
+            cur.close()
+            own.close()
+        else:
+            try:
+                cur.execute(f"SET threads = {int(before[0])}")
+                cur.execute("SET memory_limit = $m", {"m": str(before[1])})
+            except duckdb.Error:
+                pass
+            cur.close()
 
 
 def export_results(db: Database, path: Path) -> int:
-    """Write every stored result to ``path`` as CSV; return the row count."""
-    return copy_csv(db, all_results_query(), path)
+    """Write every stored result to ``path`` as CSV in table order (streamed
+    in bounded memory at any size); return the row count."""
+    cols = ", ".join(quote_ident(c) for c in EXPORT_COLUMNS)
+    with _export_cursor(db) as cur:
+        return _copy_csv(cur, in_table_order(cur, cols, "true", {}), path)
 
 
 # -- the filtered table, for spreadsheets and notebooks --
@@ -235,10 +324,21 @@ TABLE_FORMATS = ("csv", "parquet", "xlsx")
 
 
 def table_query(state: FilterState, columns: tuple[str, ...] | None = None) -> Query:
-    """The filtered rows with display columns and provenance (no row limit)."""
-    from ipubench_gui.store.query import queries as q
+    """The filtered rows with display columns and provenance (no row limit),
+    in table order."""
+    return queries.results(state, columns=columns)
 
-    return q.results(state, columns=columns)
+
+def streamed_table_query(
+    cur: duckdb.DuckDBPyConnection,
+    state: FilterState,
+    columns: tuple[str, ...] | None = None,
+) -> Query:
+    """:func:`table_query`'s rows in the same order, with no sort
+    (:func:`in_table_order`): what an export writes."""
+    cond, params = queries.where(state)
+    select = ", ".join(quote_ident(c) for c in queries.result_columns(columns))
+    return in_table_order(cur, select, cond, params)
 
 
 def per_chip_query(query: Query) -> Query:
@@ -262,9 +362,6 @@ def export_table(
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in TABLE_FORMATS:
         raise ExportError(f"cannot export to {path.name}: use .csv, .parquet or .xlsx")
-    query = table_query(state)
-    if per_accelerator:
-        query = per_chip_query(query)
 
     def header(c: str) -> str:
         try:
@@ -272,10 +369,13 @@ def export_table(
         except KeyError:
             return c
 
-    with _cursor(db) as cur:
+    with _export_cursor(db) as cur:
+        query = streamed_table_query(cur, state)
+        if per_accelerator:
+            query = per_chip_query(query)
         headers = [header(c) for c in cur.sql(query.sql, params=query.params).columns]
         if fmt == "csv":
-            return copy_csv(db, query, path, headers)
+            return _copy_csv(cur, query, path, headers)
         n = _count(cur, query)
         if fmt == "xlsx":
             if n > XLSX_MAX_ROWS:

@@ -110,10 +110,19 @@ def result_id_sql(source: str, n: str) -> str:
     )
 
 
+ORD_FIRST = 1_000_000_000  # after every bundled row
+ORD_PER_IMPORT = 10_000_000_000  # room for each import's figures
+
+
 def ord_sql(source: str, n: str) -> str:
     """SQL for an imported figure's place in table order: after every bundled
     row, by import, then as in the file."""
-    return f"1000000000 + CAST({source} AS BIGINT) * 10000000000 + {n}"
+    return f"{ORD_FIRST} + CAST({source} AS BIGINT) * {ORD_PER_IMPORT} + {n}"
+
+
+def ord_start(source_id: int) -> int:
+    """Where import ``source_id``'s figures start in table order (ord_sql)."""
+    return ORD_FIRST + source_id * ORD_PER_IMPORT
 
 
 def named_sql(rows: str, name_sets: str | None = None) -> str:
