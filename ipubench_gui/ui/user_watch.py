@@ -7,8 +7,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
 
-from ipubench_gui.store.db import Database, UserLocked
-from ipubench_gui.store.health import file_stamp
+from ipubench_gui.service.user_file import UserLocked, changed, reread, watched_file
 from ipubench_gui.ui.runner import QueryRunner
 
 # What the window says when it read the user's results again.
@@ -20,13 +19,13 @@ RETRY_MS = 1000
 
 
 class UserWatch(QObject):
-    """Watches the file the runner's Database reads a copy of; ``reread()``
+    """Watches the file the runner's Database reads a copy of; ``show(text)``
     is called on the GUI thread once the window reads the new state."""
 
-    def __init__(self, runner: QueryRunner, reread: Callable[[str], None], parent=None):
+    def __init__(self, runner: QueryRunner, show: Callable[[str], None], parent=None):
         super().__init__(parent)
         self.runner = runner
-        self.reread = reread
+        self.show = show
         self.watcher = QFileSystemWatcher(self)
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
@@ -34,8 +33,8 @@ class UserWatch(QObject):
         self.watcher.fileChanged.connect(self._on_watcher_changed)
         self.watcher.directoryChanged.connect(self._on_watcher_changed)
         db = runner.opened
-        self.path = db.user_file if db is not None else None
-        if self.path is not None and db is not None and db.reopen is not None:
+        self.path = watched_file(db) if db is not None else None
+        if self.path is not None:
             self._watch()
 
     def _watch(self) -> None:
@@ -66,24 +65,19 @@ class UserWatch(QObject):
             return
         self._watch()  # a file replaced (set aside, made anew) is watched again
         db = self.runner.opened
-        if db is None or db.reopen is None or file_stamp(self.path) == db.user_stamp:
+        if db is None or watched_file(db) is None or not changed(db):
             return
         self.runner.submit(
             "user-reread",
-            _reread,
+            reread,
             on_done=self._on_reread,
             on_error=self._on_reread_failed,
         )
 
-    def _on_reread(self, db: Database) -> None:
+    def _on_reread(self, db) -> None:
         self.runner.replace_db(db)
-        self.reread(CHANGED)
+        self.show(CHANGED)
 
     def _on_reread_failed(self, _slot: str, exc: Exception) -> None:
         if isinstance(exc, UserLocked):  # still being written: read it after
             self.timer.start(RETRY_MS)
-
-
-def _reread(db: Database) -> Database:
-    assert db.reopen is not None
-    return db.reopen("peek")
