@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import logging
 import os
 import re
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -18,6 +20,8 @@ from ipubench_gui.domain.files import io_reason
 from ipubench_gui.store.bundled import entity_tables, sources
 from ipubench_gui.store.db import StoreError
 from ipubench_gui.store.health import cut_short
+
+log = logging.getLogger(__name__)
 
 SCHEMA_SQL = Path(__file__).with_name("schema.sql")
 VIEWS_SQL = Path(__file__).with_name("views.sql")
@@ -235,8 +239,9 @@ def attach_bundled(
     one if its fingerprint matches, else a cached one, building it if needed."""
     fp = fingerprint(data_dir)
     *_, cached = places = _store_places(data_dir, cache_dir, fp)
+    _not_a_store_aside(cached)
     for path in places:
-        if not path.exists():
+        if not path.is_file():  # none, or a pipe that would block ATTACH
             continue
         try:
             con.execute("ATTACH $p AS b (READ_ONLY)", {"p": str(path)})
@@ -258,11 +263,41 @@ def attach_bundled(
         con.execute("ATTACH $p AS b (READ_ONLY)", {"p": str(cached)})
     except (OSError, duckdb.Error) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        why = io_reason(str(why))
         raise StoreError(
-            f"cannot build the results store in {cache_dir}: "
-            f"{io_reason(str(why))}. Free some space there, or make it writable."
+            f"cannot build the results store in {cache_dir}: {why}. "
+            + BUILD_FIX.get(
+                why, "Check that folder, or set IPUBENCH_GUI_HOME to another."
+            )
         ) from None
     return cached
+
+
+# What to do when the store cannot be built, by the reason the system gave.
+BUILD_FIX = {
+    "No space left on device": "Free some space there.",
+    "Disk quota exceeded": "Free some space there.",
+    "Permission denied": "Make it writable, or set IPUBENCH_GUI_HOME elsewhere.",
+    "Read-only file system": "Set IPUBENCH_GUI_HOME to a folder that can be written.",
+}
+
+
+def _not_a_store_aside(path: Path) -> None:
+    """Something other than a regular file where the cached store goes (a
+    folder, a pipe: it cannot be replaced by the build, and a pipe would
+    block the attach) is moved aside, kept, so the store can be built."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return
+    if stat.S_ISREG(st.st_mode):
+        return
+    aside = path.with_name(f"{path.name}.not-a-store-{time.strftime('%Y%m%d-%H%M%S')}")
+    try:
+        os.rename(path, aside)
+        log.warning("%s was not a store file; moved to %s", path, aside)
+    except OSError as exc:
+        log.warning("%s is not a store file and cannot be moved: %s", path, exc)
 
 
 def store_places(data_dir: Path, cache_dir: Path) -> tuple[Path, Path]:
@@ -281,7 +316,7 @@ def built_at(data_dir: Path, cache_dir: Path) -> str | None:
     or None when none is built yet; builds nothing (``--version``)."""
     fp = fingerprint(data_dir)
     for path in _store_places(data_dir, cache_dir, fp):
-        if not path.exists():
+        if not path.is_file():  # none, or a pipe that would block the open
             continue
         try:
             with duckdb.connect(str(path), read_only=True) as con:

@@ -24,7 +24,7 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.entities import EntityError
-from ipubench_gui.domain.files import io_reason
+from ipubench_gui.domain.files import check_regular, io_reason
 from ipubench_gui.store.bundled import names
 from ipubench_gui.store.bundled.build import (
     INFERENCE_ROWS_SQL,
@@ -309,6 +309,9 @@ def _attach_user(
     """``user`` attached read-write as ``u`` (made, checked, laid out as
     expected, a damaged one set aside); ``held`` gets what releases this
     process's own hold on the file once the connection closes."""
+    odd = _not_a_file(user)
+    if odd:  # a pipe would block the attach; nothing else is a database
+        return _set_aside(con, user, odd)
     if _is_sqlite(user):  # DuckDB would reach for its SQLite extension
         return _set_aside(con, user, "it is a SQLite database, not this app's")
     mine = _process_lock(user)
@@ -363,7 +366,12 @@ def _attach_for_reading(
     """``user`` attached read-only, for a command that only reads: several
     may at once, and an import elsewhere is waited for. What needs a write
     (a file to set aside or to lay out anew) is done read-write."""
-    if not user.exists() or _is_sqlite(user) or marked_damaged(user):
+    if (
+        not user.exists()
+        or _not_a_file(user)
+        or _is_sqlite(user)
+        or marked_damaged(user)
+    ):
         if not user.exists() and not _writable_folder(user.parent):
             return UserStatus(None, False, "")
         return _attach_user(con, user, wait_s, held)
@@ -424,7 +432,7 @@ def _attach_snapshot(
             return status, None  # no file, and none can be made
         if LOCK_WORDS in status.message:  # an import elsewhere: read it
             status = UserStatus(user, False, status.message)
-    if not user.exists():
+    if not user.exists() or _not_a_file(user):
         return status, None
     mine = _process_lock(user)
     if not mine.acquire(blocking=wait_s > 0, timeout=wait_s if wait_s > 0 else -1):
@@ -500,6 +508,18 @@ def _detach(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("DETACH u")
     except duckdb.Error:
         pass
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why ``path`` (which exists) is no database file: a folder, a pipe, a
+    device; None for a regular file, or none at all."""
+    try:
+        check_regular(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return str(exc).replace(f"{path} is ", "it is ")
+    return None
 
 
 def _is_sqlite(path: Path) -> bool:
@@ -668,6 +688,9 @@ def check_user(user: Path) -> tuple[bool, str]:
     one held by a running window cannot be checked and says so."""
     if not user.exists():
         return True, "none yet"
+    odd = _not_a_file(user)
+    if odd:
+        return False, odd
     if _is_sqlite(user):
         return False, "it is a SQLite database, not this app's"
     con = duckdb.connect(config=CONFIG)
