@@ -555,8 +555,13 @@ PNG_QUALITY = 80
 
 def _png(plot: Plot, tmp: Path, opts: ExportOptions) -> None:
     img = render_image(plot, opts)
-    if not img.save(str(tmp), "PNG", PNG_QUALITY):
-        raise OSError(f"Qt could not encode {tmp.name}")
+    # Encoded in memory, written by Python: a full disk is then the system's
+    # "No space left on device", not libpng's bare "Write Error".
+    buf = QtCore.QBuffer()
+    buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
+    if not img.save(buf, "PNG", PNG_QUALITY):
+        raise OSError("the chart could not be encoded as PNG")
+    tmp.write_bytes(bytes(buf.data().data()))
 
 
 def _svg(plot: Plot, tmp: Path, opts: ExportOptions) -> None:

@@ -39,6 +39,16 @@ def io_reason(text: str) -> str:
     return text.strip().split("\n", 1)[0][:200]
 
 
+# What to do when a file cannot be written, by the system's reason.
+WRITE_FIX = {
+    "No space left on device": ": free some space on that disk, or save elsewhere",
+    "Disk quota exceeded": ": free some space, or save elsewhere",
+    "Permission denied": ": save it in a folder you may write",
+    "Read-only file system": " (a read-only disk): save it elsewhere",
+    "File too large": " (the disk takes no file that large): save it elsewhere",
+}
+
+
 def writable_target(path: Path, error: type[Exception] = OSError) -> Path:
     """The regular file a write to ``path`` should replace: a symbolic link's
     target (so the link stays a link), ``path`` itself if new; a device, pipe
@@ -95,7 +105,8 @@ def atomic_write(
     except OSError as exc:
         reason = exc.strerror or io_reason(str(exc))
         reason = reason.replace(tmp, str(given)).replace(Path(tmp).name, given.name)
-        raise error(f"cannot write {given}: {reason}") from None
+        fix = WRITE_FIX.get(reason, "")
+        raise error(f"cannot write {given}: {reason}{fix}") from None
     finally:
         Path(tmp).unlink(missing_ok=True)
     return given

@@ -112,6 +112,22 @@ def test_unwritable_paths_fail_cleanly(qapp, db, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_full_disk_is_named_with_what_to_do(qapp, db, tmp_path):
+    """Not libpng's bare "Write Error": the system's reason and the fix."""
+    from tests.conftest import small_disk
+
+    plot = _plot(db, "mlperf")
+    with small_disk(tmp_path / "disk", "64k") as disk:
+        out = disk / "chart.png"
+        with pytest.raises(ExportError) as err:
+            export(plot, out, ExportOptions(3840, 2160))
+        assert str(err.value) == (
+            f"cannot write {out}: No space left on device: free some space on "
+            "that disk, or save elsewhere"
+        )
+        assert list(disk.iterdir()) == []  # nothing partial left
+
+
 def _cli(*args, home, env=None):
     # The command must not need a display.
     return run_cli("export-chart", *args, home=home, env=env, drop=("DISPLAY",))

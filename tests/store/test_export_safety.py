@@ -185,5 +185,8 @@ def test_a_full_disk_gives_a_message_and_no_file(db, tmp_path, name):
                 export.export_results(db, out)
             else:
                 export.export_table(db, FilterState(), out)
-        assert str(err.value) == f"cannot write {out}: No space left on device"
+        assert str(err.value) == (
+            f"cannot write {out}: No space left on device: free some space on "
+            "that disk, or save elsewhere"
+        )
         assert sorted(p.name for p in disk.iterdir()) == ["filler"]

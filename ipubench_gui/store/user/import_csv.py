@@ -99,11 +99,18 @@ def sniff(path: Path, encoding: str = "utf-8") -> Dialect:
         raise CsvUnreadable(
             "the file holds binary data (NUL bytes), not CSV text", "binary"
         )
+    codec = ENCODINGS[encoding]
+    if encoding == "utf-16" and head[:2] not in (
+        codecs.BOM_UTF16_LE,
+        codecs.BOM_UTF16_BE,
+    ):
+        codec = "utf-16-le"  # no byte-order mark: little-endian, as DuckDB reads it
     try:
         # Incremental: a character cut at the end of the bytes read is no error.
-        text = codecs.getincrementaldecoder(ENCODINGS[encoding])().decode(head)
-    except UnicodeDecodeError as exc:
-        at = head[: exc.start].count(b"\n") + 1
+        text = codecs.getincrementaldecoder(codec)().decode(head)
+    except UnicodeError as exc:
+        start = getattr(exc, "start", 0)
+        at = head[:start].count(b"\n") + 1
         raise CsvUnreadable(
             f"not {encoding} text (line {at}) — choose an encoding (utf-8, "
             "utf-16, latin-1) or save the file as UTF-8",
@@ -204,4 +211,32 @@ def why_unreadable(exc: Exception, encoding: str = "utf-8") -> tuple[str, str]:
     if "magic bytes" in text or "too small to be a Parquet file" in text:
         return "parquet", "not a Parquet file (no Parquet footer)"
     first = text.strip().split("\n", 1)[0] if text.strip() else type(exc).__name__
-    return "other", shorten(re.sub(r"^[A-Za-z ]+Error: ", "", first), 160)
+    engine = shorten(re.sub(r"^[A-Za-z ]+Error: ", "", first), 120)
+    for words, kind, said in ENGINE_WORDS:
+        if any(w in text for w in words):
+            # DuckDB's words kept after ours, for a bug report
+            return kind, f"{said} (DuckDB: {engine})"
+    return "other", engine
+
+
+# DuckDB's words for a file it cannot read, and what they mean to a user: what
+# is wrong and what to do (the engine's own text follows, for a bug report).
+ENGINE_WORDS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (
+        ("TProtocolException", "Footer length error", "Out of buffer", "thrift"),
+        "parquet",
+        "a damaged or cut-short Parquet file — export it again from where it came",
+    ),
+    (
+        ("don't know what type", "Could not convert", "Unsupported"),
+        "other",
+        "a value of a kind the import cannot read — save the file with plain "
+        "text and numbers in its cells",
+    ),
+    (
+        ("cannot encode str as UTF-8", "surrogate"),
+        "other",
+        "its name is not UTF-8 text — rename the file (plain letters and digits) "
+        "and import it again",
+    ),
+)

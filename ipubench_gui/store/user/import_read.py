@@ -3,6 +3,7 @@ guesses, the preview, and the value types every import step shares."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,6 +190,15 @@ def is_csv(path: Path) -> bool:
 
 
 def _check_file(path: Path) -> None:
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:  # bytes of a name that are not UTF-8
+        shown = os.fsencode(path).decode("utf-8", "replace")
+        raise ImportFailed(
+            f"{shown}: its name is not UTF-8 text — rename the file (plain letters "
+            "and digits) and import it again",
+            kind="unreadable",
+        ) from None
     try:
         st = path.stat()
     except FileNotFoundError:
