@@ -21,6 +21,7 @@ from ipubench_gui.store.user.user_names import import_labels
 
 # Rows a mapping and constants are guessed from, when none are given.
 GUESS_ROWS = 10_000
+NAMES_SHOWN = 20  # names listed per kind after an import; the rest summed up
 
 
 @dataclass(frozen=True)
@@ -81,9 +82,13 @@ def import_file(db: Database, spec: import_read.ImportSpec) -> import_read.Impor
         return importer.import_file(cur, spec)
 
 
-def names_of(db: Database, source_id: int) -> list[str]:
-    """How an import's names read: "model: ResNet50 → ResNet-50 v1.5 (alias)"."""
-    return [f"{k}: {label}" for k, label in import_labels(db.cursor(), source_id)]
+def names_of(db: Database, source_id: int, most: int | None = NAMES_SHOWN) -> list[str]:
+    """How an import's names read: "model: ResNet50 → ResNet-50 v1.5 (alias)";
+    past ``most`` per kind, the rest summed up in one line (a million
+    distinct names are not a million lines)."""
+    return [
+        f"{k}: {label}" for k, label in import_labels(db.cursor(), source_id, most=most)
+    ]
 
 
 def add_aliases(db: Database, wanted: list[tuple[str, str, str]]) -> list[str]:

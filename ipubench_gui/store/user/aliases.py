@@ -18,7 +18,6 @@ from ipubench_gui.store.bundled.names import (
     catalogue_of,
     insert,
     name_rows,
-    printed_names,
     resolved_sql,
 )
 from ipubench_gui.store.bundled.sources import NAMED_COLUMNS
@@ -193,10 +192,41 @@ def refresh_user_names(
 ) -> int:
     """Resolve the names of imported rows (``rows``: SQL giving them, names as
     printed) that ``u.user_names`` does not hold yet; returns how many it
-    added. A few thousand distinct names, whatever the number of rows."""
-    out = name_rows(cat, printed_names(con, rows, NAMED_COLUMNS, new_only=True))
-    insert(con, "u.user_names", out, 5)
-    return len(out)
+    added. Usually a few thousand distinct names, whatever the number of
+    rows; a file of a million distinct names is resolved NAMES_CHUNK at a
+    time (held whole in Python, they took the import to 1.6 GB)."""
+    selects = " UNION ".join(
+        f"SELECT '{kind}' AS kind, CAST(r.\"{col}\" AS VARCHAR) AS spelling "
+        f'FROM ({rows}) r WHERE r."{col}" IS NOT NULL'
+        for col, kind in NAMED_COLUMNS.items()
+    )
+    # a temp table (allowed inside the import's transaction), read in pieces
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE new_names AS SELECT *, row_number() OVER "
+        f"(ORDER BY kind, spelling) AS i FROM ({selects}) x "
+        "WHERE NOT EXISTS (SELECT 1 FROM u.user_names n WHERE n.kind = x.kind "
+        "AND n.spelling = x.spelling)"
+    )  # numbered: rows of a transaction not yet committed have no small rowid
+    added = 0
+    try:
+        total = one_row(con.execute("SELECT count(*) FROM new_names"))[0]
+        for start in range(0, total, NAMES_CHUNK):
+            got = con.execute(
+                "SELECT kind, spelling FROM new_names WHERE i > $a AND i <= $b",
+                {"a": start, "b": start + NAMES_CHUNK},
+            ).fetchall()
+            by_kind: dict[str, list[str]] = defaultdict(list)
+            for kind, spelling in got:
+                by_kind[kind].append(spelling)
+            out = name_rows(cat, {k: set(v) for k, v in by_kind.items()})
+            insert(con, "u.user_names", out, 5)
+            added += len(out)
+    finally:
+        con.execute("DROP TABLE IF EXISTS new_names")
+    return added
+
+
+NAMES_CHUNK = 50_000
 
 
 def rename_user_rows(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> None:

@@ -49,10 +49,13 @@ def upgrade_user_names(con: duckdb.DuckDBPyConnection) -> bool:
 
 
 def import_labels(
-    con: duckdb.DuckDBPyConnection, source_id: int
+    con: duckdb.DuckDBPyConnection, source_id: int, most: int | None = None
 ) -> list[tuple[str, str]]:
     """(kind, "ResNet50 → ResNet-50 v1.5 (alias)") for every name of one
-    import that is not already canonical; "X (not recognised)" for unknowns."""
+    import that is not already canonical; "X (not recognised)" for unknowns.
+    With ``most``, at most that many per kind, then (kind, "… and N more:
+    R renamed, U not recognised"): a million distinct names are summed up,
+    not listed (nor held in memory)."""
     keyed = KEY in held(con).get(int(source_id), {KEY})
     # The import's name sets: a few rows, not its figures.
     rows = (
@@ -62,14 +65,33 @@ def import_labels(
     )
     out = []
     for col, kind in NAMED_COLUMNS.items():
+        shown = (
+            f"FROM u.user_names n WHERE n.kind = '{kind}' AND n.spelling IN "
+            f'(SELECT DISTINCT CAST("{col}" AS VARCHAR) FROM ({rows})) '
+            "AND (n.how = 'not recognised' OR n.spelling <> n.canonical)"
+        )
+        limit = "" if most is None else f" LIMIT {int(most)}"
         got = con.execute(
-            f"SELECT n.spelling, n.canonical, n.how FROM u.user_names n "
-            f"WHERE n.kind = '{kind}' AND n.spelling IN (SELECT DISTINCT "
-            f'CAST("{col}" AS VARCHAR) FROM ({rows})) ORDER BY 1'
+            f"SELECT n.spelling, n.canonical, n.how {shown} ORDER BY 1{limit}"
         ).fetchall()
         for spelling, canonical, how in got:
             if how == "not recognised":
                 out.append((kind, f"{spelling} (not recognised)"))
-            elif spelling != canonical:
+            else:
                 out.append((kind, f"{spelling} → {canonical} ({how})"))
+        if most is not None and len(got) == most:
+            total, unknown = one_row(
+                con.execute(
+                    "SELECT count(*), count(*) FILTER (WHERE n.how = "
+                    f"'not recognised') {shown}"
+                )
+            )
+            if total > most:
+                out.append(
+                    (
+                        kind,
+                        f"… and {total - most:,} more: {total - unknown:,} "
+                        f"renamed, {unknown:,} not recognised in all",
+                    )
+                )
     return out
