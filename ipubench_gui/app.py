@@ -74,7 +74,7 @@ class Session:
         self.mlperf_table = MLPerfTableController(self.controller)
         self.mlperf_imports = MLPerfImportController(self.controller)
         # what another process writes to the user's results is shown here too
-        self.user_watch = UserWatch(self.runner, self._on_user_reread)
+        self.user_watch = UserWatch(self.runner, self._on_user_reread, self.window)
 
     def _on_user_reread(self, message: str) -> None:
         self.controller.start()  # every answer again, from what is read now

@@ -27,6 +27,7 @@ class UserWatch(QObject):
         self.runner = runner
         self.show = show
         self.watcher = QFileSystemWatcher(self)
+        self._stopped = False
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.timeout.connect(self.check)
@@ -48,9 +49,18 @@ class UserWatch(QObject):
             self.watcher.addPaths(missing)
 
     def stop(self) -> None:
-        """Watch no more (the window is closing)."""
+        """Watch no more (the window is closing): nothing fires after this."""
+        if self._stopped:
+            return
+        self._stopped = True
         self.timer.stop()
         self.path = None
+        for signal in (
+            self.timer.timeout,
+            self.watcher.fileChanged,
+            self.watcher.directoryChanged,
+        ):
+            signal.disconnect()
         paths = self.watcher.files() + self.watcher.directories()
         if paths:
             self.watcher.removePaths(paths)
