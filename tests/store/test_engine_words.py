@@ -68,4 +68,4 @@ def test_utf16_without_a_byte_order_mark_is_read(tmp_path, _isolated_home):
         home=_isolated_home,
     )
     assert p.returncode == 0, p.stderr
-    assert "imported 1 rows" in p.stdout
+    assert "imported 1 row as " in p.stdout
