@@ -154,7 +154,7 @@ def fill_legend(
         n = len(entries) - len(listed)
         # In the window, one row in the legend's width: a legend beside its
         # panel is capped at its share, and a longer row ran into the next.
-        hints = (f"+ {n} more — hover a point for its name", f"+ {n} more — hover")
+        hints = (f"+ {n} more — click for every name", f"+ {n} more — click")
         text = (
             next((t for t in hints if lines_of(t) == [t]), f"+ {n} more")
             if interactive
@@ -163,11 +163,39 @@ def fill_legend(
         more = [(pg.PlotDataItem(pen=None), text)]
     if not same_look:
         legend.clear()
+    # every entry, listed or not: the window lists them all on a click of
+    # its "+ N more" row (``folded``)
+    legend.every_entry = list(entries)
+    legend.more_row = bool(more)
     _SpareRows.of(legend).refill(legend, listed + more, (colour.name(), size))
     _swatches_beside_their_text(legend, len(listed))
 
 
 Row = tuple[pg.ItemSample, pg.LabelItem]
+
+
+def folded(legend: pg.LegendItem) -> pg.LabelItem | None:
+    """The "+ N more" row of a legend that lists fewer names than it has
+    entries (its label, to be clicked for the full list), else None."""
+    if not getattr(legend, "more_row", False) or not legend.items:
+        return None
+    return legend.items[-1][1]
+
+
+def every_entry(legend: pg.LegendItem) -> list[tuple[pg.GraphicsObject, str]]:
+    """Every entry ``legend`` was last filled with, listed or folded."""
+    return list(getattr(legend, "every_entry", []))
+
+
+def entry_color(item: pg.GraphicsObject) -> QtGui.QColor:
+    """The colour a legend's swatch shows for ``item``: its line's, else
+    its marks' or bars' fill."""
+    opts = getattr(item, "opts", {})
+    pen = opts.get("pen")
+    if pen is not None and not isinstance(item, pg.BarGraphItem):
+        return pg.mkPen(pen).color()
+    brush = opts.get("symbolBrush", opts.get("brush"))
+    return pg.mkBrush(brush).color() if brush is not None else QtGui.QColor()
 
 
 class _SpareRows:

@@ -271,6 +271,14 @@ class MainWindow(QMainWindow):
         self.legend_action.setChecked(True)
         # toggled, not triggered: restoring the setting shows or hides it too
         self.legend_action.toggled.connect(self.canvas.set_legend_visible)
+        # a legend folds what its height does not hold ("+ N more"): all of
+        # them, by name (also a click on that row)
+        self.every_line_action = self._action(
+            view,
+            "Every line's &name…",
+            lambda: self.canvas.show_every_line(),
+            "Ctrl+Shift+L",
+        )
         # Per-chip figures: the chart options' "Per chip" box, from the menu.
         self.per_chip_action = self._action(
             view, "Figures &per accelerator chip (derived)", None, "Ctrl+Shift+P"
@@ -297,6 +305,7 @@ class MainWindow(QMainWindow):
         self.chart_menu.addAction(self.copy_chart_action)
         self.chart_menu.addSeparator()
         self.chart_menu.addAction(self.legend_action)
+        self.chart_menu.addAction(self.every_line_action)
         self.chart_menu.addAction(self.per_chip_action)
         self.canvas.contextMenuRequested.connect(self._on_canvas_contextMenuRequested)
         helpm = mb.addMenu("&Help")

@@ -759,8 +759,8 @@ def test_the_legend_never_covers_more_than_half_the_chart(qtbot, session):
             more = len(named) - (len(labels) - 1)
             # the hint as long as the legend's width allows
             assert labels[-1] in [
-                f"+ {more} more — hover a point for its name",
-                f"+ {more} more — hover",
+                f"+ {more} more — click for every name",
+                f"+ {more} more — click",
                 f"+ {more} more",
             ]
             labels = labels[:-1]
@@ -798,6 +798,7 @@ def test_right_click_on_the_chart_offers_the_charts_actions(qtbot, session):
         "Ctrl+E",
         "Ctrl+Shift+C",
         "Ctrl+L",
+        "Ctrl+Shift+L",  # every line's name (a legend folds the rest)
         "Ctrl+Shift+P",  # figures per accelerator chip
     ]
     assert all(a.isEnabled() for a in acts)

@@ -6,11 +6,12 @@ from collections.abc import Generator
 
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QCursor, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QScrollArea,
     QScrollBar,
     QToolTip,
@@ -27,6 +28,7 @@ from ipubench_gui.charts.builders import (
     from_view,
     highlight_items,
 )
+from ipubench_gui.charts.legend import entry_color, every_entry, folded
 from ipubench_gui.charts.legend_layout import (
     PlotLegend,
     bar_names_px,
@@ -38,6 +40,7 @@ from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.plots import Plot
 from ipubench_gui.domain.text import elide_words
 from ipubench_gui.ui.one_paint import ViewsApplied, send_scene_calls
+from ipubench_gui.ui.widgets.line_list import line_menu
 from ipubench_gui.ui.widgets.note_label import NoteLabel
 from ipubench_gui.ui.widgets.pinned_title import PinnedTitle
 from ipubench_gui.ui.widgets.turns import TurnSteps
@@ -622,8 +625,48 @@ class ChartCanvas(QWidget):
                 best, best_d = h, d
         return best
 
+    def every_line(self) -> list[tuple[str, list[tuple[QColor, str]]]]:
+        """Every line the legends name (folded or not), with its colour, by
+        panel (title, names); the one plot's under ""."""
+        self.finish()
+        legends = [(p.title, p.legend) for p in self._panels] or [
+            ("", self.plot_legend.item)
+        ]
+        return [
+            (title, [(entry_color(it), n) for it, n in every_entry(legend)])
+            for title, legend in legends
+        ]
+
+    def show_every_line(self, at: QPoint | None = None) -> QMenu:
+        """The menu of every line's name (``every_line``) at ``at`` (screen
+        coordinates; not given, at the pointer if it is over the chart, else
+        at the chart's top left: opened from the keyboard)."""
+        menu = line_menu(self, self.every_line())
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        if at is None:
+            at = QCursor.pos()
+            if not self.rect().contains(self.mapFromGlobal(at)):
+                at = self.mapToGlobal(QPoint(0, 0))
+        menu.popup(at)
+        return menu
+
+    def _folded_at(self, scene_pos: QPointF) -> bool:
+        """Whether ``scene_pos`` is on a legend's "+ N more" row."""
+        legends = [p.legend for p in self._panels] or [self.plot_legend.item]
+        for legend in legends:
+            row = folded(legend)
+            if row is not None and legend.isVisible():
+                if row.sceneBoundingRect().contains(scene_pos):
+                    return True
+        return False
+
     def _on_scene_clicked(self, ev) -> None:
         if ev.button() != Qt.MouseButton.LeftButton:
+            return
+        if not self.drawing() and self._folded_at(ev.scenePos()):
+            view = self.panels_view if self._panels else self.plot
+            pos = view.mapToGlobal(view.mapFromScene(ev.scenePos()))
+            self.show_every_line(pos)
             return
         h = self.hit_at(ev.scenePos())
         if h is not None and h.result_id:
