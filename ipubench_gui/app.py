@@ -177,7 +177,8 @@ def open_path(session: Session, path) -> str:
 
 
 def _fast_exit(code: int) -> None:
-    """Leave without Python's slow teardown of thousands of Qt objects (~0.2 s).
+    """Leave without Python's teardown of thousands of Qt objects, which a
+    user would wait for after the window has gone.
 
     Everything that must persist is written by now: settings are saved in
     closeEvent and synced here, the store is closed, and nothing else is open.

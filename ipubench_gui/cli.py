@@ -474,8 +474,8 @@ def _main(argv: list[str] | None) -> int:
     if args.command is None:
         # No cyclic garbage collection until the window is painted with data
         # (run_gui resumes it): start-up allocates a large heap that all lives
-        # on, and collecting it cost ~40 ms of every start (~140 collections,
-        # one a full pass of ~20 ms).
+        # on, and collecting it would walk that heap again and again for
+        # nothing (tests/bench: start-up).
         gc.disable()
         # Start opening the store first: DuckDB works on another core (it
         # releases the GIL) while this thread imports Qt and pyqtgraph and

@@ -52,7 +52,7 @@ class NumberAxis(pg.AxisItem):
         super().__init__(orientation, **kw)
         self.mode = "linear"
         # Major and minor ticks only: pyqtgraph's third level adds ~50 faint
-        # grid lines, each a translucent full-height line (~30 us apiece).
+        # grid lines, each a translucent full-height line, dear to paint.
         self.setStyle(maxTickLevel=1)
         self.opaque_on: QtGui.QColor | None = None  # on screen: the background
         self.styled: tuple = ()  # (colour, font px) last applied by style_axes

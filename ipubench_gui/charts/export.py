@@ -336,7 +336,7 @@ def _compose(
     w.resize(opts.width, opts.height)
     # Shown to be laid out (WA_DontShowOnScreen: never on screen). For a
     # picture, not painted: the caller renders it once, and painting the
-    # unseen widget too was a second full render (~40 ms of a 1080p export);
+    # unseen widget too was a second full render of every export;
     # what that paint did for the layout, the axes sizing themselves to their
     # tick labels, is done without it (the PNG comes out pixel for pixel the
     # same). SVG and PDF keep the paint: pyqtgraph's items record what the
@@ -548,8 +548,8 @@ def export(plot: Plot, path: Path, opts: ExportOptions) -> Path:
 
 
 # Qt's PNG "quality" 80 is zlib level 2: on the seed's charts, smaller files
-# than the default level and ~40% less time (throughput chart, 1920x1080:
-# 78 -> 43 ms CPU, 290 -> 247 KiB, opaque RGB32 rather than premultiplied ARGB).
+# than the default level in much less time (with opaque RGB32 rather than
+# premultiplied ARGB; tests/bench: charts).
 PNG_QUALITY = 80
 
 

@@ -141,9 +141,9 @@ def best_rows(
     """The bar chart's rows picked from every filtered row, already fetched: the
     same answer as the store's Top-N query (``service.browse.chart_rows``), for small
     results where a second query would cost more than the sort."""
-    # each row's family once (metrics.family, inlined: a call per row cost a
-    # change ~2 ms), kept in one list: no object per row outlives the line
-    # (1,500 live tuples a change woke the garbage collector over the store's
+    # each row's family once (metrics.family, inlined: a call per row was a
+    # visible part of a change), kept in one list: no object per row outlives
+    # the line (a tuple per row woke the garbage collector over the store's
     # rows), then the best ``limit`` of the unit drawn by a heap, not a sort
     rows = rows if isinstance(rows, list) else list(rows)
     fams = [str(r.get("unit_family") or r.get("unit") or "") for r in rows]

@@ -138,9 +138,9 @@ def group(
 
 MAX_PANEL_LINES = 8  # a panel's lines: each its own palette colour (Okabe & Ito)
 # Small multiples read up to a dozen panels (a 1920x1080 slide holds 3 x 4);
-# beyond that each panel is a thumbnail, and building them cost a filter change
-# over 1M rows 1.6-2.6 s (31 and 51 panels) against ~0.6-0.8 s for one plot:
-# more lines than that are drawn in one plot, as before panels.
+# beyond that each panel is a thumbnail, and building dozens of them cost a
+# filter change over a large store several times one plot's time: more lines
+# than that are drawn in one plot, as before panels.
 MAX_PANELS = 12
 
 

@@ -46,9 +46,9 @@ FETCH_CHUNK = 1000
 
 def fetch_rows(cur: duckdb.DuckDBPyConnection, most: int | None) -> list[Row]:
     """The result's rows (at most ``most``), fetched in chunks: converting rows
-    to Python holds the GIL, and 5,000 rows in one call held it ~26 ms, which
-    the GUI thread felt as a stall; chunks of 1,000 hold it ~4 ms each and
-    were faster overall (16 ms)."""
+    to Python holds the GIL, and a whole page in one call held it long enough
+    for the GUI thread to stall; chunks of 1,000 hold it briefly each and were
+    faster overall."""
     rows: list[Row] = []
     while most is None or len(rows) < most:
         n = FETCH_CHUNK if most is None else min(FETCH_CHUNK, most - len(rows))

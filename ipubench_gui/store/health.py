@@ -27,7 +27,7 @@ def cut_short(con: duckdb.DuckDBPyConnection, alias: str, path: Path) -> str | N
     than the blocks it uses: queries would fail later, one by one), or None.
     Cheap: no data is read. Used blocks, not all: DuckDB gives free blocks at
     the end of the file back to the disk but still counts them in its total
-    (a whole file measured 1,323,008 bytes with 9 blocks of 256 KiB, 4 free)."""
+    (a whole file can be shorter than its total of blocks times their size)."""
     rows = con.execute(
         "SELECT used_blocks, block_size FROM pragma_database_size() "
         "WHERE database_name = $a",

@@ -1,4 +1,5 @@
-"""ClaimsController: the claims audit, run off the GUI thread (~1 s), shown in
+"""ClaimsController: the claims audit, run off the GUI thread (it takes longer
+than a frame), shown in
 the Claims dock; choosing a claim selects the results it used in the table."""
 
 from __future__ import annotations

@@ -184,7 +184,8 @@ def _load_table(
 
 def _header(path: Path) -> list[str]:
     """The file's first record, read by the standard library: DuckDB's reader
-    sniffs a sample of the file first, ~0.1 s a file at every first start."""
+    sniffs a sample of the file first, a cost paid for every file at every
+    first start."""
     try:
         with open(path, newline="", encoding="utf-8-sig") as f:
             return next(csv.reader(f), [])
@@ -199,7 +200,8 @@ def _first_violation(
 ) -> None:
     """Raise for the first of ``checks`` (column, SQL that holds, reason) that
     some staged row breaks, naming its first such line. One scan answers them
-    all (a query per check cost ~10 ms each: 0.4 s for the 40 of a wide file)."""
+    all: a query per check added up to a visible part of a first start for a
+    wide file."""
     if not checks:
         return
     firsts = con.execute(

@@ -76,8 +76,8 @@ def in_table_order(
     cur: duckdb.DuckDBPyConnection, select: str, cond: str, params: Params
 ) -> Query:
     """``SELECT select FROM results_v WHERE cond`` in table order (``ord``),
-    with no sort: sorting a million wide rows took more memory than DuckDB
-    would spill (at 256 MB, and at 1 GB: Out of Memory), while results_v's
+    with no sort: sorting a million wide rows ran out of memory within any
+    limit a laptop can spare, spill or not, while results_v's
     parts come in ``ord`` order as stored when read by one thread (the
     bundled rows are stored by it, an import's rows as its file had them).
     Only an MLPerf import whose id falls between two file imports' would
@@ -271,9 +271,9 @@ def _copy_csv(
 
 def export_memory() -> str:
     """DuckDB's memory limit for an export: a sixteenth of the machine's
-    memory, from 256 MB to 512 MB. A streamed export of 1M rows stays near
-    140 MB however much it may take; the limit is what a filter's joins and
-    a spill may use, and a small laptop keeps the rest."""
+    memory, from 256 MB to 512 MB. A streamed export of any size stays well
+    below it (README: exports); the limit is what a filter's joins and a
+    spill may use, and a small laptop keeps the rest."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, ValueError, OSError):  # no sysconf (Windows)
@@ -285,8 +285,8 @@ def export_memory() -> str:
 def _export_cursor(db: Database) -> Iterator[duckdb.DuckDBPyConnection]:
     """A cursor for one export, on one thread and within
     :func:`export_memory`: DuckDB's writer keeps rows in order across
-    threads in buffers of 128 MB each (two threads at 256 MB ran out of
-    memory with no sort at all; one thread peaked at 112 MB). A window's
+    threads in buffers of 128 MB each, so two threads ran out of memory within
+    the limit even with no sort, and one stays inside it. A window's
     store exports from a copy of its own (``reopen``), so its other queries
     keep their threads; any other store's settings are put back after."""
     own = db.reopen("read") if db.reopen is not None else None

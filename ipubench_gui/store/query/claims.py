@@ -167,7 +167,7 @@ def audit_all(db: Database, cat: Catalogue) -> list[Audit]:
     mlperf = mlperf_rows(db) if mlperf is None else mlperf
     cmps = _dicts(db, "SELECT * FROM comparisons ORDER BY comparison_id", {})
     # Read once, shared out per comparison: a query per comparison against
-    # results_v cost ~1.6 s of the audit's ~2.3 s.
+    # results_v was most of the audit's time.
     vendor = vendor_rows(db, sorted({c["ipu_system"] for c in cmps}))
     gpu = _dicts(db, "SELECT * FROM gpu_reference ORDER BY result_id", {})
     claims = _dicts(db, "SELECT * FROM claims ORDER BY claim_id", {})

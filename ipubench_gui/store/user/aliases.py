@@ -30,8 +30,8 @@ from ipubench_gui.store.user.user_cube import recount_user_cube
 # in-memory catalog: made again whenever what they are resolved by may have
 # changed (opening, an import, an alias), so never stale, and nothing new in
 # the user's file. The view of imported figures joins it, not the ten joins
-# of ``resolved_sql``: planned and built for every query, those cost a filter
-# change over 1M imported figures ~30% (CPU; /work/helpers/shots-h18/s4/exp2.py).
+# of ``resolved_sql``: planned and built for every query, those made a filter
+# change over many imported figures markedly slower (tests/bench: import).
 NAME_ROWS = "user_name_rows"
 
 
@@ -134,18 +134,17 @@ LEFT JOIN user_alias_names ad ON ad.kind = 'dataset' AND ad.canonical = r.datase
 # connection's own in-memory catalog, ``facet_cube`` itself (not a view over
 # it), made again with the views (after every change to the user's cube or
 # aliases): a few thousand rows, where the union of two tables cost a filter
-# change's facet counts twice the planning and scanning of one (over 1M
-# imported figures: 18.5 against 8.8 ms CPU).
+# change's facet counts twice the planning and scanning of one.
 
 
 def define_combined_views(con: duckdb.DuckDBPyConnection) -> None:
     """``results_v`` and ``facet_cube`` of a connection with a user database:
     the bundled rows, then the imported ones. The bundled rows' search text
     takes the user's aliases (a join) only while there are any: the join made
-    a filter change with a search term 1.4x slower at 100,000 rows (make
-    bench, names). Imported MLPerf results are in only while there are any:
-    their view cost every query over results_v ~4 ms of planning, more than
-    a whole query over the bundled rows. Defined again when the aliases, the
+    a filter change with a search term markedly slower (tests/bench: names).
+    Imported MLPerf results are in only while there are any: planning their
+    view cost every query over results_v more than a whole query over the
+    bundled rows. Defined again when the aliases, the
     imports or their facet counts change."""
     aliases = one_row(con.execute("SELECT count(*) FROM u.user_aliases"))[0]
     mlperf = one_row(con.execute("SELECT count(*) FROM u.user_mlperf"))[0]
@@ -194,7 +193,8 @@ def refresh_user_names(
     printed) that ``u.user_names`` does not hold yet; returns how many it
     added. Usually a few thousand distinct names, whatever the number of
     rows; a file of a million distinct names is resolved NAMES_CHUNK at a
-    time (held whole in Python, they took the import to 1.6 GB)."""
+    time (held whole in Python, they took the import's memory past what a
+    laptop can spare)."""
     selects = " UNION ".join(
         f"SELECT '{kind}' AS kind, CAST(r.\"{col}\" AS VARCHAR) AS spelling "
         f'FROM ({rows}) r WHERE r."{col}" IS NOT NULL'

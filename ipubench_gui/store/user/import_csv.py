@@ -1,11 +1,11 @@
 """A CSV file's dialect read by us, and DuckDB's read errors said in words.
 
-DuckDB's sniffer takes time quadratic in the longest cell (a 300,000-digit
-cell: 5 s; 1M digits: 96 s, measured with DuckDB 2.0) and, given rows of
-unequal length, silently picks another header or reads everything as one
-column. So the header line and delimiter are read here, from the file's
-first bytes, and DuckDB reads the rest with ``auto_detect = false`` and
-strict RFC 4180 rules (1M digits: 7 ms): a short or long row, an unclosed
+DuckDB's sniffer takes time quadratic in the longest cell (one cell of a
+million digits kept it busy for minutes) and, given rows of unequal length,
+silently picks another header or reads everything as one column. So the
+header line and delimiter are read here, from the file's first bytes, and
+DuckDB reads the rest with ``auto_detect = false`` and strict RFC 4180
+rules (in linear time): a short or long row, an unclosed
 quote or a byte that is not text then stops the read with its line number.
 """
 

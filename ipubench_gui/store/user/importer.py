@@ -279,7 +279,7 @@ def import_file(con: duckdb.DuckDBPyConnection, spec: ImportSpec) -> ImportResul
         figures = "import_norm n WHERE n.value IS NOT NULL"
         land(con, sid, STORED, figures, same)
         # The figures grouped by what names and facets tell apart, once
-        # (one scan, ~15k groups for 1M figures): the import's name sets,
+        # (one scan; far fewer groups than figures): the import's name sets,
         # canonical names of what the file said (derived_sql joins them),
         # then the facet counts.
         every = {"ord": ord_sql(str(int(sid)), "(n.__rid + 1)"), **LANDED}

@@ -8,20 +8,20 @@ derived is stored: ids, order, the source, vendor, generation and
 per-accelerator throughput come from the view ``user_results_v``.
 
 Why: DuckDB's cost of landing rows in a database file grows with the number
-of columns written, constant and blank ones too (measured on 1M rows: 6
-columns 2.3 s; the same plus 8 blank columns 4.5 s; plus 3 constant text
-columns 4.1 s). A typical file maps five or six columns; writing those is
-what the floor (``read_csv`` into an on-disk table) costs too.
+of columns written, constant and blank ones too (a few blank columns nearly
+doubled it; tests/bench: import). A typical file maps five or six columns;
+writing those is what the floor (``read_csv`` into an on-disk table) costs
+too.
 
 The names as printed (NAME_COLUMNS) are not stored per figure either: each
 import's distinct combinations of them are rows of ``u.user_name_sets``, keyed
 by a hash of the combination (``name_key``), and a figure carries that key.
 Canonical names, vendor, unit family and search text are resolved once per
-combination (~15k for 1M figures) into aliases.NAME_ROWS, a table of the
+combination (far fewer than figures) into aliases.NAME_ROWS, a table of the
 connection's own in-memory catalog made again whenever names may have
-changed; each import's figures join their own combinations on the key (a
-filter change over 1M imported rows cost 3.7-4.9x the same over 1M bundled
-rows with per-figure joins on five text names). A user alias changes
+changed; each import's figures join their own combinations on the key (with
+per-figure joins on five text names, a filter change over imported rows cost
+several times the same over as many bundled rows). A user alias changes
 ``u.user_names`` only: no figure is rewritten.
 
 ``u.user_results`` (every column, one table) holds figures of user databases
@@ -47,7 +47,7 @@ USER_COLUMNS: dict[str, str] = {
     "n": "BIGINT NOT NULL",  # the figure's number within its import, from 1
     # Table order (ord_sql); stored, not derived: queries find a page's rows
     # by it, and DuckDB skips row groups by a stored column's min and max
-    # (a page over 1M imported rows 600 -> 40 ms).
+    # (a page over many imported rows: a fraction of a full scan).
     "ord": "BIGINT",
     "row": "INTEGER",  # the file's data row it came from
     "task": "VARCHAR",
@@ -101,8 +101,8 @@ def name_key_sql(alias: str) -> str:
 
 def result_id_sql(source: str, n: str) -> str:
     """SQL for an imported figure's id, ``usr<source>-<n, 7+ digits>``: the same
-    text as printf('usr%d-%07d') at half its cost (50 against 100 ms per 1M
-    figures, measured), and still one id per figure past 9,999,999."""
+    text as printf('usr%d-%07d') at about half its cost, and still one id
+    per figure past 9,999,999."""
     digits = f"CAST({n} AS VARCHAR)"
     return (
         f"'usr' || {source} || '-' || "
@@ -149,8 +149,8 @@ def keyed_sql(sid: int) -> str:
     """Import ``sid``'s figures (keyed layout) as ``named_sql`` gives them,
     named from aliases.NAME_ROWS: joined on one key to the import's own name
     sets, its row of u.imports crossed in. Joining every import's figures on
-    (source_id, name_key) and then on u.imports cost a filter change over 1M
-    figures ~10% more (CPU, /work/helpers/shots-h18/s4/exp2.py)."""
+    (source_id, name_key) and then on u.imports made every filter change
+    over imported figures slower."""
     i = int(sid)
     return (
         f"SELECT f.* EXCLUDE ({KEY}), s.* EXCLUDE (source_id, {KEY}), "
@@ -387,7 +387,7 @@ def land(
 def cube_rows(rows: str) -> str:
     """``rows`` (SQL giving USER_COLUMNS) grouped by what the facet counts can
     tell apart, with their number in __rows: the names are then resolved once
-    per group, not once per figure (derived_sql over 1M figures: 15k groups)."""
+    per group, not once per figure (far fewer groups than figures)."""
     per_figure = ("n", "ord", "row", "value", "latency_ms", "value_as_printed")
     blanks = ", ".join(
         f'CAST(NULL AS {USER_COLUMNS[c].split()[0]}) AS "{c}"' for c in per_figure

@@ -151,9 +151,9 @@ SHARED = (
     *names.ENTITY_TABLES,
 )
 
-# DuckDB's default memory limit is 80% of RAM, and a 1 GB import took 2.3 GB.
-# A desktop app shares the laptop: past 1 GB, work spills to disk (measured:
-# the same 1 GB import at the same speed, 1.0 GB peak). It spills into our cache
+# DuckDB's default memory limit is 80% of RAM, and a large import took more
+# than twice its file's size. A desktop app shares the laptop: past 1 GB, work
+# spills to disk (a 1 GB import ran as fast within it). It spills into our cache
 # folder, not DuckDB's default ".tmp" beside whatever the working directory is
 # (for an app started from a desktop menu, often a folder it cannot write).
 # Extensions are never fetched nor loaded behind the user's back (a SQLite file

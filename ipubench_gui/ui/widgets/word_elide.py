@@ -86,7 +86,7 @@ class WordElideDelegate(QStyledItemDelegate):
         text = option.text
         # This runs for every visible cell: most fit, known from one lookup.
         w = self._widths.get(text)
-        if w is None:  # measuring is the slow part (~25 us): once per text
+        if w is None:  # measuring is the slow part: once per text
             w = self._widths[text] = option.fontMetrics.horizontalAdvance(text)
         cell = option.rect.width()
         if self._pad is not None and w <= cell - self._pad:
