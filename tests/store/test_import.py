@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from ipubench_gui.store.export.export import export_table
 from ipubench_gui.store.user import import_read, importer, user_tables
 from ipubench_gui.store.user.import_read import ImportFailed, ImportSpec
-from ipubench_gui.store.user.userdb import open_combined
+from ipubench_gui.store.user.userdb import LOCKED, open_combined
 from tests.conftest import (
     DATA,
     GPU_STORED,
@@ -436,7 +436,10 @@ def test_corrupt_user_database_is_set_aside(tmp_path, store_path):
     db.close()
 
 
-def test_second_instance_runs_read_only_and_says_so(tmp_path):
+def test_a_second_writer_runs_with_the_bundled_results_and_names_the_first(tmp_path):
+    """An import in another process holds the user's database for writing:
+    a second writer waits, then runs without the user's results (read-only)
+    and names the process that holds them (its pid and command)."""
     user = tmp_path / "user.duckdb"
     cache = tmp_path / "cache"
     cache.mkdir()
@@ -447,7 +450,7 @@ def test_second_instance_runs_read_only_and_says_so(tmp_path):
             "import sys, time; from pathlib import Path\n"
             "from ipubench_gui.store.user.userdb import open_combined\n"
             "a = [Path(x) for x in sys.argv[1:4]]\n"
-            "db, s = open_combined(*a)\n"
+            "db, s = open_combined(*a, mode='write')\n"
             "print('holding', flush=True); time.sleep(30)",
             str(DATA),
             str(cache),
@@ -459,10 +462,11 @@ def test_second_instance_runs_read_only_and_says_so(tmp_path):
     )
     try:
         assert holder.stdout.readline().strip() == "holding"
-        db, status = open_combined(DATA, cache, user)
+        db, status = open_combined(DATA, cache, user, mode="write", wait_s=1.0)
         assert not status.writable
-        said = status.message
-        assert f"in use by another ipubench-gui (process {holder.pid}:" in said
+        assert status.message == LOCKED.format(
+            holder=f"process {holder.pid}: {Path(sys.executable).name}"
+        )
         assert db.scalar("SELECT count(*) FROM results_v") == STORE_ROWS
         db.close()
     finally:
