@@ -17,6 +17,7 @@ from ipubench_gui.store.query import queries
 from tests.conftest import DATA, seeds_or_skip
 
 CSV = list(csv.DictReader((DATA / "mlperf_training.csv").open(encoding="utf-8")))
+INFERENCE = list(csv.DictReader((DATA / "mlperf_inference.csv").open(encoding="utf-8")))
 RESULTS = list(csv.DictReader((DATA / "results.csv").open(encoding="utf-8")))
 PLATFORMS = {p["platform"]: p for p in csv.DictReader((DATA / "platforms.csv").open())}
 
@@ -27,7 +28,7 @@ def _ids(db, text: str) -> set[str]:
 
 
 def _official_id(r: dict) -> str:
-    return r["vendor_result_id"] or r["result_id"]
+    return r.get("vendor_result_id") or r["result_id"]
 
 
 def test_mosaicml_systems_have_eight_accelerators():
@@ -47,14 +48,15 @@ def test_rows_show_the_family_availability_and_chip_the_csv_holds(db):
         )
         .fetchall()
     }
-    assert len(got) == len(CSV)
-    for r in CSV:
+    # every official row, of Training and of Inference, is its CSV's row
+    assert len(got) == len(CSV) + len(INFERENCE)
+    for r in CSV + INFERENCE:
         fw, printed, version, cat, avail, chip, platform, sid = got[_official_id(r)]
         assert fw == (r["framework"] or r["framework_as_printed"] or None)
         assert cat == r["category"] and avail == r["availability"]
         assert chip == r["accelerator_type"] and sid == r["system_id"]
         assert version == (r["framework_version"] or None)
-        if not r["vendor_result_id"]:
+        if not r.get("vendor_result_id"):
             assert printed == (r["framework_as_printed"] or None)
             assert platform  # the system file's name (canonical where known)
 
