@@ -39,9 +39,10 @@ def _fig(v: Any, unit: str = "") -> str:
 def printed(row: Row) -> list[str]:
     """1. The cell as the source printed it, and where."""
     text = row.get("value_as_printed")
-    if row.get("mlperf_status"):
-        # an MLPerf time is the app's own score of the logs (its two-decimal
-        # text is ours); a vendor page sharing the result printed its own
+    if row.get("mlperf_status") and row.get("runs_found") is not None:
+        # an MLPerf Training time is the app's own score of the runs' logs
+        # (its two-decimal text is ours); a vendor page sharing the result
+        # printed its own. An Inference figure is a line its log prints.
         out = [
             f"1. Scored here from the official logs ({row.get('runs_used')} of "
             f"{row.get('runs_found')} runs used; no log prints a time to train), "
