@@ -161,11 +161,12 @@ def test_hours_and_minutes_become_minutes(combined, tmp_path):
         ),
         (
             "model,platform,throughput\nM,P,12\nM,P,-5\n",
-            "row 2, column 'throughput': must be a positive finite number, got '-5'",
+            "row 2, column 'throughput': must be a positive finite number below "
+            "1e15, got '-5'",
         ),
         (
             "model,platform,throughput\nM,P,0\n",
-            "must be a positive finite number, got '0'",
+            "must be a positive finite number below 1e15, got '0'",
         ),
         ("model,platform,throughput\nM,P,12\nM,P,12\n", "row 2: repeats row 1 exactly"),
         ("model,platform,throughput\nM,P,12 ms\n", None),  # a unit in the cell is fine

@@ -13,18 +13,19 @@ from dataclasses import dataclass
 import duckdb
 
 from ipubench_gui.domain.metrics import NAMES, sql_list
+from ipubench_gui.domain.result_rules import FIGURE_MAX, INT_MAX
 from ipubench_gui.store.db import one_row
 from ipubench_gui.store.user.import_csv import MAX_SHOWN, shorten
 from ipubench_gui.store.user.import_read import MAX_PROBLEMS, ImportFailed, Problem
 from ipubench_gui.store.user.import_sql import blank, num
 
-# Whole numbers are stored as INTEGER (32 bits).
-INT_MAX = 2**31 - 1
+# The rules of domain/result_rules (one place for every import path), in SQL:
+# a count is whole, from 1 to INT_MAX; a figure finite, positive, <= FIGURE_MAX.
 _WHOLE = (
     "{x} IS NULL OR NOT isfinite({x}) OR {x} < 1 OR {x} > " + str(INT_MAX) + " "
     "OR {x} <> floor({x})"
 )
-_POSITIVE = "{x} IS NULL OR NOT isfinite({x}) OR {x} <= 0"
+_POSITIVE = "{x} IS NULL OR NOT isfinite({x}) OR {x} <= 0 OR {x} > " + repr(FIGURE_MAX)
 PROBLEM_CHECKS: tuple[tuple[str, str, str], ...] = (
     # (column shown, condition that is a problem, reason)
     (
@@ -34,8 +35,8 @@ PROBLEM_CHECKS: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "value",
-        "value IS NOT NULL AND (NOT isfinite(value) OR value <= 0)",
-        "must be a positive finite number, got ' || quote(value_raw) || '",
+        "value IS NOT NULL AND (" + _POSITIVE.format(x="value") + ")",
+        "must be a positive finite number below 1e15, got ' || quote(value_raw) || '",
     ),
     (
         "latency_ms",
