@@ -149,6 +149,8 @@ def first_bars(plot: Plot, n: int) -> Plot:
     ``n`` bars: ``plot`` itself."""
     if not plot.horizontal_bars or len(plot.categories) <= n:
         return plot
+    if any(y == n - 1 for y, _t in plot.sections):
+        n -= 1  # no header on the last row with its bars all cut off
     before = bar_count(plot)
     of = plot.ranked or before
     old = shown_note(before, of, plot.ranked > 0)

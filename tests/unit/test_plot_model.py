@@ -41,3 +41,40 @@ def test_first_bars_leaves_other_charts_alone():
         "scaling", "t", "x", "y", series=(Series("s", "#000000", (Point(9, 9),)),)
     )
     assert first_bars(line, 0) is line
+
+
+def _sections(layout: str) -> Plot:
+    """'H' a section's header row (no bar, no label), any other letter a bar of
+    that series, in order."""
+    plot = _bars(layout.replace("H", ""))
+    ys = [i for i, c in enumerate(layout) if c != "H"]
+    series = tuple(
+        Series(
+            s.name,
+            s.color,
+            tuple(Point(p.x, ys[int(p.y)]) for p in s.points),
+            "bars",
+        )
+        for s in plot.series
+    )
+    return Plot(
+        "throughput",
+        "t",
+        "x",
+        "y",
+        series=series,
+        horizontal_bars=True,
+        categories=tuple("" if c == "H" else f"row {i}" for i, c in enumerate(layout)),
+        sections=tuple((i, f"group {i}") for i, c in enumerate(layout) if c == "H"),
+    )
+
+
+def test_first_bars_never_ends_on_a_header_whose_bars_are_cut_off():
+    plot = _sections("HAAHBBHC")  # 8 rows: headers at 0, 3 and 6
+    top = first_bars(plot, 4)  # row 3 would be a header with no bar under it
+    assert top.categories == ("", "row 1", "row 2")
+    assert top.sections == ((0, "group 0"),)
+    assert [s.name for s in top.series] == ["A"]
+    kept = first_bars(plot, 5)  # the header at 3 keeps its first bar
+    assert kept.categories == ("", "row 1", "row 2", "", "row 4")
+    assert kept.sections == ((0, "group 0"), (3, "group 3"))
