@@ -57,15 +57,22 @@ def format_cell(v: object) -> str:
     return str(v)
 
 
+# Units whose item is the model's (data/entities/units.csv: "what one item /
+# sample is depends on the model"): the vendor's "items/sec", MLPerf's samples.
+_MODEL_ITEMS = ("items/s", "samples/s")
+
+
 def shown_unit(row: Mapping[str, Any]) -> str:
     """A figure's unit as shown: the vendor prints every throughput as
-    "items/sec", so "items/s" reads as what the row counts (its unit family,
-    "images/s" for ResNet-50, "sequences/s" for BERT), "per chip" kept; other
-    units as stored. Exports keep the stored unit beside unit_family."""
+    "items/sec" and MLPerf Inference counts "samples", so either reads as what
+    the row counts (its unit family, "images/s" for ResNet-50, "sequences/s"
+    for BERT), "per chip" kept; other units as stored. Exports keep the stored
+    unit beside unit_family; Explain quotes the source's own words."""
     unit = str(row.get("unit") or "")
     fam = row.get("unit_family")
-    if fam and unit.startswith("items/s") and str(fam).endswith(("/s", "per chip")):
-        return str(fam).removesuffix(" per chip") + unit[len("items/s") :]
+    generic = next((g for g in _MODEL_ITEMS if unit.startswith(g)), None)
+    if fam and generic and str(fam).endswith(("/s", "per chip")):
+        return str(fam).removesuffix(" per chip") + unit[len(generic) :]
     return unit
 
 

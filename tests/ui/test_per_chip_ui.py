@@ -190,9 +190,10 @@ def test_the_per_chip_column_names_what_it_counts(qtbot, session, db):
 
 
 def test_the_unit_column_says_what_a_throughput_counts(qtbot, session, db):
-    """The vendor prints every throughput as items/sec; the table's Unit cell
-    says what one item of the row's model is (data/entities/models.csv: images
-    for ResNet-50 v1.5), and times keep their unit."""
+    """The vendor prints every throughput as items/sec and MLPerf Inference as
+    samples; the table's Unit cell says what one item of the row's model is
+    (data/entities/models.csv: images for ResNet-50 v1.5), and times keep
+    their unit."""
     from ipubench_gui.domain.filters import FilterState
 
     m = session.window.model
@@ -202,6 +203,11 @@ def test_the_unit_column_says_what_a_throughput_counts(qtbot, session, db):
         "AND metric = 'throughput' AND source = 'Vendor page'"
     )
     assert printed == "items/s"  # as the page prints it
+    logged = db.scalar(
+        "SELECT DISTINCT unit FROM results_v WHERE model = 'ResNet-50 v1.5' "
+        "AND metric = 'throughput' AND source = 'MLPerf Inference'"
+    )
+    assert logged == "samples/s"  # as the logs count it ("Samples per second")
     session.state.set_filters(
         FilterState()
         .with_values("model", ["ResNet-50 v1.5"])
