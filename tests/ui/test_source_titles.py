@@ -14,6 +14,7 @@ from tests.conftest import seeds_or_skip
 
 PAGE = "000_74c88246ac92525e.txt"
 IDS = ("bowtr-536574", "bowtr-aeb672")  # two rows of that page
+OGB_IDS = ("ogb-479a09", "ogb-057d6a")  # two rows of its OGB-LSC table
 
 
 def _printed_title_and_date() -> tuple[str, str]:
@@ -56,15 +57,31 @@ def test_details_and_tooltips_name_the_source_by_its_title(qtbot, session):
 
 def test_the_comparator_names_the_source_by_title_date_and_link(qtbot, session):
     title, date = _printed_title_and_date()
-    session.state.set_comparison(Comparison(IDS, IDS[0]))
+    text = (seeds_or_skip() / PAGE).read_text()
+    # the address the page gives for its OGB-LSC table, and for nothing else
+    ogb_link = re.search(r"OGB-LSC competition results available at (\S+)", text)[1]
     cm = session.window.comparator.model
-    qtbot.waitUntil(lambda: cm.columnCount() == 2)
-    rows = {r.label: r.values for r in cm.rows()}
+
+    def compared(ids: tuple[str, str]) -> dict[str, tuple[str, ...]]:
+        session.state.set_comparison(Comparison(ids, ids[0]))
+
+        def shown() -> dict[str, tuple[str, ...]]:
+            return {r.label: tuple(r.values) for r in cm.rows()}
+
+        qtbot.waitUntil(lambda: shown().get("Result id") == ids)
+        return shown()
+
+    # two rows of its OGB-LSC table: title, date and that table's address
+    rows = compared(OGB_IDS)
     assert all(v.startswith(f"Graphcore: {title} (") for v in rows["Source"])
     assert rows["Date"] == (date, date)
-    assert all(
-        "https://ogb.stanford.edu/neurips2022/results/" in v for v in rows["Link"]
-    )
+    assert rows["Link"] == (ogb_link, ogb_link)
+    # two rows of its Bow training table, which gives no address: no Link (the
+    # page's addresses of its other tables are not theirs; Details list them)
+    rows = compared(IDS)
+    assert all(v.startswith(f"Graphcore: {title} (") for v in rows["Source"])
+    assert rows["Date"] == (date, date)
+    assert "Link" not in rows
     cells = [
         str(cm.data(cm.index(i, j)))
         for i in range(cm.rowCount())
