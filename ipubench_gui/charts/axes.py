@@ -66,6 +66,33 @@ class NumberAxis(pg.AxisItem):
         self._laid: dict[str, tuple[QtGui.QTextLayout | None, float, float]] = {}
         self._laid_font: QtGui.QFont | None = None  # ...in this font
         self._measures: dict[tuple, QtCore.QRectF] = {}  # ``_Measuring``'s
+        # Tick-label room fitted to the labels (``_updateMaxTextSize``)
+        # until the user pans or zooms; ``style_axes`` sets it again.
+        self.fit_labels = True
+
+    def linkToView(self, view):  # noqa: N802 (pyqtgraph API)
+        super().linkToView(view)
+        view.sigRangeChangedManually.connect(self._on_view_moved)
+
+    def _on_view_moved(self, *_mask) -> None:
+        self.fit_labels = False
+
+    def _updateMaxTextSize(self, x):  # noqa: N802 (pyqtgraph API)
+        """The room for tick labels is theirs exactly while a chart is shown
+        as drawn: pyqtgraph keeps it until the labels need 10 px less, so a
+        chart drawn over one with wider labels kept their room and was laid
+        out unlike the same chart drawn once. While the user pans or zooms,
+        pyqtgraph's rule stays: the plot does not jitter as labels change."""
+        if not self.fit_labels:
+            return super()._updateMaxTextSize(x)
+        if self.orientation in ("left", "right"):
+            if x != self.textWidth:
+                self.textWidth = x
+                self._updateWidth()
+        elif x != self.textHeight:
+            self.textHeight = x
+            self._updateHeight()
+        return None
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph API)
         k = 1000.0 if self.micro else 1.0
@@ -325,6 +352,7 @@ def style_axes(
             ax.setStyle(tickFont=px_font(font_px))
             ax.styled = styled
         ax.mode = y_mode if name == "left" else x_mode
+        ax.fit_labels = True  # a chart drawn: its labels' own room
         data = ys if name == "left" else xs
         ax.data_range = (min(data), max(data)) if data else None
         ax.setTicks(None)
