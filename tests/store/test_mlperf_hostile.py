@@ -16,7 +16,11 @@ from hypothesis import strategies as st
 
 from ipubench_gui.domain import result_rules as rr
 from ipubench_gui.store.mlperf.mlperf import Names, TreeError
-from ipubench_gui.store.mlperf.mlperf_import import plan, resolve_round
+from ipubench_gui.store.mlperf.mlperf_import import (
+    MLPerfImportError,
+    plan,
+    resolve_round,
+)
 from tests.conftest import DATA, REPO, run_cli
 from tests.mlperf_trees import SYSTEM, line, tree
 
@@ -199,6 +203,26 @@ def test_ten_thousand_result_files_are_not_one_result(tmp_path, db):
 @pytest.mark.parametrize("spelling", ["02.0", "2.00", "v2.0", "２.０", "٢.٠"])
 def test_a_round_spelt_otherwise_is_the_same_round(spelling, tmp_path):
     assert resolve_round(tmp_path, spelling) == "2.0"
+
+
+def test_a_round_that_contradicts_the_folders_is_refused(tmp_path):
+    folder = tmp_path / "training_results_v2.0" / "Graphcore"
+    folder.mkdir(parents=True)
+    assert resolve_round(folder, "２.０") == "2.0"
+    with pytest.raises(MLPerfImportError) as err:
+        resolve_round(folder, "3.00")
+    assert str(err.value) == (
+        f"{folder}: its folders name round 2.0, but --round says 3.0; leave "
+        "--round out, or give 2.0"
+    )
+
+
+def test_the_bundled_folder_is_not_stored_again_as_another_round(_isolated_home):
+    graphcore = REPO.parent / "shared/mlperf/training/v2.0/Graphcore"
+    p = run_cli("import-mlperf", str(graphcore), "--round", "3.00", home=_isolated_home)
+    assert p.returncode != 0
+    assert "its folders name round 2.0, but --round says 3.0" in p.stderr
+    assert "MLPerf results (source" not in p.stdout
 
 
 def test_a_folder_already_stored_under_another_spelling_is_not_imported_again(

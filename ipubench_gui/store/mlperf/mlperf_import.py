@@ -80,11 +80,20 @@ class Plan:
 
 def resolve_round(folder: Path, given: str | None) -> str:
     """The round asked for, else the one a ``training_results_vX.Y`` folder
-    above names; raises :class:`MLPerfImportError` when neither says."""
+    above names; raises :class:`MLPerfImportError` when neither says, or
+    when the two disagree (a round's results stored as another's would be
+    shown, compared and counted as that round's)."""
     try:
-        if given:
-            return normalise_round(given)
         found = round_of(folder.resolve()) or inference.round_of(folder.resolve())
+        if given:
+            asked = normalise_round(given)
+            if found is not None and normalise_round(found) != asked:
+                raise MLPerfImportError(
+                    f"{folder}: its folders name round {normalise_round(found)}, "
+                    f"but --round says {asked}; leave --round out, or give "
+                    f"{normalise_round(found)}"
+                )
+            return asked
         if found is None:
             raise MLPerfImportError(
                 f"{folder}: which MLPerf round is it? No folder named "
