@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -150,12 +150,16 @@ class MainWindow(QMainWindow):
 
     def _first_run_size(self) -> None:
         """Most of the screen on first run (saved geometry wins afterwards)."""
-        em = self.fontMetrics().horizontalAdvance("M")
         screen = self.screen().availableGeometry() if self.screen() else None
+        self.resize(self.first_run_size(screen.size() if screen else None))
+
+    def first_run_size(self, screen: QSize | None) -> QSize:
+        """The window's size on first run on a screen of ``screen`` pixels
+        (None: unknown): 85% of it, up to a size that needs no more."""
+        em = self.fontMetrics().horizontalAdvance("M")
         if screen is None or screen.width() < 200:
-            self.resize(em * 120, em * 72)
-            return
-        self.resize(
+            return QSize(em * 120, em * 72)
+        return QSize(
             min(int(screen.width() * 0.85), em * 170),
             min(int(screen.height() * 0.85), em * 100),
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -18,6 +18,7 @@ from ipubench_gui.domain.chartspec import COLOR_CHOICES, GROUP_CHOICES, ChartSpe
 from ipubench_gui.domain.fields import FACETS
 from ipubench_gui.domain.format import counted
 from ipubench_gui.domain.kinds import KINDS
+from ipubench_gui.ui.widgets.flow_layout import FlowLayout
 
 
 def _label(name: str | None) -> str:
@@ -96,25 +97,32 @@ class ChartOptions(QWidget):
             "group_by": QLabel("Group:"),
             "budget": QLabel("Budget:"),
         }
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(4)
-        lay.addWidget(QLabel("Chart:"))
-        lay.addWidget(self.kind)
+        # The options flow onto a second row when the centre is narrow (a
+        # 1280x720 laptop with the filters and details beside): one row of
+        # them made the window ~850 px wide at least, and squeezed Details.
+        options = QWidget()
+        flow = FlowLayout(options, spacing=4)
+        self._pairs = {"kind": self._pair(QLabel("Chart:"), self.kind)}
         for key, w in (
             ("color_by", self.color_by),
             ("group_by", self.group_by),
             ("budget", self.budget),
         ):
-            lay.addWidget(self._labels[key])
-            lay.addWidget(w)
-        lay.addWidget(self.family)  # no label: it reads "images/s"
-        lay.addWidget(self.benchmark)  # no label: it reads "BERT-Large (93)"
-        lay.addWidget(self.open_division)
-        lay.addWidget(self.log)
-        lay.addWidget(self.per_chip)
-        lay.addStretch(1)
-        lay.addWidget(self.export_button)
+            self._pairs[key] = self._pair(self._labels[key], w)
+        for w in (
+            *self._pairs.values(),
+            self.family,  # no label: it reads "images/s"
+            self.benchmark,  # no label: it reads "BERT-Large (93)"
+            self.open_division,
+            self.log,
+            self.per_chip,
+        ):
+            flow.addWidget(w)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(4)
+        lay.addWidget(options, 1)
+        lay.addWidget(self.export_button, 0, Qt.AlignmentFlag.AlignTop)
         self.kind.currentIndexChanged.connect(
             lambda _: self._edit(kind=self.kind.currentData())
         )
@@ -137,6 +145,17 @@ class ChartOptions(QWidget):
             lambda: self._edit(budget_ms=self.budget.value() or None)
         )
         self.render(self._spec)
+
+    @staticmethod
+    def _pair(label: QLabel, control: QWidget) -> QWidget:
+        """A label and its control, kept on one row."""
+        box = QWidget()
+        lay = QHBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(4)
+        lay.addWidget(label)
+        lay.addWidget(control)
+        return box
 
     def _edit(self, **kw) -> None:
         self.specEdited.emit(self._spec.with_(**kw))
@@ -168,7 +187,7 @@ class ChartOptions(QWidget):
             ("log", (self.log,)),
             ("per_chip", (self.per_chip,)),
         ):
-            for w in widgets:
+            for w in (*widgets, *((self._pairs[key],) if key in self._pairs else ())):
                 w.setVisible(key in uses)
 
     def set_benchmarks(self, drawn: str | None, counts) -> None:
