@@ -318,12 +318,13 @@ def draw_steps(
 
 
 def clear_of_legend(
-    pi: pg.PlotItem, legend: pg.LegendItem | None, label_end: float | None
+    pi: pg.PlotItem, legend: pg.LegendItem | None, drawn: Drawn
 ) -> None:
     """Widen a bar chart's value range until every bar and its value label
-    ends left of ``legend`` (inside the plot, on its right), so no value is
-    ever under the legend. Once laid out: it needs the plot's pixel width."""
-    if label_end is None or legend is None or not legend.isVisible():
+    ends inside the plot, left of ``legend`` when it is inside the plot (on
+    its right), so no value is under the legend or cut at the plot's edge.
+    Once laid out: it needs the plot's pixel width and the labels' text."""
+    if drawn.label_end is None:
         return
     # laid out for the axes of this chart (the bar labels' room just set):
     # the first chart's view still had its unlaid width, so its value
@@ -331,11 +332,21 @@ def clear_of_legend(
     pi.layout.activate()
     vb = pi.getViewBox()
     width = vb.width()
-    room = width - legend.boundingRect().width() - LEGEND_MARGIN_PX
-    if not legend.items or room < width * 0.2:
-        return
+    room = width
+    if legend is not None and legend.isVisible() and legend.items:
+        room = width - legend.boundingRect().width() - LEGEND_MARGIN_PX
+        if room < width * 0.2:
+            return
     (x0, x1), _ = vb.targetRange()
-    need = x0 + (label_end - x0) * width / room
+    # Labels are painted in pixels beside their bar's end: a label of w px
+    # at x ends inside ``room`` when (x - x0) / (x1 - x0) * width + w <= room.
+    # One wider than most of the room is left to overrun (bars keep a third).
+    need = drawn.label_end
+    for it in drawn.extras:
+        if type(it) is PointLabels:
+            for x, _y, box in it.boxes():
+                free = max(room - box.right(), room / 3)
+                need = max(need, x0 + (x - x0) * width / free)
     if need > x1:
         pi.setXRange(x0, need, padding=0)
 

@@ -376,6 +376,6 @@ def settle(
         interactive=interactive,
         bars=plot.horizontal_bars,
     )
-    if plot.horizontal_bars and where != "beside":
-        clear_of_legend(slot.pi, slot.item, drawn.label_end)
+    if plot.horizontal_bars:
+        clear_of_legend(slot.pi, None if where == "beside" else slot.item, drawn)
     return where

@@ -163,7 +163,7 @@ KINDS: dict[str, ChartKind] = {
         "Vendor IPU-vs-GPU claims",
         lambda _o, data, _order, _along: vendor_plot(data.rows),
         rows="comparisons",
-        note="Ratios as stated by the vendor; not measured or verified here.",
+        note="Ratios as stated by the vendor, not measured here.",
     ),
 }
 

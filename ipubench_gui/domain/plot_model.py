@@ -60,6 +60,9 @@ class Plot:
     vline: float | None = None  # e.g. a latency budget
     legend_corner: str = "br"  # tl|tr|bl|br: where this kind leaves room
     notes: tuple[str, ...] = ()
+    # what only the footnote says, too long for the window's caption (each
+    # vendor claim's caveats; the window has them in each bar's tooltip)
+    footnotes: tuple[str, ...] = ()
     rows: tuple[Row, ...] = field(default=(), compare=False)  # for footnotes
     shared: str = ""  # what every line has in common (series_rule), for subtitles
     # bars ranked best first: how many the ranking held (the store drew the

@@ -144,6 +144,7 @@ def footnote(plot: Plot) -> str:
         parts.append(PRECISION_NOTE)
     if plot.kind in KINDS and KINDS[plot.kind].note:
         parts.append(KINDS[plot.kind].note)
+    parts += plot.footnotes
     mlperf = mlperf_footnote(plot.rows)
     if mlperf:
         parts.append(mlperf)

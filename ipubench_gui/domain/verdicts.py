@@ -24,6 +24,14 @@ VERDICTS: tuple[str, ...] = (
     NEAREST,
     NOT_CHECKABLE,
 )
+# Each verdict in a few words, for a reader who meets it on a chart.
+MEANING: dict[str, str] = {
+    CONFIRMED: "independent like-for-like figures agree",
+    CONTRADICTED: "independent like-for-like figures disagree",
+    VENDOR_ONLY: "only the vendor's own figures are stored, and they agree",
+    NEAREST: "independent figures exist for another setup; no verdict drawn",
+    NOT_CHECKABLE: "nothing stored checks it like for like",
+}
 # Whose figures: anything the vendor printed (its charts, tables, blogs) is its
 # own; NVIDIA's publications and MLPerf logs are independent of it.
 VENDOR = "vendor"

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from ipubench_gui import paths
 from ipubench_gui.domain.chartrows import (
     ChartRows,
     best_rows,
@@ -25,6 +26,7 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.format import source_labels, source_list_labels
 from ipubench_gui.domain.kinds import kind
 from ipubench_gui.domain.metrics import LOWER_IS_BETTER
+from ipubench_gui.service import claims
 from ipubench_gui.store.db import Database, Query, QueryResult
 from ipubench_gui.store.query import queries as q
 from ipubench_gui.store.query.cache import cache_of
@@ -275,7 +277,9 @@ def chart_data(
             db, state, metric, spec.max_bars, spec.unit_family, spec.per_accelerator
         )
     if chart.rows == "comparisons":
-        rows = tuple(db.run(q.comparisons()).dicts())
+        # each with its verdict: the claims audit's own Audit, not one of its own
+        stated, audits = claims.vendor_comparisons(db, paths.data_dir())
+        rows = tuple({**c, "audit": audits.get(c["comparison_id"])} for c in stated)
         return ChartRows("ratio", rows, len(rows), len(rows), len(rows))
     n = db.run(q.kind_count(state, chart, cube_pays(db))).rows[0][0]
     if n <= KIND_ROW_CAP:

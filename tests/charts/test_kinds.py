@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import csv
+import re
+
 import pytest
 
+from ipubench_gui import paths
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plots import build_plot, footnote, pareto_front
 from ipubench_gui.domain.view_schema import parse_chart
-from ipubench_gui.service import browse
+from ipubench_gui.service import browse, claims
 from tests.conftest import seeds_or_skip
 from tests.seedtables import RESULTS_PAGE, read_tables
+from tests.store.test_claims_seeds import EXPECTED
+
+DATA = paths.data_dir()
 
 
 def _plot(db, kind, state=None, **kw):
@@ -181,7 +188,7 @@ def test_mlperf_points_are_the_published_times(db):
     assert len(got) == scored
 
 
-def test_vendor_claims_with_caveats(db):
+def test_vendor_claims_with_verdicts_and_caveats(db):
     plot = _plot(db, "vendor")
     stated = dict(
         db.cursor()
@@ -193,10 +200,47 @@ def test_vendor_claims_with_caveats(db):
     )
     got = {p.result_id: p for s in plot.series for p in s.points}
     assert {k: p.x for k, p in got.items()} == stated
-    assert "⚠" in got["cmp-bertl-infer"].label  # FP16.16 vs INT8
+    # Each bar is coloured by the verdict worked out by hand for it (the
+    # claims audit's seed test: its series, which the legend names), and keys
+    # the footnote's entry, which says the verdict and lists every caveat.
+    note = footnote(plot)
+    with open(DATA / "comparisons.csv", encoding="utf-8") as f:
+        caveats = {
+            r["comparison_id"]: [
+                *(x.strip() for x in r["caveats"].split(";") if x.strip()),
+                *([r["assumptions"]] if r["assumptions"] else []),
+            ]
+            for r in csv.DictReader(f)
+        }
+    for s in plot.series:
+        for p in s.points:
+            cid = p.result_id
+            assert s.name == EXPECTED[cid], cid
+            key = p.label.rsplit(" ", 1)[1]
+            assert key.startswith("⚠")
+            entry = re.search(rf"{key} ([^⚠]*)", note)[1]
+            assert f" — {EXPECTED[cid]}: " in entry, entry
+            assert all(c in entry for c in caveats[cid]), (cid, entry)
+            assert EXPECTED[cid] in p.tooltip and "rests on: " in p.tooltip
+    # chip counts first: the IPU-M2000 holds 4 IPUs, against one GPU
+    lstm = got["cmp-lstm-infer"].label.rsplit(" ", 1)[1]
+    assert (
+        f"{lstm} LSTM 2-layer inference throughput — not checkable: "
+        "4 IPUs (IPU-M2000) against 1 GPU"
+    ) in note
     assert "INT8" in got["cmp-bertl-infer"].tooltip
     assert any("without a stated ratio" in n for n in plot.notes)
-    assert "not measured or verified" in footnote(plot)
+    assert "not measured here" in note and "claims audit" in note
+
+
+def test_the_vendor_chart_takes_the_audit_the_claims_views_show(db):
+    """One computation: the chart's verdicts are the claims service's Audit
+    objects, not a second audit."""
+    spec = ChartSpec(kind="vendor")
+    rows = browse.chart_data(db, FilterState(), spec).rows
+    audits = {a.claim_id: a for a in claims.audits_of(db, paths.data_dir())}
+    assert rows and all(r["audit"] is audits[r["comparison_id"]] for r in rows)
+    assert claims.audit(db, paths.data_dir()).audits == tuple(audits.values())
 
 
 def test_throughput_groups_keep_bars_together(db):

@@ -1,14 +1,17 @@
 """What is worked out once from a store's rows, per Database, typed: the rows
-held in memory, whether the facet cube pays and the catalogue of names with
-the user's aliases. Forgotten when the rows change (``Database.data_changed``)."""
+held in memory, whether the facet cube pays, the catalogue of names with
+the user's aliases and the claims audit. Forgotten when the rows change
+(``Database.data_changed``)."""
 
 from __future__ import annotations
 
 import threading
 import weakref
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
+from ipubench_gui.domain.claims import Audit
 from ipubench_gui.domain.entities import Catalogue
 from ipubench_gui.store.db import Database
 from ipubench_gui.store.query.snapshot import Snapshot
@@ -26,6 +29,10 @@ class StoreCache:
     # store.user.aliases.of: the store's names with the user's aliases (None:
     # not read)
     catalogue: Catalogue | None = None
+    # service.claims.audits_of: every claim audited, names read from the data
+    # folder it names (None: not worked out). The vendor chart and the claims
+    # views ask for it in turn, and it takes longer than a frame.
+    audits: tuple[Path, tuple[Audit, ...]] | None = None
     # how many times the rows changed: a value worked out from older rows is
     # not kept (see ``keep``)
     generation: int = 0
@@ -35,6 +42,7 @@ class StoreCache:
         with self.lock:
             self.snapshot = None
             self.catalogue = None
+            self.audits = None
             self.generation += 1
 
     def keep_catalogue(self, cat: Catalogue, generation: int) -> None:
@@ -42,6 +50,15 @@ class StoreCache:
         with self.lock:
             if self.generation == generation:
                 self.catalogue = cat
+
+    def keep_audits(
+        self, data_dir: Path, audits: tuple[Audit, ...], generation: int
+    ) -> None:
+        """Keep ``audits``, worked out at ``generation``, unless the rows
+        changed since."""
+        with self.lock:
+            if self.generation == generation:
+                self.audits = (data_dir, audits)
 
 
 _CACHES: weakref.WeakKeyDictionary[Database, StoreCache] = weakref.WeakKeyDictionary()
