@@ -102,9 +102,11 @@ class Drawn:
 
 def _shape(plot: Plot, order: list[str]) -> tuple:
     """What decides the set of series items and legend entries (and their order)."""
-    return tuple(
-        (s.name, _look(s), s.in_legend) for s in plot.series if s.points
-    ) + tuple(order)
+    return (
+        tuple((s.name, _look(s), s.in_legend) for s in plot.series if s.points)
+        + tuple(order)
+        + (bool(plot.yours),)  # the legend's "your results" entry
+    )
 
 
 def _look(s: Series) -> tuple:
@@ -286,6 +288,7 @@ def draw_steps(
     for alike in looks.values():
         _lines(run, alike)
         yield run.so_far()
+    _yours(run, plot)
     for it in run.pool:  # the last call's items no series took
         it.hide()
     out.spares += run.pool
@@ -293,7 +296,8 @@ def draw_steps(
     # each name at its first place in ``order`` (as order.index had it, one
     # scan of ``order`` per name)
     rank = {name: k for k, name in reversed(list(enumerate(order)))}
-    out.legend_entries = sorted(run.legend, key=lambda e: rank[e[1]])
+    # "your results" (not a series) after the series
+    out.legend_entries = sorted(run.legend, key=lambda e: rank.get(e[1], len(rank)))
     out.segments = np.concatenate(run.segs) if run.segs else out.segments
     if legend is not None and not reuse:
         fill_legend(
@@ -601,6 +605,44 @@ def _steps(xs: list[float], ys: list[float]) -> tuple[list[float], list[float]]:
         sx.append(x)
         sy.append(y)
     return sx, sy
+
+
+YOURS = "your results"
+
+
+def _yours(run: _Pass, plot: Plot) -> None:
+    """The user's own imported results marked apart from everyone's: each of
+    their points ringed, each of their bars outlined, in the text colour (so
+    at 4.5:1 on either theme), with a legend entry "your results"."""
+    hits = [h for h in run.out.hits if h.result_id in plot.yours]
+    if not hits:
+        return
+    pen = pg.mkPen(run.theme.foreground, width=2.0 * run.line_scale)
+    mark: pg.GraphicsObject
+    if plot.horizontal_bars:
+        xm = run.out.x_mode
+        base = 0.0 if xm == "linear" else to_view(1.0, xm)
+        ends = np.array([h.x for h in hits])
+        mark = pg.BarGraphItem(
+            x0=np.full(len(hits), base),
+            y=np.array([h.y for h in hits]),
+            width=ends - base,
+            height=BAR_THICKNESS,
+            brush=None,
+            pen=pen,
+        )
+    else:
+        mark = pg.ScatterPlotItem(
+            [h.x for h in hits],
+            [h.y for h in hits],
+            symbol="o",
+            size=15 * run.line_scale,
+            brush=None,
+            pen=pen,
+        )
+    run.pi.addItem(mark)
+    run.out.extras.append(mark)
+    run.legend.append((mark, YOURS))
 
 
 def _star(run: _Pass, x: float, y: float) -> None:

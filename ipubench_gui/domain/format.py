@@ -138,10 +138,16 @@ def source_list_labels(
     return out
 
 
+def yours(row: Mapping[str, Any]) -> bool:
+    """Whether ``row`` is one of the user's own results, imported from a file
+    of theirs (not the bundled data, nor official MLPerf results)."""
+    return row.get("source_date_kind") == "imported"
+
+
 def source_lines(row: Mapping[str, Any]) -> list[str]:
     """The source's title, its date and the addresses it gives."""
     out = [f"Source: {source_name(row)}"]
-    imported = row.get("source_date_kind") == "imported"
+    imported = yours(row)
     if imported and row.get("source_file") not in (None, out[0][8:]):
         out.append(f"File: {row['source_file']}")  # a user's own file
     if row.get("source_date"):

@@ -64,6 +64,9 @@ class Plot:
     # vendor claim's caveats; the window has them in each bar's tooltip)
     footnotes: tuple[str, ...] = ()
     rows: tuple[Row, ...] = field(default=(), compare=False)  # for footnotes
+    # result ids of the user's own imported results among the points: marked
+    # apart ("your results") wherever the chart is drawn
+    yours: frozenset[str] = frozenset()
     shared: str = ""  # what every line has in common (series_rule), for subtitles
     # bars ranked best first: how many the ranking held (the store drew the
     # best of them), for the note saying how many are shown

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from ipubench_gui.domain.chartrows import ChartRows
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState, Names
-from ipubench_gui.domain.format import counted, format_number
+from ipubench_gui.domain.format import counted, format_number, yours
 from ipubench_gui.domain.kinds import KINDS, kind
 from ipubench_gui.domain.metrics import CHIP_TIMES
 from ipubench_gui.domain.per_chip import LABEL as CHIP_LABEL
@@ -64,7 +64,13 @@ def build_plot(
         plot = replace(plot, log_x=False, log_y=False)
     if per_chip:
         plot = _per_chip_labels(plot, dropped)
-    return replace(plot, title=spec.title or plot.title, notes=plot.notes + extra)
+    mine = frozenset(r["result_id"] for r in data.rows if yours(r))
+    return replace(
+        plot,
+        title=spec.title or plot.title,
+        notes=plot.notes + extra,
+        yours=mine & frozenset(plot.point_ids()),
+    )
 
 
 VENDOR_SOURCE = "Vendor page"  # results_v.source of the vendor's own tables
