@@ -34,7 +34,7 @@ def _reading_store() -> Database:
 def _write_results(db, write, path) -> int:
     """Run ``write()`` (it returns how many rows it wrote to ``path``), say so
     or why not, and close ``db`` either way."""
-    from ipubench_gui.store.export.export import ExportError
+    from ipubench_gui.domain.files import ExportError
 
     try:
         n = write()
@@ -258,8 +258,8 @@ def export_chart(args: argparse.Namespace) -> int:
 
 def _write_chart(args: argparse.Namespace, chart, width: int, height: int) -> int:
     """The chart to ``args.file`` (and its points to ``--data``); the exit code."""
-    from ipubench_gui.charts.export import ExportError, ExportOptions, export
-    from ipubench_gui.store.export.export import ExportError as TableExportError
+    from ipubench_gui.charts.export import ExportOptions, export
+    from ipubench_gui.domain.files import ExportError
     from ipubench_gui.ui.application import ensure_app
 
     ensure_app()
@@ -277,7 +277,7 @@ def _write_chart(args: argparse.Namespace, chart, width: int, height: int) -> in
         export(chart.plot, args.out, opts)
         if args.data is not None:
             _write_points(chart.plot, args.data)
-    except (ExportError, TableExportError) as exc:
+    except ExportError as exc:
         return fail(exc, 1)
     n = len(chart.plot.point_ids())
     print(f"wrote {args.out} ({width}x{height}, {n} items)")

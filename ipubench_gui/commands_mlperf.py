@@ -74,25 +74,25 @@ def _filters(args: argparse.Namespace) -> list[str]:
 
 def mlperf_table(args: argparse.Namespace) -> int:
     from ipubench_gui.commands import _export_store, _parse_filters, _renamer, fail
+    from ipubench_gui.domain.files import ExportError
     from ipubench_gui.domain.mlperf_table import markdown
     from ipubench_gui.service import browse
-    from ipubench_gui.store.export.export import ExportError, csv_writer
-    from ipubench_gui.store.export.mlperf_table import write_table
-    from ipubench_gui.store.query.mlperf_table import mlperf_table as table_of
+    from ipubench_gui.service import mlperf_table as service
+    from ipubench_gui.store.export.export import csv_writer
 
     if args.format == "xlsx" and args.out is None:
         return fail("a workbook needs a file: give --out FILE", 2)
     db = _export_store()
     try:
         state = _parse_filters(_filters(args), browse.universe(db), _renamer(db))
-        table = table_of(db, state, args.per_accelerator)
+        table = service.table(db, state, args.per_accelerator)
     except ValueError as exc:
         return fail(exc, 2)
     finally:
         db.close()
     if args.out is not None:
         try:
-            n = write_table(table, args.out, args.format)
+            n = service.write(table, args.out, args.format)
         except ExportError as exc:
             return fail(exc, 1)
         print(f"wrote {n} systems × {len(table.benchmarks)} benchmarks to {args.out}")

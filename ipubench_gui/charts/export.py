@@ -38,7 +38,7 @@ from ipubench_gui.charts.panels import (
 )
 from ipubench_gui.charts.svg import portable
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
-from ipubench_gui.domain.files import atomic_write
+from ipubench_gui.domain.files import ExportError, atomic_write
 from ipubench_gui.domain.format import counted
 from ipubench_gui.domain.plot_model import first_bars, split_panel
 from ipubench_gui.domain.plots import Plot
@@ -49,8 +49,7 @@ FORMATS = ("png", "svg", "pdf")
 BODY_MIN = 0.8  # of the body size: 18 px at 1920x1080, what a slide still reads
 
 
-class ExportError(Exception):
-    """An export could not be written; the message names the path and why."""
+
 
 
 @dataclass(frozen=True)

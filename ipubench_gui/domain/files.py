@@ -25,6 +25,12 @@ def _umask() -> int:
 _NEW_FILE_MODE = 0o666 & ~_umask()
 
 
+class ExportError(Exception):
+    """An export (a chart, a table, a comparison) could not be written; the
+    message names the path and why. One class for every export, so the
+    window and the command line catch one error whatever wrote the file."""
+
+
 def io_reason(text: str) -> str:
     """The reason in an I/O error's text, without the file it names (which
     may be a temporary one): 'No space left on device', 'Permission denied'."""

@@ -240,7 +240,7 @@ class CompareController(QObject):
 
         from PySide6.QtWidgets import QFileDialog
 
-        from ipubench_gui.store.export.export import ExportError
+        from ipubench_gui.domain.files import ExportError
 
         path, _ = QFileDialog.getSaveFileName(
             self.window,
@@ -421,7 +421,7 @@ class CompareController(QObject):
         from PySide6.QtGui import QGuiApplication
         from PySide6.QtWidgets import QFileDialog
 
-        from ipubench_gui.store.export.export import ExportError
+        from ipubench_gui.domain.files import ExportError
         from ipubench_gui.ui import settings_store as ss
 
         if not self.compare_rows:

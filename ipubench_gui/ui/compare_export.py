@@ -8,8 +8,8 @@ from pathlib import Path
 from PySide6.QtGui import QColor, QImage, QPainter, QTextDocument
 
 from ipubench_gui.domain import compare
+from ipubench_gui.domain.files import ExportError, atomic_write
 from ipubench_gui.service.compare import Compared
-from ipubench_gui.store.export.export import atomic_write_binary
 
 
 def comparison_html(c: Compared, px: int = 22) -> str:
@@ -68,4 +68,4 @@ def save_png(c: Compared, path: Path, width: int = 1920) -> Path:
         if not img.save(tmp, "PNG"):
             raise OSError(f"Qt could not encode {path.name}")
 
-    return atomic_write_binary(path, save)
+    return atomic_write(path, save, ExportError)

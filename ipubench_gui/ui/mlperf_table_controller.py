@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Qt
 
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.service import browse
-from ipubench_gui.store.query.mlperf_table import mlperf_table
+from ipubench_gui.service import mlperf_table as service
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.widgets.message_box import show_warning
 
@@ -55,7 +55,7 @@ class MLPerfTableController(QObject):
             return
         self._made_for = filters
         job = partial(
-            mlperf_table,
+            service.table,
             state=filters,
             per_chip=self.state.chart.per_accelerator,
         )
@@ -94,7 +94,7 @@ class MLPerfTableController(QObject):
 
         from PySide6.QtWidgets import QFileDialog
 
-        from ipubench_gui.store.export.export import ExportError
+        from ipubench_gui.domain.files import ExportError
         from ipubench_gui.ui import settings_store as ss
 
         folder = ss.load_text(ss.LAST_EXPORT_DIR, str(Path.home()))
@@ -119,12 +119,10 @@ class MLPerfTableController(QObject):
     def save(self, path, fmt: str | None = None):
         """Write the table as shown to ``path`` (format: ``fmt``, else the
         file name's suffix, else CSV); the path written."""
-        from ipubench_gui.store.export.mlperf_table import write_table
-
         fmt = fmt or SUFFIXES.get(path.suffix.lower(), "csv")
         if path.suffix.lower() not in EXTENSIONS[fmt]:
             path = path.with_suffix(EXTENSIONS[fmt][0])
-        write_table(self.view.model.table, path, fmt)
+        service.write(self.view.model.table, path, fmt)
         return path
 
 

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from PySide6.QtGui import QImage
 
-from ipubench_gui.charts.export import ExportError, ExportOptions, export
+from ipubench_gui.charts.export import ExportOptions, export
 from ipubench_gui.charts.theme import LIGHT
 from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.files import ExportError
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plots import build_plot, footnote

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ipubench_gui.domain.files import ExportError
 from ipubench_gui.store.db import Query
 from ipubench_gui.store.export import export
 from ipubench_gui.store.export.export import (
-    ExportError,
     atomic_write_binary,
     inert,
     inert_sql,

@@ -208,3 +208,49 @@ def test_a_table_export_is_one_call_from_both(session, run, monkeypatch, tmp_pat
     session.imports.export(tmp_path / "window.csv")
     assert [s[0] for s in seen] == [state, state]
     assert seen[0][1] == seen[1][1] > 0 and seen[0][2] == seen[1][2]
+
+
+def test_the_mlperf_table_is_one_call_from_both(
+    qtbot, session, run, monkeypatch, tmp_path
+):
+    from PySide6.QtCore import Qt
+
+    from ipubench_gui.domain.filters import FilterState
+    from ipubench_gui.service import mlperf_table
+
+    made, written = [], []
+    real_table, real_write = mlperf_table.table, mlperf_table.write
+
+    def table(db, state, per_chip=False):
+        out = real_table(db, state, per_chip)
+        made.append((state, per_chip, out))
+        return out
+
+    def write(table, path, fmt):
+        n = real_write(table, path, fmt)
+        written.append((table, fmt, n, path.read_bytes()))
+        return n
+
+    monkeypatch.setattr(mlperf_table, "table", table)
+    monkeypatch.setattr(mlperf_table, "write", write)
+    run(
+        "mlperf-table",
+        "--round",
+        "2.0",
+        "--format",
+        "csv",
+        "--out",
+        str(tmp_path / "c.csv"),
+    )
+    state = FilterState().with_values("mlperf_round", ["2.0"])
+    session.state.set_filters(state)
+    w = session.window
+    w.table.setFocus()
+    ctrl_shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    qtbot.keyClick(w.table, Qt.Key.Key_M, ctrl_shift)
+    qtbot.waitUntil(lambda: len(made) == 2, timeout=20_000)
+    qtbot.waitUntil(lambda: w.mlperf_table.model.rowCount() > 0, timeout=20_000)
+    session.mlperf_table.save(tmp_path / "w.csv", "csv")
+    assert made[0][:2] == made[1][:2] == (state, False)
+    assert made[0][2] == made[1][2] and made[0][2].rows  # the same table
+    assert len(written) == 2 and written[0] == written[1]  # the same file

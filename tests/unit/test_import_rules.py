@@ -194,38 +194,38 @@ def test_names_of_the_store_are_imported_from_where_they_are_defined():
 
 # ui/ reaches the store through service/ (the use cases) and the query runner
 # (runner.py: the one way to run a job off the GUI thread, which owns the
-# Database). These modules still import the store directly; each is to move
-# its store calls into service/, and none may be added.
+# Database). Every ui module may name store.db's types: the Database a job of
+# the runner is handed, the QueryResult it answers with, the Cancelled it may
+# raise (no SQL is reachable that way: queries are built in store.query,
+# which ui may not import).
+UI_STORE_ANY = {"db"}
+# These modules still import the store directly, for the value types of an
+# import (ImportSpec, Preview, FIELDS, ENCODINGS; an MLPerf import's Plan):
+# each is to move to domain/ or behind service/, and none may be added.
 UI_STORE_LEFT = {
-    "ipubench_gui.ui.compare_controller": {"export.export"},
-    "ipubench_gui.ui.compare_export": {"export.export"},
-    "ipubench_gui.ui.controller": {"db"},
     "ipubench_gui.ui.import_controller": {"user.import_csv", "user.import_read"},
     "ipubench_gui.ui.mlperf_import_controller": {
         "mlperf.mlperf",
         "mlperf.mlperf_import",
     },
-    "ipubench_gui.ui.mlperf_table_controller": {
-        "export.export",
-        "export.mlperf_table",
-        "query.mlperf_table",
-    },
-    "ipubench_gui.ui.models.results_model": {"db"},
-    "ipubench_gui.ui.runner": {"db"},
     "ipubench_gui.ui.widgets.import_dialog": {"user.import_csv", "user.import_read"},
 }
 
 
 def test_the_window_reaches_the_store_through_the_service_layer():
     store = "ipubench_gui.store."
-    bad = {}
+    bad, used_left = {}, {}
     for m, used in _module_graph().items():
         if not m.startswith("ipubench_gui.ui"):
             continue
         mods = {t.removeprefix(store) for t in used if t.startswith(store)}
         # a package imported for its modules ("from store.query import queries")
         mods = {t for t in mods if not any(u.startswith(t + ".") for u in mods)}
-        extra = mods - UI_STORE_LEFT.get(m, set())
+        extra = mods - UI_STORE_ANY - UI_STORE_LEFT.get(m, set())
         if extra:
             bad[m] = sorted(extra)
+        if m in UI_STORE_LEFT:
+            used_left[m] = mods & UI_STORE_LEFT[m]
     assert bad == {}
+    # what has moved leaves the list, so it only shrinks
+    assert used_left == UI_STORE_LEFT

@@ -16,8 +16,8 @@ from typing import TextIO
 import duckdb
 
 from ipubench_gui.domain.fields import AS_PRINTED, MLPERF_COLUMNS, RESULT_FIELDS
+from ipubench_gui.domain.files import ExportError, io_reason
 from ipubench_gui.domain.files import atomic_write as atomic_write_file
-from ipubench_gui.domain.files import io_reason
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.store.db import Database, Params, Query
 from ipubench_gui.store.health import is_damage
@@ -60,8 +60,7 @@ EXPORT_COLUMNS: tuple[str, ...] = (
 )
 
 
-class ExportError(Exception):
-    """An export could not be written; the message names the path and why."""
+
 
 
 def all_results_query() -> Query:

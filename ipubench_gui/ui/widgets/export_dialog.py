@@ -23,11 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from ipubench_gui.charts.export import (
-    ExportError,
     ExportOptions,
     copy_to_clipboard,
     export,
 )
+from ipubench_gui.domain.files import ExportError
 from ipubench_gui.domain.plots import Plot
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.widgets.message_box import show_warning
