@@ -12,7 +12,10 @@ MODES = {"system": "Follow system", "light": "Light", "dark": "Dark"}
 
 # A dark palette in the spirit of Fusion's own (Qt picks one only when the
 # platform reports a dark scheme, which a plain X session or a theme switch
-# inside the app cannot do). Text on these backgrounds is at least 7:1.
+# inside the app cannot do). Text on these backgrounds is at least 7:1,
+# placeholder and disabled text at least 4.5:1 (WCAG 1.4.3: a greyed "Clear"
+# must still read), and control edges (PlaceholderText, see DarkStyle) at
+# least 3:1 against every background they sit on (WCAG 1.4.11).
 DARK_COLORS = {
     "Window": "#2B2B2B",
     "WindowText": "#E6E6E6",
@@ -20,7 +23,7 @@ DARK_COLORS = {
     "AlternateBase": "#262626",
     "ToolTipBase": "#3A3A3A",
     "ToolTipText": "#E6E6E6",
-    "PlaceholderText": "#9A9A9A",
+    "PlaceholderText": "#A0A0A0",
     "Text": "#E6E6E6",
     "Button": "#353535",
     "ButtonText": "#E6E6E6",
@@ -30,12 +33,12 @@ DARK_COLORS = {
     "Mid": "#2F2F2F",
     "Dark": "#1A1A1A",
     "Shadow": "#0D0D0D",
-    "Highlight": "#3D7BD9",
+    "Highlight": "#2F6BC4",
     "HighlightedText": "#FFFFFF",
     "Link": "#7FB4FF",
     "LinkVisited": "#C3A0FF",
 }
-DARK_DISABLED = {"WindowText": "#7F7F7F", "Text": "#7F7F7F", "ButtonText": "#7F7F7F"}
+DARK_DISABLED = {"WindowText": "#A0A0A0", "Text": "#A0A0A0", "ButtonText": "#A0A0A0"}
 
 
 def dark_palette() -> QPalette:
@@ -52,14 +55,18 @@ def dark_palette() -> QPalette:
 
 
 class DarkStyle(QProxyStyle):
-    """Fusion, with a visible edge on check boxes and radio buttons: Fusion
-    outlines them in the window colour made darker, which on a dark palette
-    is the colour of the list behind them (unticked facet values showed no
-    box at all). Installed only while the dark theme is on."""
+    """Fusion, with a visible edge on check boxes, radio buttons, text boxes,
+    buttons and combo boxes: Fusion outlines them in the window colour made
+    darker, which on a dark palette is about the colour behind them (1.2:1:
+    unticked facet values showed no box, the range boxes no edge). Installed
+    only while the dark theme is on."""
 
     EDGED = (
         QStyle.PrimitiveElement.PE_IndicatorCheckBox,
         QStyle.PrimitiveElement.PE_IndicatorRadioButton,
+        QStyle.PrimitiveElement.PE_FrameLineEdit,
+        # push buttons, and combo boxes, which Fusion draws as one
+        QStyle.PrimitiveElement.PE_PanelButtonCommand,
     )
 
     def drawPrimitive(self, element, option, painter, widget=None) -> None:  # noqa: N802 (Qt API)
