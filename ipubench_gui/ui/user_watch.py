@@ -37,6 +37,8 @@ class UserWatch(QObject):
         self.path = watched_file(db) if db is not None else None
         if self.path is not None:
             self._watch()
+            if changed(db):  # not read at start (another process wrote it)
+                self.timer.start(RETRY_MS)
 
     def _watch(self) -> None:
         assert self.path is not None

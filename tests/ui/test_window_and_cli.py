@@ -78,3 +78,43 @@ def test_the_windows_own_import_holds_the_file_for_that_import_only(
     assert p.returncode == 0, p.stderr
     p = run_cli("export-results", str(tmp_path / "o.csv"), home=_isolated_home)
     assert p.stdout == f"wrote {STORE_ROWS + 7} results to {tmp_path / 'o.csv'}\n"
+
+
+def test_a_window_opened_during_an_import_starts_and_shows_it_when_done(
+    make_session, qtbot, _isolated_home, tmp_path
+):
+    """An import from the command line holds the file: a window opened
+    meanwhile starts on the bundled results (saying why), keeps importing
+    on, and shows the imported results once the import lets go."""
+    import os
+    import subprocess
+    import sys
+
+    from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.store.user.userdb import BUSY_AT_START
+    from tests.conftest import REPO
+
+    p = run_cli("import", str(_csv(tmp_path / "a.csv", 2)), home=_isolated_home)
+    assert p.returncode == 0, p.stderr
+    holder = subprocess.Popen(
+        [sys.executable, "-m", "ipubench_gui.bootstrap", "write", "60"],
+        cwd=REPO,
+        env=dict(os.environ, IPUBENCH_GUI_HOME=str(_isolated_home)),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        db = open_store(mode="snapshot")
+        assert db.user_status.message == BUSY_AT_START.format(
+            holder=f"process {holder.pid}: ipubench-gui write 60"
+        )
+        s = make_session(db, synchronous=False)
+        qtbot.waitUntil(lambda: s.results.universe is not None, timeout=20000)
+        assert s.results.universe.total == STORE_ROWS
+        assert s.imports.import_action.isEnabled()
+    finally:
+        holder.kill()
+        holder.wait()
+    qtbot.waitUntil(lambda: s.results.universe.total == STORE_ROWS + 2, timeout=20000)
+    assert "changed" in s.window.statusBar().currentMessage()

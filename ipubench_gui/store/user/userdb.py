@@ -198,7 +198,8 @@ def open_combined(
     try:
         bundled = attach_bundled(con, data_dir, cache_dir)
         status = UserStatus(None, False, "")
-        snapshot: tuple[Path, tuple[int, ...] | None] | None = None
+        # (the copy read, the file's stamp then): None, None before any copy
+        snapshot: tuple[Path | None, tuple[int, ...] | None] | None = None
         held: list[Callable[[], None]] = []
         if user is not None and mode == "write":
             status = _attach_user(con, user, wait, held)
@@ -231,7 +232,8 @@ def open_combined(
     if snapshot is not None and user is not None:
         copy, db.user_stamp = snapshot
         db.user_file = user
-        db.on_close.append(partial(_remove_copy, copy))
+        if copy is not None:
+            db.on_close.append(partial(_remove_copy, copy))
         db.reopen = partial(_reopen, data_dir, cache_dir, user)
     return db, status
 
@@ -290,6 +292,11 @@ LOCKED = (
 BUSY = (
     "Another ipubench-gui ({holder}) is writing your imported results; they "
     "can be read when it has finished. Try again then."
+)
+BUSY_AT_START = (
+    "Another ipubench-gui ({holder}) is writing your imported results: "
+    "this window shows the bundled results now and yours as soon as it has "
+    "finished."
 )
 THIS_PROCESS = "this window, for an import of its own"
 # What each table of the user database must have (the file's layout).
@@ -419,19 +426,24 @@ def _attach_snapshot(
     user: Path,
     wait_s: float,
     first: bool,
-) -> tuple[UserStatus, tuple[Path, tuple[int, ...] | None] | None]:
+) -> tuple[UserStatus, tuple[Path | None, tuple[int, ...] | None] | None]:
     """A private copy of ``user`` attached read-only as ``u``: a window holds
     no lock on the file. ``first`` (a window's start): the file is first
     opened read-write, as an import would (made, laid out, set aside if
-    damaged), and what that said is the status."""
+    damaged), and what that said is the status; a file another process is
+    writing is not attached at all (a window starts on the bundled results
+    and reads the file when the writer is done)."""
     status = UserStatus(user, _writable_folder(user.parent), "")
     if first:
         probe, status = open_combined(data_dir, cache_dir, user, "write", wait_s)
         probe.close()
         if status.path is None and not status.writable and not user.exists():
             return status, None  # no file, and none can be made
-        if LOCK_WORDS in status.message:  # an import elsewhere: read it
-            status = UserStatus(user, False, status.message)
+        if LOCK_WORDS in status.message:
+            # An import elsewhere, waited for already: read the file if it
+            # has finished by now, else start without it (see below).
+            status = UserStatus(user, _writable_folder(user.parent), "")
+            wait_s = 0.0
     if not user.exists() or _not_a_file(user):
         return status, None
     mine = _process_lock(user)
@@ -445,6 +457,13 @@ def _attach_snapshot(
             stamp = file_stamp(user)
         except duckdb.Error as exc:
             holder = lock_holder(exc)
+            if holder and first:
+                # A window starts anyway, with the bundled results; it reads
+                # the user's once the import is done (no copy yet: the
+                # file's stamp differs from none, so the window's watch
+                # reads it as soon as the writer lets go).
+                why = BUSY_AT_START.format(holder=holder)
+                return UserStatus(None, status.writable, why), (None, None)
             if holder:
                 raise UserLocked(BUSY.format(holder=holder)) from None
             raise StoreError(
