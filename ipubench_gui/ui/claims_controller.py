@@ -13,9 +13,19 @@ from ipubench_gui.domain.claims import Audit
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.service import claims
 from ipubench_gui.ui.controller import Controller
+from ipubench_gui.ui.messages import Message
 
 SLOT = "claims-audit"  # ("claims" is the comparator's vendor-claims tab)
-FILTERS_CLEARED = "Filters cleared to show the results this claim was checked against"
+
+
+class Say:
+    """What the claims audit says (ui/messages.py): an undo step's name, and
+    the status line when choosing a claim cleared the filters."""
+
+    CHOOSE = Message("", "Choose claim {claim_id}")
+    FILTERS_CLEARED = Message(
+        "", "Filters cleared to show the results this claim was checked against"
+    )
 
 
 class ClaimsController(QObject):
@@ -60,8 +70,8 @@ class ClaimsController(QObject):
         hidden = any(m.row_of(i) is None for i in ids)
         clear = hidden and not self.state.filters.is_empty()
         # one undo step: the user's filters come back with Ctrl+Z (said so)
-        said = FILTERS_CLEARED if clear else ""
-        with self.state.step(f"Choose claim {claim_id}", said):
+        said = Say.FILTERS_CLEARED.text if clear else ""
+        with self.state.step(Say.CHOOSE.with_(claim_id=claim_id).text, said):
             if clear:
                 self.state.set_filters(FilterState())
         self.state.set_selection(ids)

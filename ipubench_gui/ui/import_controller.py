@@ -16,10 +16,36 @@ from ipubench_gui.store.user import import_csv, import_read
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.import_messages import NOTHING_STORED, explain
+from ipubench_gui.ui.messages import Message, Whole
 from ipubench_gui.ui.widgets.message_box import show_warning
 
 log = logging.getLogger(__name__)
-CANCELLED = "Import cancelled; nothing was stored."
+
+
+class Say:
+    """What imports, imported sources and the table export say
+    (ui/messages.py; why an import failed: ui/import_messages.py)."""
+
+    # what is wrong and what to do: import_messages.explain
+    CANNOT_IMPORT = Message("Cannot import this file", "{what}", "{todo}")
+    # the same in the import dialog's report
+    NOT_IMPORTED = Message("", "{what}\n\n{todo} {nothing}")
+    NOT_DONE = Message("Could not complete that", "{why}")
+    # in the status bar (and the import dialog's report)
+    CANCELLED = Message("", "Import cancelled; nothing was stored.")
+    IMPORTING = Message("", "Importing {name}…")
+    ALIAS_SAVED = Message("", "Alias saved in your user data.")
+    WILL_LAND = Message(
+        "", "{landed} will land; {skipped} without a figure will be skipped{left}."
+    )
+    LEFT_TO_LAND = Message("", "; {n} already stored will be left out")
+    IMPORTED = Message(
+        "", "Imported {landed} as '{label}'; skipped {skipped} without a figure{left}."
+    )
+    LEFT_OUT = Message("", "; {n} already stored left out")
+    WROTE = Message("", "Wrote {n} results to {path}.")
+
+
 FILE_FILTER = (
     "Result files (*.csv *.tsv *.txt *.parquet *.json *.jsonl *.ndjson);;All files (*)"
 )
@@ -97,7 +123,9 @@ class ImportController(QObject):
 
     def start_import(self, spec: import_read.ImportSpec) -> None:
         self._busy(True)
-        self.window.statusBar().showMessage(f"Importing {spec.path.name}…")
+        self.window.statusBar().showMessage(
+            Say.IMPORTING.with_(name=spec.path.name).text
+        )
         self.runner.submit(
             "import",
             partial(imports.import_file, spec=spec),
@@ -169,7 +197,7 @@ class ImportController(QObject):
         """The file cannot be read: a box saying why, with other encodings
         to read it in when that is why."""
         text, what, todo = self._failed(exc)
-        box = self.warn("Cannot import this file", what, todo)
+        box = self.say(Say.CANNOT_IMPORT.with_(what=Whole(what), todo=Whole(todo)))
         if box is not None and getattr(exc, "kind", "") == "encoding":
             self._offer_encodings(box)
         self.window.statusBar().showMessage(text.splitlines()[0], 8000)
@@ -179,11 +207,14 @@ class ImportController(QObject):
         (else in a box), nothing stored."""
         text, what, todo = self._failed(exc)
         if self.dialog is None:
-            self.warn("Cannot import this file", what, todo)
-        elif text == CANCELLED:
+            self.say(Say.CANNOT_IMPORT.with_(what=Whole(what), todo=Whole(todo)))
+        elif text == Say.CANCELLED.text:
             self.dialog.show_report(text)
         else:
-            self.dialog.show_report(f"{what}\n\n{todo} {NOTHING_STORED}")
+            said = Say.NOT_IMPORTED.with_(
+                what=Whole(what), todo=Whole(todo), nothing=NOTHING_STORED
+            )
+            self.dialog.show_report(said.text)
         self.window.statusBar().showMessage(text.splitlines()[0], 8000)
 
     def _failed(self, exc: Exception) -> tuple[str, str, str]:
@@ -192,7 +223,7 @@ class ImportController(QObject):
         self._busy(False)
         text = str(exc)
         if "INTERRUPT" in text.upper():
-            text = CANCELLED
+            text = Say.CANCELLED.text
         self.last_error = text
         what, todo = explain(text, getattr(exc, "kind", ""))
         self.last_message = (what, todo)
@@ -200,7 +231,7 @@ class ImportController(QObject):
 
     def _on_other_failed(self, _slot: str, exc: Exception) -> None:
         """A source change or a table export failed."""
-        self.warn("Could not complete that", str(exc))
+        self.say(Say.NOT_DONE.with_(why=exc))
 
     # -- answers -------------------------------------------------------------------
     def _on_previewed(self, result: imports.Previewed) -> None:
@@ -225,29 +256,29 @@ class ImportController(QObject):
     def _on_alias_saved(self, catalogue) -> None:
         if self.dialog is not None:
             self.dialog.refresh_names(catalogue)
-        self.window.statusBar().showMessage("Alias saved in your user data.", 8000)
+        self.window.statusBar().showMessage(Say.ALIAS_SAVED.text, 8000)
         self.main.start()  # imported rows may have new names
 
     def _on_checked(self, result: tuple[int, int, int]) -> None:
         self._busy(False)
         landed, skipped, existing = result
-        left_out = f"; {existing} already stored will be left out" if existing else ""
+        left = Say.LEFT_TO_LAND.with_(n=existing).text if existing else ""
         if self.dialog is not None:
-            self.dialog.show_report(
-                f"{counted(landed, 'row')} will land; {skipped} without a figure "
-                f"will be skipped{left_out}."
+            said = Say.WILL_LAND.with_(
+                landed=counted(landed, "row"), skipped=skipped, left=left
             )
+            self.dialog.show_report(said.text)
 
     def _on_imported(self, result: import_read.ImportResult) -> None:
         self._busy(False)
         self.last_result = result
-        left_out = (
-            f"; {result.existing} already stored left out" if result.existing else ""
-        )
-        msg = (
-            f"Imported {counted(result.landed, 'row')} as '{result.label}'; skipped "
-            f"{result.skipped} without a figure{left_out}."
-        )
+        left = Say.LEFT_OUT.with_(n=result.existing).text if result.existing else ""
+        msg = Say.IMPORTED.with_(
+            landed=counted(result.landed, "row"),
+            label=result.label,
+            skipped=result.skipped,
+            left=left,
+        ).text
         if self.dialog is not None:
             self.dialog.show_report(msg)
         self.window.statusBar().showMessage(msg, 10000)
@@ -261,11 +292,15 @@ class ImportController(QObject):
     def _on_exported(self, result: tuple[Path, int]) -> None:
         path, n = result
         ss.save_text(ss.LAST_EXPORT_DIR, str(Path(path).parent))
-        self.window.statusBar().showMessage(f"Wrote {n} results to {path}.", 8000)
+        self.window.statusBar().showMessage(Say.WROTE.with_(n=n, path=path).text, 8000)
 
-    def warn(self, title: str, text: str, todo: str = "") -> QMessageBox | None:
+    def say(self, message: Message) -> QMessageBox | None:
         """In the status bar, and in a message box over a shown window: what
         is wrong, and below it what to do. Returns the box, if one was shown."""
+        return self.warn(message.title, message.text, message.todo)
+
+    def warn(self, title: str, text: str, todo: str = "") -> QMessageBox | None:
+        """``say`` for a message declared elsewhere (app.py's file opening)."""
         self.last_error = text
         self.window.statusBar().showMessage(text.splitlines()[0], 10000)
         if self.window.isVisible():

@@ -12,10 +12,15 @@ from pathlib import PurePath
 MAX_VALUE = 80  # a value (a path, a name) shown in a message, at most
 
 
+class Whole(str):
+    """Text of ours said whole in a message (a summary, an explanation),
+    where a plain value would be cut."""
+
+
 def _cut(value: object) -> str:
     # A path is shown whole (it is to be found), and so is an error's own
     # text (it says what to do); a name or a value from a file is cut.
-    if isinstance(value, PurePath | BaseException):
+    if isinstance(value, PurePath | BaseException | Whole):
         return str(value)
     text = str(value)
     return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…"

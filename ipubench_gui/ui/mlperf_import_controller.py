@@ -22,7 +22,25 @@ from ipubench_gui.store.mlperf import mlperf_import
 from ipubench_gui.store.mlperf.mlperf import Cancelled
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
-from ipubench_gui.ui.widgets.message_box import show_warning
+from ipubench_gui.ui.messages import Message, Whole
+from ipubench_gui.ui.widgets.message_box import show_message
+
+
+class Say:
+    """What an MLPerf folder's import says (ui/messages.py)."""
+
+    FAILED = Message("MLPerf import", "{why}")
+    CONFIRM = Message(
+        "Import MLPerf results",
+        "{summary}.",
+        "Results with problems are not imported unless you import only the "
+        "good ones; see Details.",
+    )
+    # in the status bar
+    NO_ROUND = Message("", "{why}")
+    NOTHING_NEW = Message("", "{summary}. Nothing to import.")
+    IMPORTED = Message("", "Imported {n} MLPerf results (source {sid}).")
+    CANCELLED = Message("", "MLPerf import cancelled; nothing was stored.")
 
 
 class _Progress(QObject):
@@ -75,7 +93,7 @@ class MLPerfImportController(QObject):
         try:
             rnd = mlperf_import.resolve_round(folder, round_)
         except mlperf_import.MLPerfImportError as exc:
-            self._say(str(exc))
+            self._say(Say.NO_ROUND.with_(why=exc))
             if self.ask:  # not modal: the answer comes back as a signal
                 dlg = QInputDialog(self.window)
                 dlg.setWindowTitle("MLPerf round")
@@ -134,14 +152,14 @@ class MLPerfImportController(QObject):
         self._close_progress()
         self.plan = plan
         if not plan.new and not plan.bad:
-            self._say(plan.summary() + ". Nothing to import.")
+            self._say(Say.NOTHING_NEW.with_(summary=Whole(plan.summary())))
             return
         if self.ask:
             self._confirm(plan)
 
     def _on_landed(self, result: tuple[int, int]) -> None:
         sid, n = result
-        self._say(f"Imported {n} MLPerf results (source {sid}).")
+        self._say(Say.IMPORTED.with_(n=n, sid=sid))
         self.main.start()
 
     def _on_plan_failed(self, slot: str, exc: Exception) -> None:
@@ -151,14 +169,15 @@ class MLPerfImportController(QObject):
     def _on_failed(self, _slot: str, exc: Exception) -> None:
         """Both jobs' errors (their one sink: said once, here)."""
         if isinstance(exc, Cancelled):
-            self._say("MLPerf import cancelled; nothing was stored.")
+            self._say(Say.CANCELLED)
         else:
-            self._say(str(exc), warn=True)
+            self._say(Say.FAILED.with_(why=exc), warn=True)
 
     def _confirm(self, plan: mlperf_import.Plan) -> None:
+        said = Say.CONFIRM.with_(summary=Whole(plan.summary()))
         box = QMessageBox(self.window)
-        box.setWindowTitle("Import MLPerf results")
-        box.setText(plan.summary() + ".")
+        box.setWindowTitle(said.title)
+        box.setText(said.text)
         details = [f"already stored: {r.path}" for r in plan.stored]
         details += [f"problem: {p}" for p in plan.problems]
         if details:
@@ -166,10 +185,7 @@ class MLPerfImportController(QObject):
         every = box.addButton("Import", QMessageBox.ButtonRole.AcceptRole)
         good = None
         if plan.bad:
-            box.setInformativeText(
-                "Results with problems are not imported unless you import only "
-                "the good ones; see Details."
-            )
+            box.setInformativeText(said.todo)
             every.setEnabled(False)
             good = box.addButton(
                 "Import the good ones", QMessageBox.ButtonRole.AcceptRole
@@ -183,8 +199,8 @@ class MLPerfImportController(QObject):
         elif good is not None and box.clickedButton() is good:
             self.land(skip_bad=True)
 
-    def _say(self, text: str, warn: bool = False) -> None:
-        self.last_message = text
-        self.window.statusBar().showMessage(text.splitlines()[0], 10000)
+    def _say(self, message: Message, warn: bool = False) -> None:
+        self.last_message = message.text
+        self.window.statusBar().showMessage(message.text.splitlines()[0], 10000)
         if warn and self.ask and self.window.isVisible():
-            show_warning(self.window, "MLPerf import", text)
+            show_message(self.window, message)

@@ -14,9 +14,17 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.service import browse
 from ipubench_gui.service import mlperf_table as service
 from ipubench_gui.ui.controller import Controller
-from ipubench_gui.ui.widgets.message_box import show_warning
+from ipubench_gui.ui.messages import Message
+from ipubench_gui.ui.widgets.message_box import show_message
 
 SLOT = "mlperf-table"
+
+
+class Say:
+    """What the MLPerf results table says (ui/messages.py)."""
+
+    NOT_EXPORTED = Message("Could not export the table", "{why}")
+    SAVED = Message("", "MLPerf results table saved: {path}")  # status bar
 
 
 class MLPerfTableController(QObject):
@@ -111,10 +119,10 @@ class MLPerfTableController(QObject):
             fmt = SUFFIXES.get(Path(path).suffix.lower()) or FILTERS.get(chosen)
             out = self.save(Path(path), fmt)
         except (ExportError, OSError) as exc:
-            show_warning(self.window, "Could not export the table", str(exc))
+            show_message(self.window, Say.NOT_EXPORTED.with_(why=exc))
             return
         ss.save_text(ss.LAST_EXPORT_DIR, str(out.parent))
-        self.window.statusBar().showMessage(f"MLPerf results table saved: {out}", 8000)
+        self.window.statusBar().showMessage(Say.SAVED.with_(path=out).text, 8000)
 
     def save(self, path, fmt: str | None = None):
         """Write the table as shown to ``path`` (format: ``fmt``, else the

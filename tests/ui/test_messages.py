@@ -22,3 +22,14 @@ def test_a_path_and_an_error_are_said_whole():
     got = Say.NOT_A_VIEW.with_(path=p, why=err)
     assert got.text == f"{p}: {err}"
     assert got.title == "Cannot open the view"
+
+
+def test_our_own_long_text_is_said_whole():
+    from ipubench_gui.ui.messages import Whole
+    from ipubench_gui.ui.mlperf_import_controller import Say as MLPerfSay
+
+    summary = "MLPerf Training v3.0, NVIDIA: " + "12 new result(s), " * 8
+    got = MLPerfSay.NOTHING_NEW.with_(summary=Whole(summary))
+    assert got.text == f"{summary}. Nothing to import."
+    cut = MLPerfSay.NOTHING_NEW.with_(summary=summary)  # a plain value is cut
+    assert len(cut.text) == MAX_VALUE + len(". Nothing to import.")
