@@ -254,3 +254,63 @@ def test_the_mlperf_table_is_one_call_from_both(
     assert made[0][:2] == made[1][:2] == (state, False)
     assert made[0][2] == made[1][2] and made[0][2].rows  # the same table
     assert len(written) == 2 and written[0] == written[1]  # the same file
+
+
+def test_the_claims_audit_is_one_call_from_both(session, run, monkeypatch):
+    from ipubench_gui.service import claims
+
+    seen = []
+    real = claims.audit
+
+    def audit(db, data_dir):
+        out = real(db, data_dir)
+        seen.append((data_dir, out.audits))
+        return out
+
+    monkeypatch.setattr(claims, "audit", audit)
+    printed = run("claims", "--format", "csv")
+    session.claims.refresh()
+    assert len(seen) == 2 and seen[0] == seen[1] and seen[0][1]
+    ids = {a.claim_id for a in seen[0][1]}
+    assert ids == set(session.claims.audits)  # the window shows what was audited
+    assert all(i in printed for i in ids)  # and the command printed
+
+
+def test_an_mlperf_folder_is_planned_by_one_call_from_both(
+    make_session, store_path, tmp_path, monkeypatch, capsys
+):
+    import os
+
+    from ipubench_gui.service import imports
+    from ipubench_gui.store.bundled.build import fingerprint
+    from ipubench_gui.store.user.userdb import open_combined
+    from tests.conftest import DATA
+    from tests.mlperf_trees import tree
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    os.link(store_path, cache / f"results-{fingerprint(DATA)[:16]}.duckdb")
+
+    def combined(name):
+        return open_combined(DATA, cache, tmp_path / f"{name}.duckdb")[0]
+
+    seen = []
+    real = imports.plan_mlperf
+
+    def plan_mlperf(db, folder, round_, data_dir, *a, **k):
+        out = real(db, folder, round_, data_dir, *a, **k)
+        seen.append((folder, round_, data_dir, out.summary()))
+        return out
+
+    monkeypatch.setattr(imports, "plan_mlperf", plan_mlperf)
+    monkeypatch.setattr(
+        "ipubench_gui.bootstrap.open_store", lambda *a, **k: combined("cli")
+    )
+    root = tree(tmp_path, [10, 20, 30, 40, 100])
+    assert cli.main(["import-mlperf", str(root), "--check"]) == 0
+    assert capsys.readouterr().out.startswith(seen[0][3])
+    s = make_session(combined("window"))
+    s.mlperf_imports.ask = False
+    s.mlperf_imports.open_folder(root)
+    assert len(seen) == 2 and seen[0] == seen[1]
+    assert "1 new result(s)" in seen[0][3]
