@@ -69,7 +69,8 @@ def vendor_plot(comparisons: Sequence[Row]) -> Plot:
                 f"GPU: {c.get('gpu_framework') or '?'}, "
                 f"{c.get('gpu_precision') or '?'}, batch {c.get('gpu_batch') or '?'}",
                 f"GPU figure: {c.get('gpu_source') or 'not stated'}",
-                *[f"⚠ {x}" for x in caveats],
+                # the chips are in the audit's lines above
+                *[f"⚠ {x}" for x in caveats if audit is None or x not in _chips(audit)],
                 f"source: {c['source_file']} — {c['chart']}",
             ]
         )
@@ -127,16 +128,20 @@ def vendor_plot(comparisons: Sequence[Row]) -> Plot:
     )
 
 
-def _caveats(c: Row, audit: Audit | None) -> list[str]:
-    """A claim's caveats, chip counts first: the audit's difference in chips,
-    then the vendor's own notes and assumptions. The chips' per-chip
-    arithmetic is left to the tooltip and the audit: on a slide it doubled
-    the footnote."""
-    chips = [
+def _chips(audit: Audit) -> list[str]:
+    """The audit's difference in chip counts, without its per-chip arithmetic
+    (left to the tooltip and the audit: on a slide it doubled the footnote)."""
+    return [
         d.text.partition("; per chip")[0]
-        for d in (audit.differences if audit is not None else ())
+        for d in audit.differences
         if d.aspect == "chips"
     ]
+
+
+def _caveats(c: Row, audit: Audit | None) -> list[str]:
+    """A claim's caveats, chip counts first: the audit's difference in chips,
+    then the vendor's own notes and assumptions."""
+    chips = _chips(audit) if audit is not None else []
     noted = [x.strip() for x in (c.get("caveats") or "").split(";") if x.strip()]
     return chips + noted + ([c["assumptions"]] if c.get("assumptions") else [])
 
