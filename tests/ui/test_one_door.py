@@ -140,23 +140,27 @@ def test_the_chart_is_built_by_one_function(session, run, monkeypatch, tmp_path)
     assert window[-1][2] == seen[0][2]  # the same points
 
 
-def test_an_import_is_one_call_from_both(
-    make_session, store_path, tmp_path, monkeypatch, capsys
-):
+@pytest.fixture
+def combined(store_path, tmp_path):
+    """``combined(name)``: the test store with a user database of its own
+    (one for the command line, one for the window)."""
     import os
 
-    from ipubench_gui.service import imports
     from ipubench_gui.store.bundled.build import fingerprint
-    from ipubench_gui.store.user.import_read import ImportSpec
     from ipubench_gui.store.user.userdb import open_combined
     from tests.conftest import DATA
 
     cache = tmp_path / "cache"
     cache.mkdir()
     os.link(store_path, cache / f"results-{fingerprint(DATA)[:16]}.duckdb")
+    return lambda name: open_combined(DATA, cache, tmp_path / f"{name}.duckdb")[0]
 
-    def combined(name):
-        return open_combined(DATA, cache, tmp_path / f"{name}.duckdb")[0]
+
+def test_an_import_is_one_call_from_both(
+    make_session, combined, tmp_path, monkeypatch, capsys
+):
+    from ipubench_gui.service import imports
+    from ipubench_gui.store.user.import_read import ImportSpec
 
     seen = []
     real = imports.import_file
@@ -277,22 +281,10 @@ def test_the_claims_audit_is_one_call_from_both(session, run, monkeypatch):
 
 
 def test_an_mlperf_folder_is_planned_by_one_call_from_both(
-    make_session, store_path, tmp_path, monkeypatch, capsys
+    make_session, combined, tmp_path, monkeypatch, capsys
 ):
-    import os
-
     from ipubench_gui.service import imports
-    from ipubench_gui.store.bundled.build import fingerprint
-    from ipubench_gui.store.user.userdb import open_combined
-    from tests.conftest import DATA
     from tests.mlperf_trees import tree
-
-    cache = tmp_path / "cache"
-    cache.mkdir()
-    os.link(store_path, cache / f"results-{fingerprint(DATA)[:16]}.duckdb")
-
-    def combined(name):
-        return open_combined(DATA, cache, tmp_path / f"{name}.duckdb")[0]
 
     seen = []
     real = imports.plan_mlperf
