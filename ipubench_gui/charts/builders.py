@@ -243,10 +243,13 @@ def draw_steps(
     same_style = previous is not None and previous.style_key == out.style_key
     reuse = same_style and previous is not None and previous.shape == out.shape
     kept_labels = None  # the last call's value/point labels, given new ones
+    heads: list[SectionHead] = []  # the last call's section headers, retitled
     if same_style and previous is not None:
         for it in previous.extras:
             if kept_labels is None and type(it) is PointLabels:
                 kept_labels = it
+            elif type(it) is SectionHead:
+                heads.append(it)
             else:
                 pi.removeItem(it)
     else:
@@ -312,7 +315,7 @@ def draw_steps(
         )
         yield run.so_far()
     _point_labels(run, plot)
-    _sections(run, plot)
+    _sections(run, plot, heads)
     _budget(run, plot)
     longest = max((len(lb[2]) for lb in run.labels), default=0)
     out.label_end = style_axes(
@@ -675,18 +678,33 @@ def _point_labels(run: _Pass, plot: Plot) -> None:
     run.out.extras.append(labels)
 
 
-def _sections(run: _Pass, plot: Plot) -> None:
+class SectionHead(pg.TextItem):
+    """A section's header text (its own type: a redraw finds and retitles it)."""
+
+
+def _sections(run: _Pass, plot: Plot, heads: list[SectionHead]) -> None:
     """Grouped bars: each group's name in bold on the empty row above its bars,
-    from the bars' base (domain.plot_kinds.bars_plot leaves that row free)."""
+    from the bars' base (domain.plot_kinds.bars_plot leaves that row free).
+    ``heads``, the last drawing's headers, are retitled and moved rather than
+    made anew (a filter change redraws the bars in place); those left over
+    stay hidden for a next drawing, as series items do."""
     xm = run.out.x_mode
     base = 0.0 if xm == "linear" else to_view(1.0, xm)
     font = px_font(run.font_px)
     font.setBold(True)
     for y, text in plot.sections:
-        item = pg.TextItem(text, color=run.theme.foreground, anchor=(0, 0.5))
+        if heads:
+            item = heads.pop(0)
+            item.setText(text, color=run.theme.foreground)
+            item.show()
+        else:
+            item = SectionHead(text, color=run.theme.foreground, anchor=(0, 0.5))
+            run.pi.addItem(item)
         item.setFont(font)
         item.setPos(base, y)
-        run.pi.addItem(item)
+        run.out.extras.append(item)
+    for item in heads:
+        item.hide()
         run.out.extras.append(item)
 
 

@@ -43,17 +43,29 @@ def bars_plot(
 ) -> Plot:
     """Horizontal bars of one metric in one unit, best first; with ``group_by``,
     the bars of a group stay together under a header row naming the group (a
-    ``Plot.sections`` entry, no bar on it), groups ordered by their best."""
+    ``Plot.sections`` entry, no bar on it), groups ordered by their best.
+    Training and inference figures are never side by side unnamed: bars of
+    both tasks are in sections by task (within them, by ``group_by``)."""
     kept = list(data.rows)  # already the best N, best first (service/browse.py)
-    if group_by:
-        first: dict[object, int] = {}
+    by_task = group_by != "task" and len({r.get("task") for r in kept}) > 1
+
+    def key(r: Row) -> tuple[object, ...]:
+        return (
+            r.get("task") if by_task else None,
+            r.get(group_by) if group_by else None,
+        )
+
+    if group_by or by_task:  # a task's bars together, then a group's; by their best
+        first: dict[tuple[object, ...], int] = {}
         for i, r in enumerate(kept):
-            first.setdefault(r.get(group_by), i)
-        kept.sort(key=lambda r: first[r.get(group_by)])
+            first.setdefault(key(r)[:1], i)
+            first.setdefault(key(r), i)
+        kept.sort(key=lambda r: (first[key(r)[:1]], first[key(r)]))
     labels = unique_labels(kept)
     unit = family(kept[0]) if kept else ""
     order = ["(blank)" if v is None else str(v) for v in color_order]
-    ys, categories, sections = _grouped_rows(kept, labels, group_by)
+    keys = [key(r) for r in kept] if group_by or by_task else None
+    ys, categories, sections = _grouped_rows(kept, labels, keys, group_by)
     groups: dict[str, list[Point]] = defaultdict(list)
     for y, r in zip(ys, kept):
         g = "(blank)" if r.get(color_by) is None else str(r.get(color_by))
@@ -88,24 +100,30 @@ def bars_plot(
 
 
 def _grouped_rows(
-    rows: Sequence[Row], labels: Sequence[str], group_by: str | None
+    rows: Sequence[Row],
+    labels: Sequence[str],
+    keys: Sequence[tuple[object, ...]] | None,
+    group_by: str | None,
 ) -> tuple[list[int], list[str], list[tuple[int, str]]]:
     """Each row's bar position, the category labels, and the section headers:
-    without ``group_by`` one row per bar; with it, a header row (its label
-    blank, its name in ``sections``) above each group's bars, which also
-    leaves a gap between groups."""
-    if not group_by:
+    without ``keys`` one row per bar; with them (each row's task, where
+    tasks are apart, and ``group_by`` value), a header row (its label
+    blank, its name in ``sections``) above each run of one key, which also
+    leaves a gap between groups: "Task: training · Framework: PyTorch (3)"."""
+    if keys is None:
         return list(range(len(rows))), list(labels), []
     ys: list[int] = []
     categories: list[str] = []
     sections: list[tuple[int, str]] = []
-    name = field(group_by).label
-    for i, (r, label) in enumerate(zip(rows, labels)):
-        if i == 0 or r.get(group_by) != rows[i - 1].get(group_by):
-            value = r.get(group_by)
-            size = sum(1 for o in rows if o.get(group_by) == value)
-            shown = "(blank)" if value is None else format_cell(value)
-            sections.append((len(categories), f"{name}: {shown} ({size})"))
+    for i, (k, label) in enumerate(zip(keys, labels)):
+        if i == 0 or k != keys[i - 1]:
+            size = sum(1 for o in keys if o == k)
+            task, value = k
+            parts = [] if task is None else [f"{field('task').label}: {task}"]
+            if group_by:
+                shown = "(blank)" if value is None else format_cell(value)
+                parts.append(f"{field(group_by).label}: {shown}")
+            sections.append((len(categories), f"{' · '.join(parts)} ({size})"))
             categories.append("")
         ys.append(len(categories))
         categories.append(label)

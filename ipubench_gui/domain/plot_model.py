@@ -165,14 +165,29 @@ def first_bars(plot: Plot, n: int) -> Plot:
         for s in plot.series
         if (kept := tuple(p for p in s.points if p.y < n - 0.5))
     )
-    # a header whose bars are all cut off goes too
-    sections = tuple((y, t) for y, t in plot.sections if y < n - 1)
+    # a header whose bars are all cut off goes too; one whose bars are cut
+    # says how many of its own are shown
+    sections = tuple(
+        (y, _section_count(t, y, plot, n)) for y, t in plot.sections if y < n - 1
+    )
     cut = replace(
         plot, series=series, categories=plot.categories[:n], sections=sections
     )
     notes = tuple(t for t in plot.notes if t != old)
     new = shown_note(bar_count(cut), of, plot.ranked > 0)
     return replace(cut, notes=notes + (new,))
+
+
+def _section_count(text: str, at: int, plot: Plot, n: int) -> str:
+    """A section header "name (12)" at row ``at`` whose bars are cut to the
+    first ``n`` rows: "name (5 of 12)"."""
+    name, sep, count = text.rpartition(" (")
+    if not sep or not count.rstrip(")").isdigit():
+        return text
+    ends = [y for y, _t in plot.sections if y > at] + [len(plot.categories)]
+    shown = sum(1 for y in range(at + 1, min(ends[0], n)) if plot.categories[y])
+    total = int(count.rstrip(")"))
+    return text if shown >= total else f"{name} ({shown} of {total})"
 
 
 def split_panel(plot: Plot, title: str, parts: int) -> Plot:

@@ -16,6 +16,7 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.files import ExportError
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
+from ipubench_gui.domain.plot_model import bar_count
 from ipubench_gui.domain.plots import build_plot, footnote
 from ipubench_gui.service import browse
 from tests.conftest import run_cli
@@ -332,7 +333,8 @@ def test_bar_legends_stay_in_the_empty_corner_and_names_stay_text(qapp, db):
     # the default chart's images/s bars have two)
     plot = _plot(db, "throughput", color_by="platform")
     odd = "<b>Tom & Jerry</b>"  # imported names are any text, never markup
-    top = next(s for s in plot.series if any(p.y == 0 for p in s.points))
+    y0 = min(p.y for s in plot.series for p in s.points)  # the top bar's row
+    top = next(s for s in plot.series if any(p.y == y0 for p in s.points))
     series = [dataclasses.replace(s, name=odd) if s is top else s for s in plot.series]
     plot = dataclasses.replace(plot, series=tuple(series))
     w = compose(plot, ExportOptions(1600, 900))
@@ -343,9 +345,11 @@ def test_bar_legends_stay_in_the_empty_corner_and_names_stay_text(qapp, db):
     box, view = legend.sceneBoundingRect(), pi.vb.sceneBoundingRect()
     assert view.contains(box) or box.left() >= view.right() - 1
     # Only the bars that fit are drawn, and the legend names just their series.
-    shown = len(pi.getAxis("left")._tickLevels[0])
-    assert 3 <= shown < len(plot.categories)
-    drawn = [s for s in plot.series if any(p.y < shown for p in s.points)]
+    shown = len(pi.getAxis("left")._tickLevels[0])  # bars (headers: no tick)
+    assert 3 <= shown < bar_count(plot)
+    in_view = len(w.chart_plot.categories)  # the bars' rows and their headers'
+    assert in_view - len(w.chart_plot.sections) == shown
+    drawn = [s for s in plot.series if any(p.y < in_view for p in s.points)]
     drawn = [s.name for s in sorted(drawn, key=lambda s: min(p.y for p in s.points))]
     rows = [r.replace("\n", " ") for r in _legend_rows(legend)]  # wrapped
     assert rows == drawn and odd in drawn  # first bar first
@@ -385,6 +389,7 @@ def test_a_short_bar_legend_names_the_bars_in_view_first(qapp, db):
     rows = [r.replace("\n", " ") for r in _legend_rows(canvas.legend)]
     assert 2 <= len(rows) - 1 < len(first_bar)  # cut short
     assert rows[:-1] == by_first_bar[: len(rows) - 1]
-    top = next(s.name for s in plot.series if any(p.y == 0 for p in s.points))
+    y0 = min(p.y for s in plot.series for p in s.points)  # the top bar's row
+    top = next(s.name for s in plot.series if any(p.y == y0 for p in s.points))
     assert rows[0] == top
     canvas.close()

@@ -29,9 +29,11 @@ def test_the_grid_is_behind_the_bars(qapp, db, kind):
     w = compose(plot, opts)
     pi = w.ci.getItem(2, 0)
     img = _render(w, opts)
-    # The first bar (category 0) and its colour as drawn on the export.
-    top = next(s for s in plot.series if any(p.y == 0 for p in s.points))
-    length = next(p.x for p in top.points if p.y == 0)
+    # The first bar (its row: 0, or 1 under a section's header) and its
+    # colour as drawn on the export.
+    y0 = min(p.y for s in plot.series for p in s.points)
+    top = next(s for s in plot.series if any(p.y == y0 for p in s.points))
+    length = next(p.x for p in top.points if p.y == y0)
     if plot.log_x:  # the view holds log10 values
         length = math.log10(length)
     colour = QtGui.QColor(LIGHT.series(top.color))
@@ -46,13 +48,13 @@ def test_the_grid_is_behind_the_bars(qapp, db, kind):
     checked = 0
     for v in inside:
         for dx in (-1, 0, 1):  # the grid line's pixel column and its neighbours
-            pt = pi.vb.mapViewToScene(QtCore.QPointF(v, 0.0))
+            pt = pi.vb.mapViewToScene(QtCore.QPointF(v, y0))
             px = QtGui.QColor(img.pixel(round(pt.x()) + dx, round(pt.y())))
             diff = sum(abs(a - b) for a, b in zip(px.getRgb()[:3], colour.getRgb()[:3]))
             assert diff <= 6, (v, px.name(), colour.name())  # the bar, unstriped
             checked += 1
-        # Between two bars (category 0.5) the grid line still shows.
-        gap = pi.vb.mapViewToScene(QtCore.QPointF(v, 0.5))
+        # Between two bars (half a row below) the grid line still shows.
+        gap = pi.vb.mapViewToScene(QtCore.QPointF(v, y0 + 0.5))
         column = [
             QtGui.QColor(img.pixel(round(gap.x()) + dx, round(gap.y())))
             for dx in (-1, 0, 1)

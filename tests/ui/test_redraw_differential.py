@@ -151,7 +151,7 @@ def _item(it) -> tuple:
         pts = [(round(x, 6), round(y, 6), t, _colour(c)) for x, y, t, c in it._points]
         return (name, tuple(pts), _rect(it.boundingRect()))
     if isinstance(it, pg.TextItem):
-        return (name, it.toPlainText(), _colour(it.color), tuple(it.pos()))
+        return (name, it.toPlainText(), _colour(it.color), (it.pos().x(), it.pos().y()))
     return (name, _rect(it.boundingRect()))
 
 
