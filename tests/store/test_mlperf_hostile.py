@@ -21,7 +21,7 @@ from ipubench_gui.store.mlperf.mlperf_import import (
     plan,
     resolve_round,
 )
-from tests.conftest import DATA, REPO, run_cli
+from tests.conftest import DATA, REPO, examples, run_cli
 from tests.mlperf_trees import SYSTEM, line, tree
 
 NAMES = Names.load(DATA / "entities")
@@ -121,7 +121,7 @@ def _ok_or_refused(r) -> None:
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )

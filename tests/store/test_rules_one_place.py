@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from ipubench_gui.domain import result_rules as rr
 from ipubench_gui.store.user import import_checks
+from tests.conftest import examples
 
 VALUES = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
@@ -17,13 +18,17 @@ VALUES = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+# One in-memory database for every example: opening one each time was most
+# of the test's time.
+CON = duckdb.connect()
+SQL = "SELECT ({}), ({})".format(
+    import_checks._POSITIVE.format(x="$x"), import_checks._WHOLE.format(x="$x")
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
 @given(VALUES)
 def test_sql_and_python_refuse_the_same_values(x):
-    with duckdb.connect() as con:
-        sql = "SELECT ({}), ({})".format(
-            import_checks._POSITIVE.format(x="$x"), import_checks._WHOLE.format(x="$x")
-        )
-        bad_figure, bad_count = con.execute(sql, {"x": x}).fetchone()
+    bad_figure, bad_count = CON.execute(SQL, {"x": x}).fetchone()
     assert bool(bad_figure) == (rr.figure_problem(x) is not None), x
     assert bool(bad_count) == (rr.count_problem(x) is not None), x
