@@ -347,12 +347,12 @@ def clear_of_legend(
     (x0, x1), _ = vb.targetRange()
     # Labels are painted in pixels beside their bar's end: a label of w px
     # at x ends inside ``room`` when (x - x0) / (x1 - x0) * width + w <= room.
-    # One wider than most of the room is left to overrun (bars keep a third).
+    # One wider than most of the room is left to overrun (bars keep a fifth).
     need = drawn.label_end
     for it in drawn.extras:
         if type(it) is PointLabels:
             for x, _y, box in it.boxes():
-                free = max(room - box.right(), room / 3)
+                free = max(room - box.right(), room / 5)
                 need = max(need, x0 + (x - x0) * width / free)
     if need > x1:
         pi.setXRange(x0, need, padding=0)
