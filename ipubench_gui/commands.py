@@ -144,22 +144,6 @@ def _unknown_value(spec: str, dim: str, value: str, known: list) -> str:
     )
 
 
-def _write_points(plot, path) -> None:
-    """``export-chart --data``: the plotted points (series, x, y, result_id)."""
-    from ipubench_gui.domain.plot_model import point_columns, point_rows
-    from ipubench_gui.store.export.export import inert, write_csv
-
-    rows = ([inert(v) for v in r] for r in point_rows(plot))
-    write_csv(path, point_columns(plot), rows)
-
-
-def _renamer(db):
-    from ipubench_gui.store.bundled import names
-    from ipubench_gui.store.user import aliases
-
-    return names.renamer(aliases.of(db))
-
-
 # export-chart's chart options by ChartSpec field: given beside --view, each
 # replaces the view's (None: not given). benchmark and group_by are read apart.
 _CHART_OPTIONS = (
@@ -220,8 +204,7 @@ def export_chart(args: argparse.Namespace) -> int:
     from ipubench_gui.domain.views import View
     from ipubench_gui.service import browse
     from ipubench_gui.service.chart import make_chart
-    from ipubench_gui.service.views import check_view
-    from ipubench_gui.store.user import aliases
+    from ipubench_gui.service.views import catalogue, check_view, renamer
 
     if args.kind is None and args.view is None:
         return fail("export-chart: give the chart's --kind KIND, or --view FILE", 2)
@@ -241,11 +224,11 @@ def export_chart(args: argparse.Namespace) -> int:
             for note in [*notes, *dropped]:
                 print(f"warning: --view {args.view}: {note}", file=sys.stderr)
         try:
-            given = _parse_filters(args.filter, universe, _renamer(db))
+            given = _parse_filters(args.filter, universe, renamer(db))
         except ValueError as exc:
             return fail(exc, 2)
         state = _on_top(view.filters, given)
-        spec = _chart_spec(args, view.chart, aliases.of(db).canonical)
+        spec = _chart_spec(args, view.chart, catalogue(db).canonical)
         chart = make_chart(db, state, spec, universe)
     finally:
         db.close()
@@ -260,6 +243,7 @@ def _write_chart(args: argparse.Namespace, chart, width: int, height: int) -> in
     """The chart to ``args.file`` (and its points to ``--data``); the exit code."""
     from ipubench_gui.charts.export import ExportOptions, export
     from ipubench_gui.domain.files import ExportError
+    from ipubench_gui.service import exports
     from ipubench_gui.ui.application import ensure_app
 
     ensure_app()
@@ -276,7 +260,7 @@ def _write_chart(args: argparse.Namespace, chart, width: int, height: int) -> in
     try:
         export(chart.plot, args.out, opts)
         if args.data is not None:
-            _write_points(chart.plot, args.data)
+            exports.export_points(chart.plot, args.data)  # --data
     except ExportError as exc:
         return fail(exc, 1)
     n = len(chart.plot.point_ids())
@@ -285,11 +269,11 @@ def _write_chart(args: argparse.Namespace, chart, width: int, height: int) -> in
 
 
 def export_table(args: argparse.Namespace) -> int:
-    from ipubench_gui.service import browse, exports
+    from ipubench_gui.service import browse, exports, views
 
     db = _export_store()
     try:
-        state = _parse_filters(args.filter, browse.universe(db), _renamer(db))
+        state = _parse_filters(args.filter, browse.universe(db), views.renamer(db))
     except ValueError as exc:
         db.close()
         return fail(exc, 2)

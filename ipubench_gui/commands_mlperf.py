@@ -73,18 +73,19 @@ def _filters(args: argparse.Namespace) -> list[str]:
 
 
 def mlperf_table(args: argparse.Namespace) -> int:
-    from ipubench_gui.commands import _export_store, _parse_filters, _renamer, fail
+    from ipubench_gui.commands import _export_store, _parse_filters, fail
     from ipubench_gui.domain.files import ExportError
     from ipubench_gui.domain.mlperf_table import markdown
     from ipubench_gui.service import browse
     from ipubench_gui.service import mlperf_table as service
+    from ipubench_gui.service.views import renamer
     from ipubench_gui.store.export.export import csv_writer
 
     if args.format == "xlsx" and args.out is None:
         return fail("a workbook needs a file: give --out FILE", 2)
     db = _export_store()
     try:
-        state = _parse_filters(_filters(args), browse.universe(db), _renamer(db))
+        state = _parse_filters(_filters(args), browse.universe(db), renamer(db))
         table = service.table(db, state, args.per_accelerator)
     except ValueError as exc:
         return fail(exc, 2)

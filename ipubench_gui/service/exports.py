@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.plot_model import point_columns, point_rows
+from ipubench_gui.domain.plots import Plot
 from ipubench_gui.store.db import Database
 from ipubench_gui.store.export import export
 
@@ -23,3 +25,10 @@ def export_table(
     """The rows ``state`` keeps to ``path`` (.csv, .parquet, .xlsx); how many
     rows. Raises ExportError in words."""
     return export.export_table(db, state, path, per_accelerator)
+
+
+def export_points(plot: Plot, path: Path) -> None:
+    """A chart's plotted points to ``path`` as CSV (series, x, y, result_id;
+    cells made inert for spreadsheets): ``export-chart --data``."""
+    rows = ([export.inert(v) for v in r] for r in point_rows(plot))
+    export.write_csv(path, point_columns(plot), rows)

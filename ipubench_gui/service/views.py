@@ -1,11 +1,15 @@
-"""Saved views against the store: what a view file names that the store no
-longer holds (facet values, compared results) is dropped, and said."""
+"""Saved views and given filters against the store: names read as the store
+reads them today (any spelling, the user's aliases), and what a view file
+names that the store no longer holds (facet values, compared results)
+dropped, and said."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
+from ipubench_gui.domain.entities import Catalogue
 from ipubench_gui.domain.views import View, reconcile
 from ipubench_gui.service import browse
 from ipubench_gui.store.bundled import names
@@ -20,7 +24,18 @@ def check_view(db: Database, view: View) -> tuple[View, list[str]]:
     was dropped."""
     u = browse.universe(db)
     known = browse.existing_ids(db, list(view.comparison.ids))
-    return reconcile(view, u.values, known, names.renamer(aliases.of(db)))
+    return reconcile(view, u.values, known, renamer(db))
+
+
+def catalogue(db: Database) -> Catalogue:
+    """The canonical names of ``db``, with the user's aliases."""
+    return aliases.of(db)
+
+
+def renamer(db: Database) -> Callable[[str, object], object]:
+    """``rename(dim, value)``: a facet value as ``db`` names it (any spelling,
+    the user's aliases, to the canonical name)."""
+    return names.renamer(aliases.of(db))
 
 
 def save_view(view: View, path: Path) -> Path:
