@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,13 +34,71 @@ PALETTE: tuple[str, ...] = (
 )
 
 
-def stable_color(value: object, order: Sequence[object] = ()) -> str:
-    """The palette colour of a value: its position in ``order`` when known (so a
-    platform keeps its colour across charts), else a hash of its text."""
-    if value in order:
-        return PALETTE[list(order).index(value) % len(PALETTE)]
-    h = sum(ord(c) * (i + 1) for i, c in enumerate(str(value)))
-    return PALETTE[h % len(PALETTE)]
+def _hashed(value: object) -> int:
+    return sum(ord(c) * (i + 1) for i, c in enumerate(str(value)))
+
+
+def distinct_colors(
+    names: Iterable[str],
+    order: Sequence[object] = (),
+    fixed: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The colour of each of ``names`` drawn together in one chart (or panel),
+    no two alike while they are no more than the palette's colours.
+
+    A name prefers the palette colour of its position in ``order`` (the
+    store's values of what colours the chart, so it keeps its colour as the
+    filters change), or of a hash of its text; ``fixed`` gives some names a
+    colour of their own (one colour per accelerator type), which no other
+    name then takes. A name keeps the colour it prefers unless a name before
+    it in ``names`` prefers the same one; then it takes the next colour no
+    name wears. Beyond the palette's size the names first in ``names`` (the
+    best bars: what a slide cut short shows) still have a colour each, and
+    the rest wear the least-worn colours again (``repeats`` names them).
+    """
+    fixed = fixed or {}
+    index = {str("(blank)" if v is None else v): i for i, v in enumerate(order)}
+    n = len(PALETTE)
+
+    def preferred(name: str) -> int:
+        at = index.get(name)
+        return at % n if at is not None else _hashed(name) % n
+
+    ranked = list(dict.fromkeys(names))
+    out = {m: fixed[m] for m in ranked if m in fixed}
+    used = Counter(PALETTE.index(c) for c in out.values() if c in PALETTE)
+    rest = [m for m in ranked if m not in out]
+    head = rest[: n - len(used)]
+    late = []
+    for m in head:  # first, each name no name before it prefers the colour of
+        if used[preferred(m)] == 0:
+            used[preferred(m)] += 1
+            out[m] = PALETTE[preferred(m)]
+        else:
+            late.append(m)
+    for m in late + rest[len(head) :]:  # then the next of the least-worn colours
+        least = min(used[i] for i in range(n))
+        slot = next(
+            s
+            for s in ((preferred(m) + k) % n for k in range(1, n + 1))
+            if used[s] == least
+        )
+        used[slot] += 1
+        out[m] = PALETTE[slot]
+    return out
+
+
+def repeats(colors: Mapping[str, str]) -> dict[str, int]:
+    """Of ``distinct_colors``'s answer, the names wearing a colour that names
+    before them already wear, and how many do: more names than colours, told
+    apart some other way (a line's point symbol)."""
+    worn: Counter[str] = Counter()
+    again = {}
+    for name, color in colors.items():
+        if worn[color]:
+            again[name] = worn[color]
+        worn[color] += 1
+    return again
 
 
 def config_label(row: Mapping[str, Any]) -> str:

@@ -15,7 +15,6 @@ from ipubench_gui.domain import metrics, series_rule
 from ipubench_gui.domain.chartrows import (
     ChartRows,
     config_label,
-    stable_color,
     unique_labels,
 )
 from ipubench_gui.domain.fields import field
@@ -27,7 +26,9 @@ from ipubench_gui.domain.plot_model import (
     Row,
     Series,
     bar_series,
+    colours_note,
     line_series,
+    line_symbols,
     series_colors,
     shown_note,
     tooltip,
@@ -72,8 +73,9 @@ def bars_plot(
         groups[g].append(
             Point(r["value"], y, r["result_id"], format_number(r["value"]), tooltip(r))
         )
-    series = bar_series(groups, lambda g: stable_color(g, order))
-    notes = []
+    series = bar_series(groups, order)
+    repeat = colours_note(series, field(color_by).label.lower())
+    notes = [repeat] if repeat else []
     if data.total > data.mine:
         other = counted(data.total - data.mine, "row")
         notes.append(f"{other} of other metrics not shown")
@@ -337,6 +339,7 @@ def _scaling_lines(fams: dict[str, list[Row]], panel: str) -> list[Series]:
     """Each family's line, efficiency written at its points, and its ideal
     (dashed, the same colour): one panel's worth."""
     colors = series_colors(list(fams))
+    symbols = line_symbols(colors)
     series = []
     for name, rs in sorted(fams.items()):
         base = rs[0]
@@ -355,7 +358,9 @@ def _scaling_lines(fams: dict[str, list[Row]], panel: str) -> list[Series]:
                     tooltip(r) + f"\nscaling efficiency {eff:.1%}",
                 )
             )
-        series.append(Series(name, color, tuple(pts), "line", panel=panel))
+        series.append(
+            Series(name, color, tuple(pts), "line", symbol=symbols[name], panel=panel)
+        )
         top = rs[-1]["accelerators"]
         ideal = base["value"] / base["accelerators"]
         if base.get("per_accelerator"):  # ideal per chip: flat
@@ -415,7 +420,7 @@ def progress_plot(
                     f"{base['sdk_version']} figure",
                 )
             )
-    series = bar_series(by_gen, lambda g: stable_color(g, order))
+    series = bar_series(by_gen, order)
     return Plot(
         "progress",
         "Generation / SDK progress",

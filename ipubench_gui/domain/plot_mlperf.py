@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from ipubench_gui.domain.chartrows import stable_color
+from ipubench_gui.domain.chartrows import distinct_colors
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.plot_model import Plot, Point, Row, Series, tooltip
 
 IPU_TYPES = frozenset({"Bow", "IPU Mk2 Classic"})
 # One colour per accelerator type, the same in every MLPerf chart (others by
-# a hash of the name); IPU types first and strongest.
+# a hash of the name, each apart from the rest shown); IPU types first and
+# strongest; palette colours all (the theme keeps those apart on either ground).
 TYPE_COLORS = {
     "Bow": "#D55E00",
     "IPU Mk2 Classic": "#E69F00",
@@ -26,7 +27,7 @@ TYPE_COLORS = {
     "A40": "#332288",
     "RTX A5000": "#44AA99",
     "Ascend 910": "#882255",
-    "CPU only": "#888888",
+    "CPU only": "#DDDDDD",
 }
 # Open division and Preview / Research systems: their own marks.
 MARK_SYMBOLS = {"Open": "t", "Preview": "s", "Research": "d"}
@@ -151,10 +152,11 @@ def mlperf_plot(
         marks = name[len(kind_of(name)) :].strip(" ()").split(", ")
         return MARK_SYMBOLS.get(marks[0], "o")
 
+    colors = distinct_colors([kind_of(n) for n in names], fixed=TYPE_COLORS)
     series = tuple(
         Series(
             name,
-            TYPE_COLORS.get(kind_of(name)) or stable_color(kind_of(name), color_order),
+            colors[kind_of(name)],
             tuple(
                 point(r) for r in sorted(groups[name], key=lambda r: r["accelerators"])
             ),

@@ -9,7 +9,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ipubench_gui.domain.chartrows import PALETTE, config_label
+from ipubench_gui.domain.chartrows import (
+    PALETTE,
+    config_label,
+    distinct_colors,
+    repeats,
+)
 from ipubench_gui.domain.format import format_number, shown_unit
 from ipubench_gui.domain.metrics import CHIP_TIMES
 
@@ -174,6 +179,8 @@ def first_bars(plot: Plot, n: int) -> Plot:
         plot, series=series, categories=plot.categories[:n], sections=sections
     )
     notes = tuple(t for t in plot.notes if t != old)
+    if not repeats({s.name: s.color for s in series}):  # the bars left: apart
+        notes = tuple(t for t in notes if not t.endswith(COLOURS_REPEAT))
     new = shown_note(bar_count(cut), of, plot.ranked > 0)
     return replace(cut, notes=notes + (new,))
 
@@ -271,19 +278,44 @@ def tooltip(row: Row) -> str:
 def series_colors(names: Sequence[str]) -> dict[str, str]:
     """Distinct palette colours by position for composite series names (model ·
     platform · framework), which hashing would often give near-identical hues."""
-    return {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(sorted(set(names)))}
+    ranked = sorted(set(names))
+    return distinct_colors(ranked, ranked)
+
+
+# A line wearing a colour again (more lines than colours in one plot) has
+# points of another shape, which its legend sample shows.
+LINE_SYMBOLS = ("o", "s", "t", "d")
+
+
+def line_symbols(colors: Mapping[str, str]) -> dict[str, str]:
+    """Each line's point symbol: ``o``, or another where its colour repeats."""
+    again = repeats(colors)
+    return {n: LINE_SYMBOLS[again.get(n, 0) % len(LINE_SYMBOLS)] for n in colors}
 
 
 def key_name(row: Row, keys: Sequence[str]) -> str:
     return " · ".join(str(row[k]) for k in keys if row.get(k) not in (None, ""))
 
 
+# The end of a bar chart's note when its groups outnumber the palette.
+COLOURS_REPEAT = "some colours stand for more than one"
+
+
+def colours_note(series: Sequence[Series], what: str) -> str:
+    """The note of bars whose colours repeat (``""`` when none do)."""
+    if not repeats({s.name: s.color for s in series}):
+        return ""
+    return f"more {what} values than the {len(PALETTE)} colours: {COLOURS_REPEAT}"
+
+
 def bar_series(
-    groups: Mapping[str, Sequence[Point]], color: Callable[[str], str]
+    groups: Mapping[str, Sequence[Point]], order: Sequence[object] = ()
 ) -> tuple[Series, ...]:
-    """One bar series per group, coloured by ``color(name)``, in name order."""
+    """One bar series per group, in name order, each its own colour
+    (``distinct_colors`` over the groups shown, ``order`` preferred)."""
+    colors = distinct_colors(groups, order)
     return tuple(
-        Series(name, color(name), tuple(pts), "bars")
+        Series(name, colors[name], tuple(pts), "bars")
         for name, pts in sorted(groups.items())
     )
 
@@ -296,7 +328,14 @@ def line_series(
     """One line per entry of ``lines`` (``series_rule.group``), each with a
     distinct palette colour (within its ``panel``); lines in name order."""
     colors = series_colors(list(lines))
+    symbols = line_symbols(colors)
     return [
-        Series(name, colors[name], tuple(point(r) for r in rs), panel=panel)
+        Series(
+            name,
+            colors[name],
+            tuple(point(r) for r in rs),
+            symbol=symbols[name],
+            panel=panel,
+        )
         for name, rs in sorted(lines.items())
     ]

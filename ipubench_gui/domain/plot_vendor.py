@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from ipubench_gui.domain import metrics
+from ipubench_gui.domain.chartrows import distinct_colors
 from ipubench_gui.domain.claims import Audit
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.plot_model import Plot, Point, Row, Series
@@ -90,8 +91,10 @@ def vendor_plot(comparisons: Sequence[Row]) -> Plot:
                 tip,
             )
         )
+    # "not audited" a colour of its own, apart from every verdict's
+    colors = distinct_colors(by_verdict, fixed=VERDICT_COLORS)
     series = tuple(
-        Series(v, VERDICT_COLORS.get(v, "#999999"), tuple(by_verdict[v]), "bars")
+        Series(v, colors[v], tuple(by_verdict[v]), "bars")
         for v in (*VERDICTS, UNAUDITED)
         if by_verdict.get(v)
     )

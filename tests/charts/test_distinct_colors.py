@@ -1,0 +1,140 @@
+"""No two groups shown in one chart share a colour (up to the palette's size),
+and a value keeps its colour when the filters change around it, in the
+window's colours, the dark theme's and an export's alike."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pyqtgraph as pg
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ipubench_gui.charts.export import ExportOptions, compose
+from ipubench_gui.charts.theme import DARK, LIGHT
+from ipubench_gui.domain.chartrows import PALETTE, distinct_colors
+from ipubench_gui.domain.chartspec import ChartSpec
+from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.plot_model import Point, line_series
+from ipubench_gui.service import browse, chart
+from tests.conftest import examples
+
+RN50_TRAINING = (
+    FilterState().toggled("model", "ResNet-50 v1.5").toggled("task", "training")
+)
+
+
+def _chart(db, state: FilterState, **spec):
+    return chart.make_chart(db, state, ChartSpec(**spec)).plot
+
+
+def _clashes(series, theme) -> list[list[str]]:
+    """Names of series drawn in one colour on ``theme``, panel by panel."""
+    by: dict[tuple[str, str], list[str]] = {}
+    for s in series:
+        if s.points and (s.in_legend or s.style == "bars"):
+            by.setdefault((s.panel, theme.series(s.color)), []).append(s.name)
+    return [names for names in by.values() if len(names) > 1]
+
+
+def test_resnet50_training_by_framework_has_a_colour_per_framework(db):
+    """The case found: ResNet-50 v1.5 training coloured by framework drew
+    TensorFlow 1 and PyTorch both teal: their places in the store's list of
+    frameworks are a palette's length apart (as are MXNet's and a blank's)."""
+    order = browse.universe(db).values["framework"]
+    assert (order.index("TensorFlow 1") - order.index("PyTorch")) % len(PALETTE) == 0
+    assert (order.index(None) - order.index("MXNet")) % len(PALETTE) == 0
+    plot = _chart(db, RN50_TRAINING, kind="throughput", color_by="framework")
+    assert {"PyTorch", "TensorFlow 1", "MXNet"} <= {s.name for s in plot.series}
+    for theme in (LIGHT, DARK):
+        assert _clashes(plot.series, theme) == [], theme
+    both = distinct_colors(["MXNet", "(blank)"], order)
+    assert both["MXNet"] != both["(blank)"]
+
+
+def test_an_export_paints_each_framework_its_own_colour(qapp, db):
+    """The slide paints what the window paints: one brush per framework."""
+    plot = _chart(db, RN50_TRAINING, kind="throughput", color_by="framework")
+    for dark in (False, True):
+        w = compose(plot, ExportOptions(1920, 1080, dark=dark))
+        brushes = {
+            pg.mkBrush(it.opts["brush"]).color().name()
+            for it in w.scene().items()
+            if isinstance(it, pg.BarGraphItem) and it.isVisible()
+        }
+        assert len(brushes) >= len(plot.series) == 4, brushes
+        w.close()
+
+
+def test_every_kind_keeps_its_shown_groups_apart(db):
+    """Lines of a panel, MLPerf accelerator types (a type's Open/Preview
+    series share its colour and differ in mark), vendor verdicts, bars."""
+    for kind in ("latency-throughput", "scaling", "progress", "vendor", "throughput"):
+        plot = _chart(db, FilterState(), kind=kind)
+        assert plot.series, kind
+        for theme in (LIGHT, DARK):
+            assert _clashes(plot.series, theme) == [], (kind, theme)
+    plot = _chart(db, FilterState(), kind="mlperf")
+    for theme in (LIGHT, DARK):
+        for names in _clashes(plot.series, theme):
+            assert len({n.split(" (")[0] for n in names}) == 1, names
+            assert len({s.symbol for s in plot.series if s.name in names}) == len(names)
+
+
+def test_more_bars_than_colours_keep_the_best_apart_and_say_so(qapp, db):
+    """Coloured by platform the default chart ranks more platforms than the
+    palette holds: a colour stands for two at most, the platforms of the
+    best bars (the first 18 from the top) have one each, and the note says
+    colours repeat; a slide cut to the bars that fit (fewer platforms than
+    colours) paints each its own colour and drops the note."""
+    plot = _chart(db, FilterState(), kind="throughput", color_by="platform")
+    n = len(plot.series)
+    assert len(PALETTE) < n <= 2 * len(PALETTE)
+    worn = Counter(s.color for s in plot.series)
+    assert len(worn) == len(PALETTE) and max(worn.values()) == 2
+    note = "more platform values than the 18 colours: some colours stand for more"
+    assert any(t.startswith(note) for t in plot.notes), plot.notes
+    top = sorted(plot.series, key=lambda s: min(p.y for p in s.points))
+    assert len({s.color for s in top[: len(PALETTE)]}) == len(PALETTE)
+    w = compose(plot, ExportOptions(1920, 1080))
+    cut = w.chart_plot
+    assert len(cut.series) <= len(PALETTE) < n  # 22 bars of 10 platforms
+    assert len({s.color for s in cut.series}) == len(cut.series)
+    assert not any(t.startswith(note) for t in cut.notes), cut.notes
+    w.close()
+
+
+def test_more_lines_than_colours_differ_in_their_points_shape():
+    lines = {f"line {i:02}": [{"x": i}] for i in range(len(PALETTE) + 3)}
+    series = line_series(lines, lambda r: Point(r["x"], 1))
+    looks = {(s.color, s.symbol) for s in series}
+    assert len(looks) == len(series)
+
+
+@settings(deadline=None, max_examples=examples(300))
+@given(data=st.data())
+def test_shown_values_never_share_a_colour_and_keep_theirs(db, data):
+    """Over random sets of a facet's real values (what a filter leaves):
+    within the palette's size no two share a colour; a value whose place in
+    the store's list no other shown value shares (modulo the palette) has
+    its own colour, the same before and after the others change."""
+    u = browse.universe(db)
+    facet = data.draw(
+        st.sampled_from(["framework", "platform", "model", "sdk_version"])
+    )
+    order = u.values[facet]
+    names = ["(blank)" if v is None else str(v) for v in order]
+    home = {name: i % len(PALETTE) for i, name in enumerate(names)}
+    most = min(len(PALETTE), len(names))
+    before = data.draw(st.sets(st.sampled_from(names), min_size=1, max_size=most))
+    after = data.draw(st.sets(st.sampled_from(names), min_size=1, max_size=most))
+    a, b = distinct_colors(before, order), distinct_colors(after, order)
+    assert len(set(a.values())) == len(a) and len(set(b.values())) == len(b)
+    ranked = data.draw(st.permutations(names))
+    every = distinct_colors(ranked, order)
+    first = ranked[: len(PALETTE)]  # beyond the palette: the first ones apart
+    assert len({every[m] for m in first}) == len(first)
+    for name in before & after:
+        others = (before | after) - {name}
+        if all(home[o] != home[name] for o in others):
+            assert a[name] == b[name] == PALETTE[home[name]]
