@@ -10,9 +10,12 @@ from pathlib import Path
 
 # Before any Qt import: offscreen unless a test starts its own real window, on a
 # laptop-sized screen (the offscreen default, 800x600, is 400x300 at 2x scale).
-os.environ.setdefault(
-    "QT_QPA_PLATFORM",
-    "offscreen:configfile=" + str(Path(__file__).with_name("offscreen-screen.json")),
+# A plain QT_QPA_PLATFORM=offscreen gets that screen too: on the default one a
+# restored 1280x720 window is clamped to the screen, and layout tests fail.
+os.environ["QT_QPA_PLATFORM"] = (
+    "offscreen:configfile=" + str(Path(__file__).with_name("offscreen-screen.json"))
+    if os.environ.get("QT_QPA_PLATFORM", "offscreen") == "offscreen"
+    else os.environ["QT_QPA_PLATFORM"]
 )
 
 import pytest
