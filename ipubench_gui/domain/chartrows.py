@@ -51,10 +51,11 @@ def distinct_colors(
     filters change), or of a hash of its text; ``fixed`` gives some names a
     colour of their own (one colour per accelerator type), which no other
     name then takes. A name keeps the colour it prefers unless a name before
-    it in ``names`` prefers the same one; then it takes the next colour no
-    name wears. Beyond the palette's size the names first in ``names`` (the
-    best bars: what a slide cut short shows) still have a colour each, and
-    the rest wear the least-worn colours again (``repeats`` names them).
+    it in ``order`` prefers the same one; then it takes the next colour no
+    name wears (so which of two keeps it does not follow the ranking).
+    Beyond the palette's size the names first in ``names`` (the best bars:
+    what a slide cut short shows) still have a colour each, and the rest
+    wear the least-worn colours again (``repeats`` names them).
     """
     fixed = fixed or {}
     index = {str("(blank)" if v is None else v): i for i, v in enumerate(order)}
@@ -68,7 +69,7 @@ def distinct_colors(
     out = {m: fixed[m] for m in ranked if m in fixed}
     used = Counter(PALETTE.index(c) for c in out.values() if c in PALETTE)
     rest = [m for m in ranked if m not in out]
-    head = rest[: n - len(used)]
+    head = sorted(rest[: n - len(used)], key=lambda m: (index.get(m, len(index)), m))
     late = []
     for m in head:  # first, each name no name before it prefers the colour of
         if used[preferred(m)] == 0:

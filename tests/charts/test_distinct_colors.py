@@ -48,8 +48,13 @@ def test_resnet50_training_by_framework_has_a_colour_per_framework(db):
     assert {"PyTorch", "TensorFlow 1", "MXNet"} <= {s.name for s in plot.series}
     for theme in (LIGHT, DARK):
         assert _clashes(plot.series, theme) == [], theme
-    both = distinct_colors(["MXNet", "(blank)"], order)
+    both = distinct_colors(["(blank)", "MXNet"], order)
     assert both["MXNet"] != both["(blank)"]
+    # the first in the store's list keeps its colour, whichever bar is best
+    for ranked in (["TensorFlow 1", "PyTorch"], ["PyTorch", "TensorFlow 1"]):
+        pair = distinct_colors(ranked, order)
+        assert pair["PyTorch"] == PALETTE[order.index("PyTorch") % len(PALETTE)]
+        assert pair["PyTorch"] != pair["TensorFlow 1"]
 
 
 def test_an_export_paints_each_framework_its_own_colour(qapp, db):
@@ -116,8 +121,9 @@ def test_more_lines_than_colours_differ_in_their_points_shape():
 def test_shown_values_never_share_a_colour_and_keep_theirs(db, data):
     """Over random sets of a facet's real values (what a filter leaves):
     within the palette's size no two share a colour; a value whose place in
-    the store's list no other shown value shares (modulo the palette) has
-    its own colour, the same before and after the others change."""
+    the store's list (modulo the palette) no value shown before it in that
+    list shares keeps that place's colour, before and after the others
+    change, whatever order the chart ranks them in."""
     u = browse.universe(db)
     facet = data.draw(
         st.sampled_from(["framework", "platform", "model", "sdk_version"])
@@ -134,7 +140,8 @@ def test_shown_values_never_share_a_colour_and_keep_theirs(db, data):
     every = distinct_colors(ranked, order)
     first = ranked[: len(PALETTE)]  # beyond the palette: the first ones apart
     assert len({every[m] for m in first}) == len(first)
+    rank = {name: i for i, name in enumerate(names)}
     for name in before & after:
-        others = (before | after) - {name}
-        if all(home[o] != home[name] for o in others):
+        earlier = [o for o in before | after if rank[o] < rank[name]]
+        if all(home[o] != home[name] for o in earlier):
             assert a[name] == b[name] == PALETTE[home[name]]
