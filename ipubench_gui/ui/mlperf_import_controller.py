@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 
 from ipubench_gui import paths
 from ipubench_gui.service import imports
+from ipubench_gui.store.db import Cancelled
 from ipubench_gui.store.mlperf import mlperf_import
-from ipubench_gui.store.mlperf.mlperf import Cancelled
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.messages import Message, Whole

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from ipubench_gui.store.db import Cancelled
 from ipubench_gui.store.mlperf import mlperf_build
-from ipubench_gui.store.mlperf.mlperf import Cancelled, Names, TreeError, round_of, scan
+from ipubench_gui.store.mlperf.mlperf import Names, TreeError, round_of, scan
 from ipubench_gui.store.mlperf.mlperf_log import olympic_mean, read_log
 from tests.mlperf_trees import line as _line
 from tests.mlperf_trees import log as _log

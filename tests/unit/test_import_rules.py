@@ -204,10 +204,7 @@ UI_STORE_ANY = {"db"}
 # each is to move to domain/ or behind service/, and none may be added.
 UI_STORE_LEFT = {
     "ipubench_gui.ui.import_controller": {"user.import_csv", "user.import_read"},
-    "ipubench_gui.ui.mlperf_import_controller": {
-        "mlperf.mlperf",
-        "mlperf.mlperf_import",
-    },
+    "ipubench_gui.ui.mlperf_import_controller": {"mlperf.mlperf_import"},
     "ipubench_gui.ui.widgets.import_dialog": {"user.import_csv", "user.import_read"},
 }
 

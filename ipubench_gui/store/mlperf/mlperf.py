@@ -20,6 +20,7 @@ from ipubench_gui.domain.entities import Catalogue
 from ipubench_gui.domain.entities import load as entities_load
 from ipubench_gui.domain.files import read_regular
 from ipubench_gui.domain.result_rules import runs_problem
+from ipubench_gui.store.db import Cancelled
 from ipubench_gui.store.mlperf.mlperf_log import (
     RESULT_FILE_COUNTS,
     LogError,
@@ -86,8 +87,7 @@ class TreeError(ValueError):
     """The folder is not an MLPerf Training results tree (message names it)."""
 
 
-class Cancelled(Exception):
-    """The caller asked the scan to stop."""
+
 
 
 @dataclass(frozen=True)

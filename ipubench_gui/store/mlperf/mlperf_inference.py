@@ -35,8 +35,9 @@ from typing import Any
 from ipubench_gui.domain import mlperf_names
 from ipubench_gui.domain.files import NotRegular, read_regular
 from ipubench_gui.domain.result_rules import count_problem, figure_problem
+from ipubench_gui.store.db import Cancelled
 from ipubench_gui.store.mlperf import mlperf
-from ipubench_gui.store.mlperf.mlperf import Cancelled, Names, TreeError
+from ipubench_gui.store.mlperf.mlperf import Names, TreeError
 
 SUMMARY = Path("performance") / "run_1" / "mlperf_log_summary.txt"
 RESULT_FIELD = {  # submission_checker.py RESULT_FIELD
