@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from ipubench_gui.domain.chartrows import distinct_colors
+from ipubench_gui.domain.chartrows import PALETTE, distinct_colors, repeats
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.plot_model import Plot, Point, Row, Series, tooltip
 
@@ -146,13 +146,15 @@ def mlperf_plot(
     def kind_of(name: str) -> str:
         return name.split(" (")[0]
 
+    colors = distinct_colors([kind_of(n) for n in names], fixed=TYPE_COLORS)
+    again = repeats(colors)  # more types than colours
+
     def symbol(name: str) -> str:
         if kind_of(name) in IPU_TYPES:
             return "star"
         marks = name[len(kind_of(name)) :].strip(" ()").split(", ")
-        return MARK_SYMBOLS.get(marks[0], "o")
+        return MARK_SYMBOLS.get(marks[0], "p" if kind_of(name) in again else "o")
 
-    colors = distinct_colors([kind_of(n) for n in names], fixed=TYPE_COLORS)
     series = tuple(
         Series(
             name,
@@ -173,6 +175,12 @@ def mlperf_plot(
         "IPU results as stars; Open division (triangles) and Preview (squares) "
         "or Research (diamonds) systems in series of their own"
     ]
+    if again:
+        notes.append(
+            f"{len(colors)} accelerator types in {len(PALETTE)} colours: "
+            f"pentagons for {', '.join(sorted(again))}, whose colour another "
+            "type's circles wear"
+        )
     others = [f"{b} ({n})" for b, n in counts if b != shown]
     if others:
         notes.append("one benchmark at a time; others (results): " + ", ".join(others))

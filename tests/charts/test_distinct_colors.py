@@ -15,6 +15,7 @@ from ipubench_gui.charts.theme import DARK, LIGHT
 from ipubench_gui.domain.chartrows import PALETTE, distinct_colors
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.plot_mlperf import mlperf_plot
 from ipubench_gui.domain.plot_model import Point, line_series
 from ipubench_gui.service import browse, chart
 from tests.conftest import examples
@@ -145,3 +146,29 @@ def test_shown_values_never_share_a_colour_and_keep_theirs(db, data):
         earlier = [o for o in before | after if rank[o] < rank[name]]
         if all(home[o] != home[name] for o in earlier):
             assert a[name] == b[name] == PALETTE[home[name]]
+
+
+def test_more_mlperf_accelerator_types_than_colours_differ_in_shape(db):
+    """The ResNet-50 MLPerf chart holds 18 accelerator types; two more (an
+    import of a later round could bring them) wear colours again and are
+    drawn as pentagons, which the note names."""
+    plot = _chart(db, FilterState(), kind="mlperf")
+    types = {s.name.split(" (")[0] for s in plot.series}
+    assert len(types) == len(PALETTE)
+    base = [r for r in plot.rows if r.get("generation") == "A100"][:2]
+    extra = [
+        {**r, "generation": name, "result_id": f"{name}-{i}"}
+        for name in ("Zeta X1", "Zeta X2")
+        for i, r in enumerate(base)
+    ]
+    more = mlperf_plot([*plot.rows, *extra], benchmark="ResNet-50 v1.5")
+    plain = [s for s in more.series if "(" not in s.name]
+    looks = Counter((s.color, s.symbol) for s in plain)
+    assert max(looks.values()) == 1, looks
+    pentagons = sorted(s.name for s in more.series if s.symbol == "p")
+    assert len(pentagons) == 2
+    assert any(
+        t.startswith(f"20 accelerator types in {len(PALETTE)} colours: pentagons for ")
+        and all(p in t for p in pentagons)
+        for t in more.notes
+    ), more.notes
