@@ -297,9 +297,14 @@ def test_the_best_rows_are_cut_where_the_figures_tie(db, per_chip):
                 {"m": metric, "u": family},
             )
         ).rows
+        # One cut inside each run of equal figures (where the figure is shared
+        # by rows inside and outside the best): every cut inside one run is
+        # the same case, and asking at each made this the slowest store test.
         for limit in range(1, len(every)):
             if every[limit - 1][1] != every[limit][1]:
                 continue
+            if limit > 1 and every[limit - 2][1] == every[limit - 1][1]:
+                continue  # this run of equal figures was cut inside already
             cut_at_a_tie += 1
             got = browse.chart_rows(db, FilterState(), metric, limit, family, per_chip)
             assert [r["result_id"] for r in got.rows] == [r[0] for r in every[:limit]]
