@@ -275,7 +275,12 @@ def test_readers_never_wait_for_each_other(tmp_path):
 
 def test_a_writer_is_waited_for_then_named(tmp_path):
     """DuckDB lets one process write a file: an import elsewhere is waited
-    for (a short one), and after the wait named, with what to do."""
+    for; another import is refused after a short wait, naming it; a command
+    that only reads waits it out, saying what it waits for."""
+    import time
+
+    from ipubench_gui.store.user.userdb import WAIT_S, WAITING
+
     home = tmp_path / "home"
     src = tmp_path / "a.csv"
     src.write_text("model,throughput,unit\nm1,100,images/s\n")
@@ -283,26 +288,39 @@ def test_a_writer_is_waited_for_then_named(tmp_path):
     holder = _holder(home, "write", 2)  # a short import: waited for
     p = run_cli("export-results", str(tmp_path / "o.csv"), home=home)
     holder.wait()
-    assert p.returncode == 0 and p.stderr == "", p.stderr
-    holder = _holder(home, "write", 60)  # a long one: named
+    assert p.returncode == 0, p.stderr
+    assert all(ln.startswith("Waiting for process") for ln in p.stderr.splitlines())
+    out = tmp_path / "o.csv"
+    holder = _holder(home, "write", 60)  # a long one
+    named = f"process {holder.pid}: ipubench-gui write 60"
     try:
-        p = run_cli("export-results", str(tmp_path / "o.csv"), home=home)
-        assert p.returncode == 1
-        assert p.stderr.startswith(
-            "error: cannot export your imported results. Another ipubench-gui "
-            f"(process {holder.pid}: ipubench-gui write 60) is writing your "
-            "imported results; they can be read when it has finished."
-        ), p.stderr
-        p = run_cli("import", str(src), home=home)
+        p = run_cli("import", str(src), home=home)  # a second writer: named
         assert p.returncode == 1, p.stderr
-        assert p.stderr.startswith(
-            f"error: Another ipubench-gui (process {holder.pid}: ipubench-gui "
-            "write 60) is writing your imported results, so nothing can be "
-            "imported here until it has finished"
+        waited, refused = p.stderr.splitlines()
+        assert waited == WAITING.format(holder=named, wait=WAIT_S["write"])
+        assert refused.startswith(
+            f"error: Another ipubench-gui ({named}) is writing your imported "
+            "results, so nothing can be imported here until it has finished"
         ), p.stderr
+        reader = subprocess.Popen(
+            [sys.executable, "-m", "ipubench_gui", "export-results", str(out)],
+            cwd=REPO,
+            env=dict(os.environ, IPUBENCH_GUI_HOME=str(home)),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert reader.stderr.readline() == (
+            WAITING.format(holder=named, wait=WAIT_S["read"]) + "\n"
+        )
+        time.sleep(11)  # longer than a writer waits: a reader waits on
+        assert reader.poll() is None
     finally:
         holder.kill()
         holder.wait()
+    said, err = reader.communicate(timeout=120)
+    assert reader.returncode == 0, err
+    assert said == f"wrote {STORE_ROWS + 1} results to {out}\n"
 
 
 def test_self_test_checks_the_user_database(tmp_path):

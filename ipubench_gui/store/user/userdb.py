@@ -167,9 +167,15 @@ CONFIG: dict[str, str | bool | int | float | list[str]] = {
 
 # How long an opening waits for another process that writes the user's
 # database (DuckDB lets one process write a file, or several read it) before
-# it says who holds it: a command waits out a short import; a window's copy
-# waits less at start; "peek" (a window reading a change) not at all.
-WAIT_S = {"write": 10.0, "read": 10.0, "snapshot": 5.0, "copy": 10.0, "peek": 0.0}
+# it says who holds it: an import waits out a short import; a command that
+# only reads waits out a long one too (a window's import of a big file: a
+# read should not fail because a window is open); a window's copy waits
+# less at start; "peek" (a window reading a change) not at all.
+WAIT_S = {"write": 10.0, "read": 120.0, "snapshot": 5.0, "copy": 10.0, "peek": 0.0}
+# Said once when an opening starts waiting for a writer (on stderr, for a command).
+WAITING = (
+    "Waiting for {holder}, which is writing your imported results (up to {wait:.0f} s)…"
+)
 
 
 def open_combined(
@@ -273,6 +279,7 @@ def _attach_waiting(
     another process holds it; raises DuckDB's error as the last try did."""
     sql = "ATTACH $p AS u (READ_ONLY)" if read_only else "ATTACH $p AS u"
     deadline = time.monotonic() + wait_s
+    said = wait_s < 1.0  # a short wait goes unsaid
     while True:
         try:
             con.execute(sql, {"p": str(user)})
@@ -280,6 +287,9 @@ def _attach_waiting(
         except duckdb.Error as exc:
             if lock_pid(exc) is None or time.monotonic() >= deadline:
                 raise
+            if not said:
+                said = True
+                log.warning(WAITING.format(holder=lock_holder(exc), wait=wait_s))
         time.sleep(0.1)
 
 
