@@ -7,9 +7,9 @@ import heapq
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from ipubench_gui.domain.metrics import LOWER_IS_BETTER, per_chip_value
+from ipubench_gui.domain.metrics import LOWER_IS_BETTER, TASKS, per_chip_value
 
 # Okabe & Ito's colour-blind-safe palette, then Paul Tol's muted set for more.
 PALETTE: tuple[str, ...] = (
@@ -32,6 +32,9 @@ PALETTE: tuple[str, ...] = (
     "#AA4499",
     "#DDDDDD",
 )
+
+
+T = TypeVar("T")
 
 
 def _hashed(value: object) -> int:
@@ -166,6 +169,28 @@ class ChartRows:
     per_point: int = 1  # >1: each row is a median over this many rows at most
     # the unit families of this metric not drawn, with their row counts
     others: tuple[tuple[str, int], ...] = ()
+    # rows of more than one task: each task's best picked apart (``shares``),
+    # as (task, rows picked, rows of the task in the unit drawn), in order
+    tasks: tuple[tuple[object, int, int], ...] = ()
+
+
+def shares(sizes: Sequence[int], limit: int) -> list[int]:
+    """``limit`` places shared between parts holding ``sizes`` items: evenly,
+    a part with fewer items than its share giving the rest to the others."""
+    out = [0] * len(sizes)
+    left = limit
+    by_size = sorted(range(len(sizes)), key=lambda i: sizes[i])
+    for k, i in enumerate(by_size):
+        out[i] = min(sizes[i], -(-left // (len(sizes) - k)))
+        left -= out[i]
+    return out
+
+
+def task_order(tasks: Iterable[T]) -> list[T]:
+    """Tasks in the order charts show them: as ``metrics.TASKS`` lists them,
+    any other after by name, blank last."""
+    rank: dict[object, int] = {t: i for i, t in enumerate(TASKS)}
+    return sorted(set(tasks), key=lambda t: (t is None, rank.get(t, len(rank)), str(t)))
 
 
 def chart_unit(
@@ -227,9 +252,21 @@ def best_rows(
         f = figure(r)
         return (f is None, sign * (f or 0.0), r["result_id"])  # NULLS LAST
 
-    picked = heapq.nsmallest(
-        limit,
-        (r for r, f in zip(rows, fams) if f == unit and r["metric"] == metric),
-        key=key,
+    drawn = [r for r, f in zip(rows, fams) if f == unit and r["metric"] == metric]
+    by_task: dict[object, list[Mapping[str, Any]]] = {}
+    for r in drawn:
+        by_task.setdefault(r.get("task"), []).append(r)
+    if len(by_task) < 2:
+        picked = heapq.nsmallest(limit, drawn, key=key)
+        return ChartRows(metric, tuple(picked), total, mine, plotted, 1, others)
+    # training and inference figures are never ranked together: each task's
+    # best, the bars shared out between the tasks
+    order = task_order(by_task)
+    room = shares([len(by_task[t]) for t in order], limit)
+    picked, tasks = [], []
+    for t, k in zip(order, room):
+        picked += heapq.nsmallest(k, by_task[t], key=key)
+        tasks.append((t, k, len(by_task[t])))
+    return ChartRows(
+        metric, tuple(picked), total, mine, plotted, 1, others, tuple(tasks)
     )
-    return ChartRows(metric, tuple(picked), total, mine, plotted, 1, others)

@@ -8,7 +8,7 @@ the source documents (tests/charts/test_kinds.py).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ipubench_gui.domain import metrics, series_rule
@@ -26,11 +26,11 @@ from ipubench_gui.domain.plot_model import (
     Row,
     Series,
     bar_series,
+    bars_shown_note,
     colours_note,
     line_series,
     line_symbols,
     series_colors,
-    shown_note,
     tooltip,
 )
 
@@ -51,8 +51,9 @@ def bars_plot(
     by_task = group_by != "task" and len({r.get("task") for r in kept}) > 1
 
     def key(r: Row) -> tuple[object, ...]:
+        task = r.get("task")
         return (
-            r.get("task") if by_task else None,
+            ("(blank)" if task is None else task) if by_task else None,
             r.get(group_by) if group_by else None,
         )
 
@@ -66,7 +67,9 @@ def bars_plot(
     unit = family(kept[0]) if kept else ""
     order = ["(blank)" if v is None else str(v) for v in color_order]
     keys = [key(r) for r in kept] if group_by or by_task else None
-    ys, categories, sections = _grouped_rows(kept, labels, keys, group_by)
+    # a task's header says how many of its rows the bars are the best of
+    ranked = {("(blank)" if t is None else t): of for t, _n, of in data.tasks}
+    ys, categories, sections = _grouped_rows(kept, labels, keys, group_by, ranked)
     groups: dict[str, list[Point]] = defaultdict(list)
     for y, r in zip(ys, kept):
         g = "(blank)" if r.get(color_by) is None else str(r.get(color_by))
@@ -82,11 +85,11 @@ def bars_plot(
     if data.others:
         listed = ", ".join(f"{u} ({n:,})" for u, n in data.others)
         notes.append(f"{unit} only; rows counting other things not shown: {listed}")
-    if data.plotted > len(kept):
-        notes.append(shown_note(len(kept), data.plotted, best=True))
+    blocks = _task_blocks(kept, ys, data) if by_task and data.tasks else ()
+    left_out = any(n < of for _t, n, of in data.tasks) or data.plotted > len(kept)
     label = metrics.label(data.metric)
     better = "lower" if data.metric in LOWER_IS_BETTER else "higher"
-    return Plot(
+    plot = Plot(
         "throughput",
         f"{label} comparison",
         f"{label} ({unit}) — {better} is better",
@@ -98,6 +101,25 @@ def bars_plot(
         rows=tuple(kept),
         sections=tuple(sections),
         ranked=data.plotted,
+        blocks=blocks,
+    )
+    if left_out:
+        plot = replace(plot, notes=(*plot.notes, bars_shown_note(plot)))
+    return plot
+
+
+def _task_blocks(
+    kept: Sequence[Row], ys: Sequence[int], data: ChartRows
+) -> tuple[tuple[int, str, int], ...]:
+    """Where each task's bars start (the header row above its first bar), the
+    task, and how many rows its ranking held (``ChartRows.tasks``)."""
+    first: dict[object, int] = {}
+    for y, r in zip(ys, kept):
+        first.setdefault(r.get("task"), y - 1)
+    ranked = {t: of for t, _n, of in data.tasks}
+    return tuple(
+        (y, "(blank)" if t is None else str(t), ranked.get(t, 0))
+        for t, y in first.items()
     )
 
 
@@ -106,12 +128,15 @@ def _grouped_rows(
     labels: Sequence[str],
     keys: Sequence[tuple[object, ...]] | None,
     group_by: str | None,
+    ranked: Mapping[object, int],
 ) -> tuple[list[int], list[str], list[tuple[int, str]]]:
     """Each row's bar position, the category labels, and the section headers:
     without ``keys`` one row per bar; with them (each row's task, where
     tasks are apart, and ``group_by`` value), a header row (its label
     blank, its name in ``sections``) above each run of one key, which also
-    leaves a gap between groups: "Task: training · Framework: PyTorch (3)"."""
+    leaves a gap between groups: "Task: training · Framework: PyTorch (3)";
+    a task's own header, of how many rows of the task (``ranked``) its bars
+    are the best: "Task: training (30 of 65)"."""
     if keys is None:
         return list(range(len(rows))), list(labels), []
     ys: list[int] = []
@@ -125,7 +150,9 @@ def _grouped_rows(
             if group_by:
                 shown = "(blank)" if value is None else format_cell(value)
                 parts.append(f"{field(group_by).label}: {shown}")
-            sections.append((len(categories), f"{' · '.join(parts)} ({size})"))
+            of = ranked.get(task, 0) if not group_by else 0
+            count = f"{size:,} of {of:,}" if of > size else f"{size:,}"
+            sections.append((len(categories), f"{' · '.join(parts)} ({count})"))
             categories.append("")
         ys.append(len(categories))
         categories.append(label)

@@ -14,6 +14,7 @@ from ipubench_gui.domain.chartrows import (
     config_label,
     distinct_colors,
     repeats,
+    shares,
 )
 from ipubench_gui.domain.format import format_number, shown_unit
 from ipubench_gui.domain.metrics import CHIP_TIMES
@@ -76,6 +77,9 @@ class Plot:
     # bars ranked best first: how many the ranking held (the store drew the
     # best of them), for the note saying how many are shown
     ranked: int = 0
+    # bars of several tasks, each ranked apart: (first row of the task's
+    # block, the task, how many rows its ranking held), in order
+    blocks: tuple[tuple[int, str, int], ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -147,54 +151,94 @@ def shown_note(shown: int, of: int, best: bool) -> str:
     return f"the {'best' if best else 'first'} {shown:,} of {of:,} shown"
 
 
+def tasks_note(parts: Sequence[tuple[str, int, int]]) -> str:
+    """The note saying how many bars of each task's rows a chart shows, each
+    task's best ranked apart: (task, bars, rows of the task)."""
+    each = ", ".join(f"{n:,} of {of:,} {task}" for task, n, of in parts)
+    return f"the best of each task shown: {each}"
+
+
 def bar_count(plot: Plot) -> int:
     """Bars drawn (a section's header row is none)."""
     return len(plot.categories) - len(plot.sections)
 
 
+def _block_bars(plot: Plot) -> list[int]:
+    """Bars of each task's block of rows (``Plot.blocks``), in order."""
+    starts = [b[0] for b in plot.blocks]
+    ends = [*starts[1:], len(plot.categories)]
+    return [sum(1 for c in plot.categories[a:b] if c) for a, b in zip(starts, ends)]
+
+
+def bars_shown_note(plot: Plot) -> str:
+    """The note a bar chart carries saying how many of its ranked bars show
+    ("the best 60 of 1,371 shown"; by task, "the best of each task shown:
+    30 of 65 training, 30 of 1,306 inference")."""
+    if plot.blocks:
+        bars = _block_bars(plot)
+        return tasks_note([(t, n, of) for (_y, t, of), n in zip(plot.blocks, bars)])
+    return shown_note(bar_count(plot), plot.ranked or bar_count(plot), plot.ranked > 0)
+
+
 def first_bars(plot: Plot, n: int) -> Plot:
-    """``plot`` with only its first ``n`` bar categories (and what is drawn on
-    them); series left with nothing are dropped, so a legend names only what
-    shows, and the note of how many are shown says the new count (one count,
-    not the store's and the picture's). Not a bar chart, or no more than
-    ``n`` bars: ``plot`` itself."""
+    """``plot`` with only its first ``n`` rows of bars and headers (and what is
+    drawn on them); series left with nothing are dropped, so a legend names
+    only what shows, and the note of how many are shown says the new count
+    (one count, not the store's and the picture's). Bars of several tasks
+    (``Plot.blocks``) share the ``n`` rows, each task's first kept. A header
+    never ends the rows kept; one whose bars are cut says how many of its own
+    show. Not a bar chart, or no more than ``n`` rows: ``plot`` itself."""
     if not plot.horizontal_bars or len(plot.categories) <= n:
         return plot
-    if any(y == n - 1 for y, _t in plot.sections):
-        n -= 1  # no header on the last row with its bars all cut off
-    before = bar_count(plot)
-    of = plot.ranked or before
-    old = shown_note(before, of, plot.ranked > 0)
+    starts = [b[0] for b in plot.blocks] or [0]
+    ends = [*starts[1:], len(plot.categories)]
+    heads = dict(plot.sections)
+    keep: list[int] = []
+    for a, k in zip(starts, shares([b - a for a, b in zip(starts, ends)], n)):
+        part = list(range(a, a + k))
+        while part and part[-1] in heads:  # a header with its bars cut off
+            part.pop()
+        keep += part
+    at = {old: new for new, old in enumerate(keep)}
     series = tuple(
         replace(s, points=kept)
         for s in plot.series
-        if (kept := tuple(p for p in s.points if p.y < n - 0.5))
+        if (
+            kept := tuple(
+                p if at[round(p.y)] == p.y else replace(p, y=at[round(p.y)])
+                for p in s.points
+                if round(p.y) in at
+            )
+        )
     )
-    # a header whose bars are all cut off goes too; one whose bars are cut
-    # says how many of its own are shown
     sections = tuple(
-        (y, _section_count(t, y, plot, n)) for y, t in plot.sections if y < n - 1
+        (at[y], _section_count(t, y, plot, at)) for y, t in plot.sections if y in at
     )
+    blocks = tuple((at[y], t, of) for y, t, of in plot.blocks if y in at)
     cut = replace(
-        plot, series=series, categories=plot.categories[:n], sections=sections
+        plot,
+        series=series,
+        categories=tuple(plot.categories[y] for y in keep),
+        sections=sections,
+        blocks=blocks,
     )
-    notes = tuple(t for t in plot.notes if t != old)
+    notes = tuple(t for t in plot.notes if t != bars_shown_note(plot))
     if not repeats({s.name: s.color for s in series}):  # the bars left: apart
         notes = tuple(t for t in notes if not t.endswith(COLOURS_REPEAT))
-    new = shown_note(bar_count(cut), of, plot.ranked > 0)
-    return replace(cut, notes=notes + (new,))
+    return replace(cut, notes=(*notes, bars_shown_note(cut)))
 
 
-def _section_count(text: str, at: int, plot: Plot, n: int) -> str:
-    """A section header "name (12)" at row ``at`` whose bars are cut to the
-    first ``n`` rows: "name (5 of 12)"."""
+def _section_count(text: str, at: int, plot: Plot, kept: Mapping[int, int]) -> str:
+    """A section header "name (12)" or "name (12 of 65)" at row ``at`` whose
+    bars are cut to the rows ``kept``: "name (5 of 12)", "name (5 of 65)"."""
     name, sep, count = text.rpartition(" (")
-    if not sep or not count.rstrip(")").isdigit():
+    total = count.rstrip(")").rpartition(" of ")[2].replace(",", "")
+    if not sep or not total.isdigit():
         return text
     ends = [y for y, _t in plot.sections if y > at] + [len(plot.categories)]
-    shown = sum(1 for y in range(at + 1, min(ends[0], n)) if plot.categories[y])
-    total = int(count.rstrip(")"))
-    return text if shown >= total else f"{name} ({shown} of {total})"
+    shown = sum(1 for y in range(at + 1, ends[0]) if y in kept and plot.categories[y])
+    of = int(total)
+    return text if shown >= of else f"{name} ({shown:,} of {of:,})"
 
 
 def split_panel(plot: Plot, title: str, parts: int) -> Plot:

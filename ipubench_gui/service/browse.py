@@ -18,6 +18,8 @@ from ipubench_gui.domain.chartrows import (
     ChartRows,
     best_rows,
     chart_unit,
+    shares,
+    task_order,
 )
 from ipubench_gui.domain.chartspec import ChartSpec, chart_metric
 from ipubench_gui.domain.fields import FACETS, RANGES
@@ -241,11 +243,33 @@ def chart_rows(
     )
     if unit is None:
         return ChartRows(metric, (), total, 0, 0)
+    lower = metric in LOWER_IS_BETTER
+    counts: dict[str | None, int] = dict(
+        db.run(q.chart_tasks(state, metric, unit, lower, per_chip)).rows
+    )
+    if len(counts) < 2:
+        rows = _chart_top(db, state, metric, unit, limit, per_chip)
+        return ChartRows(metric, rows, total, mine, plotted, 1, others)
+    # each task's best apart, the bars shared out (as best_rows does)
+    order = task_order(counts)
+    room = shares([counts[t] for t in order], limit)
+    picked: list[Mapping[str, Any]] = []
+    for t, k in zip(order, room):
+        if k:
+            one = state.with_values("task", [t])
+            picked += _chart_top(db, one, metric, unit, k, per_chip)
+    tasks = tuple((t, k, counts[t]) for t, k in zip(order, room))
+    return ChartRows(metric, tuple(picked), total, mine, plotted, 1, others, tasks)
+
+
+def _chart_top(
+    db: Database, state: FilterState, metric: str, unit: str, limit: int, per_chip: bool
+) -> tuple[Mapping[str, Any], ...]:
+    """The best ``limit`` rows of ``metric`` in ``unit`` (a family), best first."""
     rank = (state, metric, unit, limit, metric in LOWER_IS_BETTER, per_chip)
     figures = [f for (f,) in db.run(q.chart_cut(*rank)).rows]
     cut = figures[-1] if len(figures) == limit and None not in figures else None
-    res = db.run(q.chart_top(*rank, cut=cut))
-    return ChartRows(metric, tuple(res.dicts()), total, mine, plotted, 1, others)
+    return tuple(db.run(q.chart_top(*rank, cut=cut)).dicts())
 
 
 KIND_ROW_CAP = 5000

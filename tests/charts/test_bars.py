@@ -141,7 +141,9 @@ def test_value_labels_are_never_under_the_legend(qapp, db, where):
 
 
 def test_an_export_says_how_many_bars_it_shows(qapp, db):
-    plot = _plot(db, "throughput")
+    one = FilterState().with_values("task", ["inference"])  # one ranking
+    spec = ChartSpec(kind="throughput")
+    plot = build_plot(spec, browse.chart_data(db, one, spec))
     n = len(plot.categories)
     w = compose(plot, ExportOptions(1920, 1080))
     pi = next(i for i in w.ci.items if isinstance(i, pg.PlotItem))
@@ -150,4 +152,13 @@ def test_an_export_says_how_many_bars_it_shows(qapp, db):
     # one count, in the chart's notes: the bars drawn of those ranked
     assert f"the best {shown:,} of {plot.ranked:,} shown" in w.chart_plot.notes
     assert f"the best {n:,} of {plot.ranked:,} shown" not in w.chart_plot.notes
+    w.close()
+    # both tasks: each ranked apart, counted apart (test_tasks_apart)
+    both = _plot(db, "throughput")
+    w = compose(both, ExportOptions(1920, 1080))
+    pi = next(i for i in w.ci.items if isinstance(i, pg.PlotItem))
+    shown = len(pi.getAxis("left")._tickLevels[0])
+    (note,) = [t for t in w.chart_plot.notes if t.startswith("the best ")]
+    counts = [p.split(" of ")[0] for p in note.split(": ", 1)[1].split(", ")]
+    assert sum(int(c.replace(",", "")) for c in counts) == shown
     w.close()

@@ -349,7 +349,7 @@ def test_bar_legends_stay_in_the_empty_corner_and_names_stay_text(qapp, db):
     assert 3 <= shown < bar_count(plot)
     in_view = len(w.chart_plot.categories)  # the bars' rows and their headers'
     assert in_view - len(w.chart_plot.sections) == shown
-    drawn = [s for s in plot.series if any(p.y < in_view for p in s.points)]
+    drawn = [s for s in w.chart_plot.series if any(p.y < in_view for p in s.points)]
     drawn = [s.name for s in sorted(drawn, key=lambda s: min(p.y for p in s.points))]
     rows = [r.replace("\n", " ") for r in _legend_rows(legend)]  # wrapped
     assert rows == drawn and odd in drawn  # first bar first

@@ -3,11 +3,14 @@ both tasks is in sections named by task, in the window and in exports."""
 
 from __future__ import annotations
 
+import pytest
+
 from ipubench_gui.charts.export import ExportOptions, compose
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
 from ipubench_gui.service import browse
+from ipubench_gui.store.query import queries as q
 
 
 def _bars(db, **spec):
@@ -22,26 +25,41 @@ def _section_of(plot, y: float) -> str:
 def test_training_and_inference_bars_are_in_sections_named_by_task(db):
     """The images/s bars hold the vendor's IPU-POD256 ResNet-50 training
     figure (365,040 images/s in the seed's table) beside inference
-    results: each bar sits under the header of its own task, each header
-    counts its bars."""
+    results: each bar sits under the header of its own task, each task's
+    bars are its own best (ranked apart, the bars shared out), and each
+    header says of how many of the task's rows (counted here in SQL)."""
     plot = _bars(db, unit_family="images/s")
     task = {r["result_id"]: r["task"] for r in plot.rows}
     assert set(task.values()) == {"training", "inference"}
-    heads = [t for _y, t in plot.sections]
-    assert sorted(h.split(" (")[0] for h in heads) == [
-        "Task: inference",
-        "Task: training",
-    ]
-    bars = [(p, s) for s in plot.series for p in s.points]
-    for p, _s in bars:
+    bars = [p for s in plot.series for p in s.points]
+    for p in bars:
         assert _section_of(plot, p.y).startswith(f"Task: {task[p.result_id]} ("), p
-    for _at, text in plot.sections:
-        mine = [p for p, _s in bars if _section_of(plot, p.y) == text]
-        assert text.endswith(f" ({len(mine)})")
-    pod256 = [p for p, _s in bars if p.x == 365040]
+    heads = {t.split(" (")[0]: t for _y, t in plot.sections}
+    assert sorted(heads) == ["Task: inference", "Task: training"]
+    counts = {}
+    for name in ("training", "inference"):
+        n, best = db.run(
+            q.Query(
+                "SELECT count(*), list(result_id ORDER BY value DESC, result_id) "
+                "FROM results_v WHERE metric = 'throughput' AND task = $t AND "
+                "coalesce(unit_family, unit) = 'images/s'",
+                {"t": name},
+            )
+        ).rows[0]
+        counts[name] = n
+        mine = sorted((p for p in bars if task[p.result_id] == name), key=lambda p: p.y)
+        assert [p.result_id for p in mine] == best[: len(mine)]  # its best, in order
+        assert heads[f"Task: {name}"] == f"Task: {name} ({len(mine):,} of {n:,})"
+    # the 60 bars shared: 30 each, unless a task has fewer rows
+    training = min(counts["training"], max(30, 60 - counts["inference"]))
+    assert len(bars) == min(60, sum(counts.values()))
+    assert sum(1 for p in bars if task[p.result_id] == "training") == training
+    pod256 = [p for p in bars if p.x == 365040]
     assert len(pod256) == 1
     assert _section_of(plot, pod256[0].y).startswith("Task: training")
     assert "IPU-POD256" in plot.categories[int(pod256[0].y)]
+    each = [n for n in plot.notes if n.startswith("the best of each task shown: ")]
+    assert len(each) == 1 and f"of {counts['training']:,} training" in each[0]
 
 
 def test_one_task_has_no_task_header(db):
@@ -61,17 +79,42 @@ def test_grouped_bars_are_grouped_within_their_task(db):
         assert head.startswith(f"Task: {r['task']} · Framework: {r['framework']} (")
 
 
-def test_an_export_cut_to_the_bars_that_fit_counts_them_in_its_header(qapp, db):
-    """A slide shows the best bars that fit: a section cut short says how
-    many of its own it shows ("22 of 59"), as the note says of all."""
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_an_export_cut_to_the_bars_that_fit_keeps_each_task(qapp, db, size):
+    """A slide shows the bars that fit, shared between the tasks (each
+    task's best first): both tasks' headers are on it, each saying how many
+    of the task's rows its bars are the best of, as the note does."""
     plot = _bars(db, unit_family="images/s")
-    w = compose(plot, ExportOptions(1280, 720))
+    w = compose(plot, ExportOptions(*size))
     drawn = w.chart_plot
-    for at, text in drawn.sections:
-        shown = sum(
-            1 for s in drawn.series for p in s.points if _section_of(drawn, p.y) == text
-        )
-        total = int(next(t for a, t in plot.sections if a == at).rsplit("(", 1)[1][:-1])
-        want = f"({shown})" if shown == total else f"({shown} of {total})"
-        assert text.endswith(want), (text, shown, total)
+    whole = {t.split(" (")[0]: t for _y, t in plot.sections}
+    names = [t.split(" (")[0] for _y, t in drawn.sections]
+    assert names == list(whole)  # both tasks, in the window's order
+    mine: dict[str, list[str]] = {}
+    for p in (p for s in drawn.series for p in s.points):
+        mine.setdefault(_section_of(drawn, p.y).split(" (")[0], []).append(p.result_id)
+    ranked = {
+        n: [
+            p.result_id
+            for p in sorted(
+                (
+                    p
+                    for s in plot.series
+                    for p in s.points
+                    if _section_of(plot, p.y).startswith(n)
+                ),
+                key=lambda p: p.y,
+            )
+        ]
+        for n in whole
+    }
+    parts = []
+    for (_y, text), name in zip(drawn.sections, names):
+        n = len(mine[name])
+        assert abs(n - len(mine[names[0]])) <= 1  # the room shared evenly
+        assert sorted(mine[name]) == sorted(ranked[name][:n])  # the task's best
+        of = whole[name].rsplit(" of ", 1)[1]
+        assert text == f"{name} ({n:,} of {of}"
+        parts.append(f"{n:,} of {of[:-1]} {name.removeprefix('Task: ')}")
+    assert f"the best of each task shown: {', '.join(parts)}" in drawn.notes
     w.close()

@@ -245,6 +245,7 @@ def test_bar_rows_picked_in_python_equal_the_store_top_n(db, data):
     sql = browse.chart_rows(db, state, metric, limit)
     assert [r["result_id"] for r in mine.rows] == [r["result_id"] for r in sql.rows]
     assert (mine.total, mine.mine, mine.plotted) == (sql.total, sql.mine, sql.plotted)
+    assert mine.tasks == sql.tasks  # each task's best apart, the room shared alike
 
 
 @pytest.mark.parametrize("state", STATES, ids=lambda s: s.describe())
@@ -282,30 +283,32 @@ def test_the_best_rows_are_cut_where_the_figures_tie(db, per_chip):
 
     fig = "value / accelerators" if per_chip else "value"
     cut_at_a_tie = 0
-    for metric, family in db.run(
+    # one task's rows: a chart of both ranks each task's apart (test_tasks_apart)
+    for metric, family, task in db.run(
         q.Query(
-            "SELECT DISTINCT metric, coalesce(unit_family, unit) FROM results_v "
-            "WHERE metric = 'throughput'",
+            "SELECT DISTINCT metric, coalesce(unit_family, unit), task "
+            "FROM results_v WHERE metric = 'throughput'",
             {},
         )
     ).rows:
         every = db.run(
             q.Query(
                 f"SELECT result_id, {fig} FROM results_v WHERE metric = $m AND "
-                f"coalesce(unit_family, unit) = $u ORDER BY {fig} DESC NULLS LAST, "
-                "result_id",
-                {"m": metric, "u": family},
+                f"coalesce(unit_family, unit) = $u AND task = $t "
+                f"ORDER BY {fig} DESC NULLS LAST, result_id",
+                {"m": metric, "u": family, "t": task},
             )
         ).rows
         # One cut inside each run of equal figures (where the figure is shared
         # by rows inside and outside the best): every cut inside one run is
         # the same case, and asking at each made this the slowest store test.
+        one = FilterState().with_values("task", [task])
         for limit in range(1, len(every)):
             if every[limit - 1][1] != every[limit][1]:
                 continue
             if limit > 1 and every[limit - 2][1] == every[limit - 1][1]:
                 continue  # this run of equal figures was cut inside already
             cut_at_a_tie += 1
-            got = browse.chart_rows(db, FilterState(), metric, limit, family, per_chip)
+            got = browse.chart_rows(db, one, metric, limit, family, per_chip)
             assert [r["result_id"] for r in got.rows] == [r[0] for r in every[:limit]]
     assert cut_at_a_tie > 0  # the seed has such ties

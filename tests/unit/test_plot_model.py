@@ -78,3 +78,40 @@ def test_first_bars_never_ends_on_a_header_whose_bars_are_cut_off():
     kept = first_bars(plot, 5)  # the header at 3 keeps its first bar
     assert kept.categories == ("", "row 1", "row 2", "", "row 4")
     assert kept.sections == ((0, "group 0"), (3, "group 3"))
+
+
+def test_places_are_shared_evenly_and_what_a_part_cannot_take_goes_to_the_rest():
+    from ipubench_gui.domain.chartrows import shares
+
+    assert shares([65, 1306], 60) == [30, 30]
+    assert shares([5, 1306], 60) == [5, 55]
+    assert shares([1306, 5], 60) == [55, 5]
+    assert shares([10, 20], 60) == [10, 20]  # room for all
+    assert shares([100, 100], 5) == [3, 2]
+    assert shares([3, 100, 100], 10) == [3, 4, 3]
+    assert sum(shares([7, 8, 9], 13)) == 13
+
+
+def test_bars_of_several_tasks_share_an_export_s_rows():
+    """Two tasks' blocks ('H' headers): the rows that fit are shared between
+    the blocks, each keeping its first rows, headers renumbered."""
+    plot = _sections("HAAAAHBBBB")  # blocks at rows 0 and 5
+    plot = Plot(
+        **{
+            **plot.__dict__,
+            "blocks": ((0, "inference", 40), (5, "training", 4)),
+            "sections": ((0, "Task: inference (4 of 40)"), (5, "Task: training (4)")),
+        }
+    )
+    top = first_bars(plot, 6)
+    assert top.categories == ("", "row 1", "row 2", "", "row 6", "row 7")
+    assert top.sections == (
+        (0, "Task: inference (2 of 40)"),
+        (3, "Task: training (2 of 4)"),
+    )
+    assert top.blocks == ((0, "inference", 40), (3, "training", 4))
+    assert sorted(p.y for s in top.series for p in s.points) == [1, 2, 4, 5]
+    assert (
+        top.notes[-1]
+        == "the best of each task shown: 2 of 40 inference, 2 of 4 training"
+    )
