@@ -84,7 +84,7 @@ def distinct_colors(
         least = min(used[i] for i in range(n))
         slot = next(
             s
-            for s in ((preferred(m) + k) % n for k in range(1, n + 1))
+            for s in ((preferred(m) + k) % n for k in range(n))
             if used[s] == least
         )
         used[slot] += 1
