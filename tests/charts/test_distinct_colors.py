@@ -17,6 +17,8 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plot_mlperf import mlperf_plot
 from ipubench_gui.domain.plot_model import Point, line_series
+from ipubench_gui.domain.plot_vendor import UNAUDITED, vendor_plot
+from ipubench_gui.domain.verdicts import NOT_CHECKABLE
 from ipubench_gui.service import browse, chart
 from tests.conftest import examples
 
@@ -174,3 +176,16 @@ def test_more_mlperf_accelerator_types_than_colours_differ_in_shape(db):
         and all(p in t for p in pentagons)
         for t in more.notes
     ), more.notes
+
+
+def test_a_claim_not_audited_is_not_painted_as_not_checkable(db):
+    """'not audited' (no audit for a row) was #999999, which the light
+    theme darkens to the grey 'not checkable' is drawn in."""
+    rows = list(_chart(db, FilterState(), kind="vendor").rows)
+    verdicts = {r["audit"].verdict for r in rows}
+    assert NOT_CHECKABLE in verdicts
+    rows[0] = {**rows[0], "audit": None}
+    plot = vendor_plot(rows)
+    assert UNAUDITED in {s.name for s in plot.series}
+    for theme in (LIGHT, DARK):
+        assert _clashes(plot.series, theme) == [], theme
