@@ -41,15 +41,12 @@ from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.files import ExportError, atomic_write
 from ipubench_gui.domain.format import counted
 from ipubench_gui.domain.plot_model import first_bars, split_panel
-from ipubench_gui.domain.plots import Plot
+from ipubench_gui.domain.plots import Plot, footnote
 from ipubench_gui.domain.series_rule import SEP
 from ipubench_gui.domain.text import elide_words
 
 FORMATS = ("png", "svg", "pdf")
 BODY_MIN = 0.8  # of the body size: 18 px at 1920x1080, what a slide still reads
-
-
-
 
 
 @dataclass(frozen=True)
@@ -314,7 +311,10 @@ def _compose(
     subtitle = opts.subtitle
     foot = opts.footnote
     if plot.horizontal_bars:  # its note then says how many are shown
-        plot = first_bars(plot, bars_that_fit(opts))
+        cut = first_bars(plot, bars_that_fit(opts))
+        if cut is not plot and foot == footnote(plot):
+            foot = footnote(cut)  # the sources and IDs of the bars drawn
+        plot = cut
     if plot.notes:
         foot = "; ".join(plot.notes) + (". " + foot if foot else "")
     if plot.panels:
@@ -331,6 +331,7 @@ def _compose(
     footer.item.setTextWidth(opts.width - 3 * fp)
     footer.setText(html.escape(foot), size=f"{fp * 0.7:.0f}px", color=theme.caption)
     w.chart_drawn, w.chart_subtitle = drawn, subtitle  # for tests and callers
+    w.chart_footer = footer
     w.chart_plot = plot  # as drawn (panels split to name every line)
     w.resize(opts.width, opts.height)
     # Shown to be laid out (WA_DontShowOnScreen: never on screen). For a

@@ -182,7 +182,8 @@ def bars_shown_note(plot: Plot) -> str:
 
 def first_bars(plot: Plot, n: int) -> Plot:
     """``plot`` with only its first ``n`` rows of bars and headers (and what is
-    drawn on them); series left with nothing are dropped, so a legend names
+    drawn on them, and the rows behind them: for its footnote); series left
+    with nothing are dropped, so a legend names
     only what shows, and the note of how many are shown says the new count
     (one count, not the store's and the picture's). Bars of several tasks
     (``Plot.blocks``) share the ``n`` rows, each task's first kept. A header
@@ -215,12 +216,14 @@ def first_bars(plot: Plot, n: int) -> Plot:
         (at[y], _section_count(t, y, plot, at)) for y, t in plot.sections if y in at
     )
     blocks = tuple((at[y], t, of) for y, t, of in plot.blocks if y in at)
+    drawn = {p.result_id for s in series for p in s.points}
     cut = replace(
         plot,
         series=series,
         categories=tuple(plot.categories[y] for y in keep),
         sections=sections,
         blocks=blocks,
+        rows=tuple(r for r in plot.rows if r.get("result_id") in drawn),
     )
     notes = tuple(t for t in plot.notes if t != bars_shown_note(plot))
     if not repeats({s.name: s.color for s in series}):  # the bars left: apart

@@ -118,3 +118,30 @@ def test_an_export_cut_to_the_bars_that_fit_keeps_each_task(qapp, db, size):
         parts.append(f"{n:,} of {of[:-1]} {name.removeprefix('Task: ')}")
     assert f"the best of each task shown: {', '.join(parts)}" in drawn.notes
     w.close()
+
+
+def test_an_export_cut_short_names_the_sources_of_the_bars_it_draws(qapp, db):
+    """The window's 30 inference bars cite MLPerf Inference v2.0-v3.0; the
+    11 that fit a 1920x1080 slide are v2.1 and v3.0 results only: the slide's
+    footnote names and counts the bars it draws, not the window's."""
+    from ipubench_gui.domain.plots import footnote
+
+    plot = _bars(db)
+    w = compose(plot, ExportOptions(1920, 1080, footnote=footnote(plot)))
+    drawn = w.chart_plot
+    ids = {p.result_id for s in drawn.series for p in s.points}
+    assert (
+        {r["result_id"] for r in drawn.rows}
+        == ids
+        < {r["result_id"] for r in plot.rows}
+    )
+    text = w.chart_footer.item.toPlainText()
+    assert text.endswith(footnote(drawn)) and footnote(drawn) != footnote(plot)
+    rounds = {r["mlperf_round"] for r in drawn.rows if r.get("mlperf_round")}
+    left = {r["mlperf_round"] for r in plot.rows if r.get("mlperf_round")} - rounds
+    assert left  # the window's chart cites rounds whose bars the slide leaves out
+    for r in left:
+        assert f"Inference v{r} results" not in text
+    for r in rounds:
+        assert f"Inference v{r} results" in text
+    w.close()
