@@ -84,6 +84,10 @@ def shown_session(db, kind: str | None = None):
     s.window.show()
     if kind is not None:
         s.state.set_chart(s.state.chart.with_(kind=kind))
+    # A chart drawn over several turns (a loaded machine) holds the canvas's
+    # paint until it is whole: finished here, so what follows (the paint
+    # floor's repaints) paints the chart, not a canvas that paints nothing.
+    s.window.canvas.finish()
     app.processEvents()
     return s
 
