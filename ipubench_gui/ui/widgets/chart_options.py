@@ -203,11 +203,26 @@ class ChartOptions(QWidget):
     def set_families(self, drawn: str | None, others) -> None:
         """The unit families the filtered rows have: ``drawn`` (what the bars
         count now) and ``others`` ((family, rows), largest first)."""
-        with QSignalBlocker(self.family):
-            self.family.clear()
-            if drawn is not None:
-                self.family.addItem(drawn, drawn)
-            for fam, n in others:
-                self.family.addItem(f"{fam} ({counted(n, 'row')})", fam)
-            self.family.setCurrentIndex(0)
+        items = ([(drawn, drawn)] if drawn is not None else []) + [
+            (f"{fam} ({counted(n, 'row')})", fam) for fam, n in others
+        ]
+        box = self.family
+        with QSignalBlocker(box):
+            if (
+                box.count() == len(items) > 0
+                and box.currentIndex() == 0
+                and (box.itemText(0), box.itemData(0)) == items[0]
+            ):
+                # The one shown is the same: only the list's other entries
+                # change (their counts), which repaints nothing. Refilled at
+                # every chart drawn, the box was repainted at every change.
+                for i, (text, fam) in enumerate(items[1:], 1):
+                    if box.itemText(i) != text or box.itemData(i) != fam:
+                        box.setItemText(i, text)
+                        box.setItemData(i, fam)
+            else:
+                box.clear()
+                for text, fam in items:
+                    box.addItem(text, fam)
+                box.setCurrentIndex(0)
         self.family.setEnabled(self.family.count() > 1)
