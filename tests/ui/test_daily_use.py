@@ -230,7 +230,8 @@ def test_explain_is_on_the_right_click_menus_of_table_comparison_and_chart(
     assert w.details.about == ()  # a column stays while it is compared
     # a chart point: "Explain this point" over a bar, and not beside the bars
     c = w.canvas
-    hit = c.drawn.hits[3]
+    # the fourth bar from the top (hits are kept by series, not by row)
+    hit = sorted(c.drawn.hits, key=lambda h: h.y)[3]
     vb = c.item.getViewBox()
     at = c.plot.mapFromScene(vb.mapViewToScene(QPointF(hit.bar_end / 2, hit.y)))
     vp = c.plot.viewport()
