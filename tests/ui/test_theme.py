@@ -203,14 +203,20 @@ def test_dark_palette_text_reads_on_every_ground():
 
 
 def _edges(img: QImage, rect, ground: QColor) -> list[float]:
-    """For each side of ``rect`` (in ``img``), at its middle, the most
-    contrast any of its 3 outermost pixels has against ``ground``."""
-    cx, cy = rect.center().x(), rect.center().y()
+    """For each side of ``rect`` (in the widget's logical pixels), at its
+    middle, the most contrast any of its 3 outermost pixels has against
+    ``ground``; read from ``img`` at its device pixel ratio (2 in the
+    high-DPI pass), so 3 logical pixels are 3 x ratio image pixels."""
+    dpr = round(img.devicePixelRatio())
+    left, top = rect.left() * dpr, rect.top() * dpr
+    right, bottom = (rect.right() + 1) * dpr - 1, (rect.bottom() + 1) * dpr - 1
+    cx, cy = rect.center().x() * dpr, rect.center().y() * dpr
+    depth = range(3 * dpr)
     sides = (
-        [(rect.left() + k, cy) for k in range(3)],
-        [(rect.right() - k, cy) for k in range(3)],
-        [(cx, rect.top() + k) for k in range(3)],
-        [(cx, rect.bottom() - k) for k in range(3)],
+        [(left + k, cy) for k in depth],
+        [(right - k, cy) for k in depth],
+        [(cx, top + k) for k in depth],
+        [(cx, bottom - k) for k in depth],
     )
     return [max(_ratio(img.pixelColor(x, y), ground) for x, y in s) for s in sides]
 
@@ -234,7 +240,6 @@ def test_dark_theme_controls_show_their_edges(dark):
     w = dark.window
     dark.state.set_chart(dark.state.chart.with_(kind="scaling"))  # "Log axes" shown
     img = w.grab().toImage()
-    assert img.devicePixelRatio() == 1
     kinds = (QLineEdit, QPushButton, QComboBox, QToolButton, QCheckBox)
     seen, low = set(), []
     for c in w.findChildren(QWidget):
