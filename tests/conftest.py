@@ -130,6 +130,19 @@ def seeds_or_skip() -> Path:
     return SEEDS
 
 
+# The command line run by ``python -c``, printing its peak RSS ("peak-kb N")
+# before it exits with the command's code: a memory bound read from the
+# kernel's own high-water mark.
+CLI_WITH_PEAK_RSS = (
+    "import sys\n"
+    "from ipubench_gui.cli import main\n"
+    "rc = main(sys.argv[1:])\n"
+    "hwm = [ln for ln in open('/proc/self/status') if ln.startswith('VmHWM')]\n"
+    "print('peak-kb', hwm[0].split()[1])\n"
+    "sys.exit(rc)\n"
+)
+
+
 def run_cli(*args: str, home: Path, env: dict | None = None, drop=()):
     """Run ``python -m ipubench_gui ARGS`` as a user would, with its own home."""
     import subprocess

@@ -20,6 +20,7 @@ from ipubench_gui.store.user import import_read, importer, user_tables
 from ipubench_gui.store.user.import_read import ImportFailed, ImportSpec
 from ipubench_gui.store.user.userdb import LOCKED, open_combined
 from tests.conftest import (
+    CLI_WITH_PEAK_RSS,
     DATA,
     GPU_STORED,
     INFERENCE_ROWS,
@@ -538,19 +539,11 @@ def test_a_1gb_file_imports_within_the_memory_limit(tmp_path):
     )
     assert big.stat().st_size > 1_000_000_000
     home = tmp_path / "home"
-    code = (
-        "import sys\n"
-        "from ipubench_gui.cli import main\n"
-        "rc = main(sys.argv[1:])\n"
-        "hwm = [ln for ln in open('/proc/self/status') if ln.startswith('VmHWM')]\n"
-        "print('peak-kb', hwm[0].split()[1])\n"
-        "sys.exit(rc)\n"
-    )
     p = subprocess.run(
         [
             sys.executable,
             "-c",
-            code,
+            CLI_WITH_PEAK_RSS,
             "import",
             str(big),
             "--map",

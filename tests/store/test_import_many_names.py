@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.conftest import REPO, run_cli, write_csv
+from tests.conftest import CLI_WITH_PEAK_RSS, REPO, run_cli, write_csv
 
 ARGS = (
     "--map",
@@ -41,19 +41,11 @@ def test_many_names_are_summed_up(tmp_path, _isolated_home):
 
 @pytest.mark.slow
 def test_a_million_distinct_names_import_within_a_gigabyte(tmp_path):
-    code = (
-        "import sys\n"
-        "from ipubench_gui.cli import main\n"
-        "rc = main(sys.argv[1:])\n"
-        "hwm = [ln for ln in open('/proc/self/status') if ln.startswith('VmHWM')]\n"
-        "print('peak-kb', hwm[0].split()[1])\n"
-        "sys.exit(rc)\n"
-    )
     p = subprocess.run(
         [
             sys.executable,
             "-c",
-            code,
+            CLI_WITH_PEAK_RSS,
             "import",
             str(_names_file(tmp_path, 10**6)),
             *ARGS,
