@@ -24,9 +24,10 @@ from ipubench_gui.charts.axes import (
     to_view,
     to_view_all,
 )
-from ipubench_gui.charts.labels import PointLabels
+from ipubench_gui.charts.labels import CountLabels, PointLabels
 from ipubench_gui.charts.legend import LEGEND_TEXT, fill_legend
 from ipubench_gui.charts.theme import Theme, readable
+from ipubench_gui.domain.crowds import Crowd, count_text, places
 from ipubench_gui.domain.plot_model import Plot, Series
 
 __all__ = [
@@ -133,6 +134,7 @@ class _Pass:
     font_px: float
     line_scale: float
     out: Drawn
+    plot: Plot
     reused: list[pg.GraphicsObject] | None  # items of the last call, in order
     # Items of the last call (other series, same style) and its hidden
     # spares: taken by type, updated, shown.
@@ -146,8 +148,14 @@ class _Pass:
     label_every_point: bool = True
     labels_item: PointLabels | None = None  # the last call's, to refill
     # scatter points drawn apart from others at the same place: each moved
-    # this far along x (view units), by series (``_dodges``)
+    # this far along x (view units), by series (``domain.crowds``)
     dodge: dict[int, np.ndarray] = field(default_factory=dict)
+    lift: dict[int, np.ndarray] = field(default_factory=dict)  # ...and along y
+    # each scatter look's marks: x, y (view units), size (px), the index of
+    # each one's series, for counts to keep clear of
+    marks: list[tuple[np.ndarray, np.ndarray, float, np.ndarray]] = field(
+        default_factory=list
+    )
 
     def place(
         self,
@@ -267,6 +275,7 @@ def draw_steps(
         font_px,
         line_scale,
         out,
+        plot,
         list(previous.series_items) if reuse and previous is not None else None,
         labels_item=kept_labels,
     )
@@ -278,7 +287,9 @@ def draw_steps(
     run.label_every_point = (
         sum(len(s.points) for s in plot.series if s.style != "bars") <= MAX_POINT_LABELS
     )
-    run.dodge = _dodges(plot, out.x_mode, out.y_mode)
+    spots = places(plot)
+    run.dodge = {id(plot.series[i]): np.array(m) for i, m in spots.moves.items()}
+    run.lift = {id(plot.series[i]): np.array(m) for i, m in spots.lifts.items()}
     looks: dict[tuple, list[Series]] = {}  # line series by look, in order
     for s in plot.series:
         if not s.points:
@@ -292,6 +303,7 @@ def draw_steps(
         _lines(run, alike)
         yield run.so_far()
     _yours(run, plot)
+    _counts(run, plot, spots.crowds)
     for it in run.pool:  # the last call's items no series took
         it.hide()
     out.spares += run.pool
@@ -410,56 +422,12 @@ def _lines(run: _Pass, alike: list[Series]) -> None:
         if line.in_legend:
             run.legend.append((item, line.name))
     run.segs.append(_segments(x, y, connect, symbol is not None))
+    if s.style == "scatter":  # one point, one mark: no step corners
+        at = {id(line): i for i, line in enumerate(run.plot.series)}
+        of = [np.full(len(line.points), at[id(line)]) for line in alike]
+        run.marks.append((x, y, _mark_px(run, s), np.concatenate(of)))
     run.xs += x[np.isfinite(x)].tolist()
     run.ys += y[np.isfinite(y)].tolist()
-
-
-# Scatter points closer than this share of the y range, at one x, would
-# print as one mark; they are drawn this share of the x range apart.
-SAME_PLACE = 0.012
-DODGE = 0.02
-
-
-def _dodges(plot: Plot, x_mode: str, y_mode: str) -> dict[int, np.ndarray]:
-    """For scatter series, how far along x (view units) to move each point
-    so that points at one x whose marks would print as one (Bow Pod16's
-    three BERT times, 20.65, 20.75 and 20.81 minutes at 16 chips) are drawn
-    side by side, centred on their x; by ``id`` of the series. Empty when no
-    two points share a place."""
-    scat = [s for s in plot.series if s.points and s.style == "scatter"]
-    if not scat:
-        return {}
-    vx = [to_view_all([p.x for p in s.points], x_mode) for s in scat]
-    vy = [to_view_all([p.y for p in s.points], y_mode) for s in scat]
-    allx, ally = np.concatenate(vx), np.concatenate(vy)
-    ok = np.isfinite(allx) & np.isfinite(ally)
-    if ok.sum() < 2:
-        return {}
-    xspan = float(np.ptp(allx[ok])) or 1.0
-    yspan = float(np.ptp(ally[ok])) or 1.0
-    owner = np.concatenate([np.full(len(s.points), i) for i, s in enumerate(scat)])
-    at = np.concatenate([np.arange(len(s.points)) for s in scat])
-    order = np.lexsort((ally, allx))
-    moves = [np.zeros(len(s.points)) for s in scat]
-    moved = False
-    k = 0
-    while k < len(order):
-        j = k + 1
-        while (
-            j < len(order)
-            and ok[order[j]]
-            and allx[order[j]] == allx[order[k]]
-            and ally[order[j]] - ally[order[k]] < SAME_PLACE * yspan
-        ):
-            j += 1
-        if j - k > 1 and ok[order[k]]:
-            # many at one place: closer together, never wider than 4 steps
-            step = min(DODGE, 4 * DODGE / (j - k - 1)) * xspan
-            for n, idx in enumerate(order[k:j]):
-                moves[owner[idx]][at[idx]] = (n - (j - k - 1) / 2) * step
-            moved = True
-        k = j
-    return {id(s): m for s, m in zip(scat, moves)} if moved else {}
 
 
 def _segments(
@@ -492,6 +460,10 @@ def _look_points(
     if run.dodge:
         vx = vx + np.concatenate(
             [run.dodge.get(id(line), np.zeros(len(line.points))) for line in alike]
+        )
+    if run.lift:
+        vy = vy + np.concatenate(
+            [run.lift.get(id(line), np.zeros(len(line.points))) for line in alike]
         )
     ink = readable(run.theme.series(alike[0].color), run.theme.ground, TEXT_CONTRAST)
     xs: list[float] = []
@@ -542,7 +514,7 @@ def _marked_line(
     opts = dict(
         pen=None if s.style == "scatter" else pen,
         symbol=symbol,
-        symbolSize=7 * s.symbol_scale * run.line_scale,
+        symbolSize=_mark_px(run, s),
         symbolBrush=_symbol_brush(colour),
         symbolPen=_symbol_pen(run.theme.ground, 0.8 * run.line_scale),
         connect=connect,
@@ -564,6 +536,34 @@ def _marked_line(
     item.setClipToView(long)
     item.setDownsampling(auto=long, method="peak")
     return item
+
+
+def _mark_px(run: _Pass, s: Series) -> float:
+    """The size of a line's point symbols, in pixels."""
+    return 7 * s.symbol_scale * run.line_scale
+
+
+def _counts(run: _Pass, plot: Plot, crowds: tuple[Crowd, ...]) -> None:
+    """Each mark standing for several points (``domain.crowds``) with its
+    count ("×27") beside it, in its series' colour as text, placed where it
+    covers no mark (``CountLabels``)."""
+    if not crowds:
+        return
+    marks = run.marks
+    xs = np.concatenate([m[0] for m in marks])
+    ys = np.concatenate([m[1] for m in marks])
+    sizes = np.concatenate([np.full(len(m[0]), m[2]) for m in marks])
+    of = np.concatenate([m[3] for m in marks])
+    counts = []
+    for c in sorted(crowds, key=lambda c: -c.count):  # the largest placed first
+        s = plot.series[c.series]
+        ink = readable(run.theme.series(s.color), run.theme.ground, TEXT_CONTRAST)
+        counts.append((c.x, c.y, count_text(c), ink, _mark_px(run, s), c.series))
+    item = CountLabels(
+        counts, (xs, ys, sizes, of), run.font_px * 0.92, run.theme.background
+    )
+    run.pi.addItem(item)
+    run.out.extras.append(item)
 
 
 # A symbol's pen and brush: the same objects from one draw to the next.

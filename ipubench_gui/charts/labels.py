@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
@@ -135,3 +136,229 @@ class PointLabels(pg.GraphicsObject):
             shown.prepare(font=self._font)
             self._texts[text] = shown
         return shown
+
+
+# How far from its mark's edge a count may go looking for free room (px),
+# in steps; beyond the first few it is joined to its mark by a leader line.
+COUNT_STEPS = (2, 5, 9, 14, 20, 28, 38, 50, 65, 85, 110, 140, 180, 230, 300)
+LEADER_FROM_PX = 6  # a count further than this from its mark gets a leader
+CLEAR_PX = 1.5  # least gap between a count and any mark
+# the ways from a mark: right, left, up, down, the diagonals, then between
+WAYS = (
+    (1, 0), (-1, 0), (0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1),
+    (1, -0.5), (-1, -0.5), (1, 0.5), (-1, 0.5), (0.5, -1), (-0.5, -1), (0.5, 1),
+    (-0.5, 1),
+)  # fmt: skip
+
+
+class CountLabels(pg.GraphicsObject):
+    """Counts beside marks that stand for several points ("×27"), painted in
+    device pixels, each where its box covers no mark and no other count and
+    stays in the view: beside its mark if there is room, else the nearest
+    free place, joined to its mark by a thin line in its colour. Placed at
+    paint time from the marks' pixel boxes, so the window, a resized window
+    and every export follow the same rule; placed again only when the view's
+    transform changes."""
+
+    def __init__(
+        self,
+        counts: Sequence[tuple[float, float, str, str, float, int]],
+        marks: tuple,
+        font_px: float,
+        halo: str | None = None,
+    ):
+        """``counts``: (x, y in view units, text, colour, its mark's size in
+        px, its series), placed in this order; ``marks``: every mark to keep
+        clear of, as arrays (x, y in view units, size in px, series); a
+        count's line to its mark crosses no mark of another series."""
+        super().__init__()
+        self.counts = list(counts)
+        self._mx, self._my, self._ms = (np.asarray(a, dtype=float) for a in marks[:3])
+        self._of = np.asarray(marks[3])
+        self._font = QtGui.QFont()
+        self._font.setPixelSize(max(1, round(font_px)))
+        self._halo = None if halo is None else pg.mkColor(halo)
+        xs = [c[0] for c in self.counts] or [0.0]
+        ys = [c[1] for c in self.counts] or [0.0]
+        self._rect = QtCore.QRectF(
+            min(xs), min(ys), max(xs) - min(xs) or 1e-9, max(ys) - min(ys) or 1e-9
+        )
+        self._placed: tuple[tuple, list] = ((), [])
+
+    def boundingRect(self) -> QtCore.QRectF:  # noqa: N802 (Qt API)
+        return self._rect
+
+    def placed(
+        self, tr: QtGui.QTransform, bounds: QtCore.QRectF
+    ) -> list[tuple[QtCore.QRectF, QtCore.QLineF | None]]:
+        """Each count's box and leader line (or None) in the pixels ``tr``
+        maps view units to, kept inside ``bounds`` (the view, in those
+        pixels): the rule of the class's text."""
+        key = (
+            tr.m11(), tr.m12(), tr.m21(), tr.m22(), tr.dx(), tr.dy(),
+            bounds.getRect(),
+        )  # fmt: skip
+        if self._placed[0] == key:
+            return self._placed[1]
+        fm = QtGui.QFontMetricsF(self._font)
+        px = tr.m11() * self._mx + tr.m21() * self._my + tr.dx()
+        py = tr.m12() * self._mx + tr.m22() * self._my + tr.dy()
+        half = self._ms / 2 + CLEAR_PX
+        marks = np.column_stack((px - half, py - half, px + half, py + half))
+        labels = np.empty((0, 4))
+        at = [tr.map(QtCore.QPointF(c[0], c[1])) for c in self.counts]
+        anchors = np.array([[a.x(), a.y()] for a in at])
+        out = []
+        for k, (_x, _y, text, _ink, size, series) in enumerate(self.counts):
+            w, h = fm.horizontalAdvance(text) + 2, fm.height()
+            others = np.vstack((marks[self._of != series], labels))
+            box, leader = _free_box(
+                at[k],
+                size / 2,
+                (w, h),
+                np.vstack((marks, labels)),
+                others,
+                np.delete(anchors, k, axis=0),
+                bounds,
+            )
+            out.append((box, leader))
+            edges = [box.left(), box.top(), box.right(), box.bottom()]
+            labels = np.vstack((labels, edges))
+        self._placed = (key, out)
+        return out
+
+    def paint(self, p, *args) -> None:
+        view = self.getViewBox()
+        if view is None:
+            return
+        tr = p.transform()
+        bounds = tr.mapRect(view.viewRect())
+        placed = self.placed(tr, bounds)
+        p.save()
+        p.resetTransform()
+        p.setFont(self._font)
+        for (box, leader), (_x, _y, text, ink, *_) in zip(placed, self.counts):
+            colour = pg.mkColor(ink)
+            if leader is not None:
+                p.setPen(pg.mkPen(colour, width=1))
+                p.drawLine(leader)
+            flags = QtCore.Qt.AlignmentFlag.AlignCenter
+            if self._halo is not None:
+                p.setPen(self._halo)
+                for ox, oy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    p.drawText(box.translated(ox, oy), flags, text)
+            p.setPen(colour)
+            p.drawText(box, flags, text)
+        p.restore()
+
+    def boxes(self) -> list[tuple[float, float, QtCore.QRectF]]:
+        """Each count's mark (view units) and its box around that mark
+        (pixels), as ``paint`` draws them in the view as laid out now (a
+        legend keeps clear of them, as of ``PointLabels.boxes``)."""
+        view = self.getViewBox()
+        if view is None:
+            return []
+        tr = view.childTransform()  # view units to the view's own pixels
+        out = []
+        for (box, _leader), (x, y, *_rest) in zip(
+            self.placed(tr, view.rect()), self.counts
+        ):
+            at = tr.map(QtCore.QPointF(x, y))
+            out.append((x, y, box.translated(-at.x(), -at.y())))
+        return out
+
+
+def _free_box(
+    at: QtCore.QPointF,
+    r: float,
+    size: tuple[float, float],
+    taken: np.ndarray,
+    crossed: np.ndarray,
+    rivals: np.ndarray,
+    bounds: QtCore.QRectF,
+) -> tuple[QtCore.QRectF, QtCore.QLineF | None]:
+    """A box of ``size`` (w, h) near a mark of radius ``r`` at ``at`` that meets
+    none of ``taken`` (boxes x0, y0, x1, y1) and lies in ``bounds``: tried
+    beside the mark, then further out (``COUNT_STEPS``), each step in the
+    eight ways; with a leader line from the mark's edge when not beside it,
+    that meets none of ``crossed``; nearer its own mark than another
+    count's (``rivals``, x, y) where there is such room.
+    None free within the furthest step: the first that stays in bounds."""
+    cx, cy = at.x(), at.y()
+    w, h = size
+    cands = []
+    for d in COUNT_STEPS:
+        for ux, uy in WAYS:
+            # the box's centre, its near edge d px from the mark's edge
+            bx = cx + ux * (r + d + w / 2)
+            by = cy + uy * (r + d + h / 2)
+            cands.append((bx - w / 2, by - h / 2, bx + w / 2, by + h / 2, d))
+    c = np.array(cands)
+    inside = (
+        (c[:, 0] >= bounds.left())
+        & (c[:, 1] >= bounds.top())
+        & (c[:, 2] <= bounds.right())
+        & (c[:, 3] <= bounds.bottom())
+    )
+    meets = (
+        (c[:, None, 0] < taken[None, :, 2])
+        & (c[:, None, 2] > taken[None, :, 0])
+        & (c[:, None, 1] < taken[None, :, 3])
+        & (c[:, None, 3] > taken[None, :, 1])
+    ).any(axis=1)
+
+    # a box's distance from a point: from its nearest edge
+    def gap(px: np.ndarray, py: np.ndarray) -> np.ndarray:
+        gx = np.maximum(np.maximum(c[:, None, 0] - px, px - c[:, None, 2]), 0)
+        gy = np.maximum(np.maximum(c[:, None, 1] - py, py - c[:, None, 3]), 0)
+        return np.hypot(gx, gy)
+
+    own = gap(np.array([cx]), np.array([cy]))[:, 0]
+    rival = np.zeros(len(c), dtype=bool)
+    if len(rivals):
+        rival = (gap(rivals[:, 0], rivals[:, 1]) < own[:, None]).any(axis=1)
+    free = inside & ~meets
+    first = None
+    # nearer its own mark than any other count's first; else (a crowded
+    # part of the chart) its leader line says whose it is
+    for k in (*np.flatnonzero(free & ~rival), *np.flatnonzero(free & rival)):
+        x0, y0, x1, y1, d = c[k]
+        box = QtCore.QRectF(x0, y0, x1 - x0, y1 - y0)
+        if d <= LEADER_FROM_PX:
+            return box, None
+        leader = _leader(cx, cy, r, box)
+        if not _meets(leader, crossed):
+            return box, leader
+        first = first or (box, leader)
+    if first is not None:
+        return first
+    x0, y0, x1, y1, _d = c[int(np.argmax(inside))]
+    box = QtCore.QRectF(x0, y0, x1 - x0, y1 - y0)
+    return box, _leader(cx, cy, r, box)
+
+
+def _leader(cx: float, cy: float, r: float, box: QtCore.QRectF) -> QtCore.QLineF:
+    """From the edge of a mark of radius ``r`` at (cx, cy) to the nearest
+    point of ``box``."""
+    nx = min(max(cx, box.left()), box.right())
+    ny = min(max(cy, box.top()), box.bottom())
+    dist = math.hypot(nx - cx, ny - cy) or 1.0
+    start = QtCore.QPointF(cx + (nx - cx) * r / dist, cy + (ny - cy) * r / dist)
+    return QtCore.QLineF(start, QtCore.QPointF(nx, ny))
+
+
+def _meets(line: QtCore.QLineF, boxes: np.ndarray) -> bool:
+    """Whether ``line`` passes through any of ``boxes`` (x0, y0, x1, y1),
+    looked at every pixel along it."""
+    n = max(2, math.ceil(line.length()))
+    t = np.linspace(0.0, 1.0, n)[:, None]
+    x = line.x1() + t * (line.x2() - line.x1())
+    y = line.y1() + t * (line.y2() - line.y1())
+    return bool(
+        (
+            (x > boxes[None, :, 0])
+            & (x < boxes[None, :, 2])
+            & (y > boxes[None, :, 1])
+            & (y < boxes[None, :, 3])
+        ).any()
+    )

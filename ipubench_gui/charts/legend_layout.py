@@ -20,7 +20,7 @@ from PySide6 import QtCore, QtGui
 
 from ipubench_gui.charts.axes import px_font
 from ipubench_gui.charts.builders import Drawn, clear_of_legend
-from ipubench_gui.charts.labels import PointLabels
+from ipubench_gui.charts.labels import CountLabels, PointLabels
 from ipubench_gui.charts.legend import (
     LEGEND_TEXT,
     MAX_LINES,
@@ -362,7 +362,7 @@ def settle(
     boxes = [
         box
         for it in drawn.extras
-        if type(it) is PointLabels and it.isVisible()
+        if type(it) in (PointLabels, CountLabels) and it.isVisible()
         for box in it.boxes()
     ]
     where = slot.place(

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ipubench_gui.domain.chartrows import PALETTE, distinct_colors, repeats
+from ipubench_gui.domain.crowds import count_note, places
 from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.plot_model import Plot, Point, Row, Series, tooltip
 
@@ -190,7 +192,7 @@ def mlperf_plot(
             f"{'s' * (hidden_open != 1)} not drawn"
         )
     sizes = {int(r["accelerators"]) for r in mine}
-    return Plot(
+    plot = Plot(
         "mlperf",
         f"MLPerf™ Training {when} time to train: {what}",
         "Accelerators (log2 scale)",
@@ -205,6 +207,8 @@ def mlperf_plot(
         notes=tuple(notes),
         rows=tuple(mine),
     )
+    counted = count_note(plot, places(plot).crowds)
+    return replace(plot, notes=plot.notes + (counted,)) if counted else plot
 
 
 # Beyond this many characters the result IDs are left to the chart's data

@@ -11,7 +11,7 @@ from PySide6 import QtCore
 from PySide6.QtWidgets import QApplication
 
 from ipubench_gui.charts.export import ExportOptions, compose
-from ipubench_gui.charts.labels import PointLabels
+from ipubench_gui.charts.labels import CountLabels, PointLabels
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.kinds import KINDS
@@ -72,7 +72,7 @@ def _marks(pi: pg.PlotItem) -> list[QtCore.QRectF]:
                 a = vb.mapViewToScene(QtCore.QPointF(x0, y - h / 2))
                 b = vb.mapViewToScene(QtCore.QPointF(x0 + w, y + h / 2))
                 out.append(QtCore.QRectF(a, b).normalized())
-        elif isinstance(it, PointLabels):
+        elif isinstance(it, (PointLabels, CountLabels)):
             (x0, x1), (y0, y1) = vb.viewRange()
             for x, y, lb in it.boxes():
                 if x0 <= x <= x1 and y0 <= y <= y1:
