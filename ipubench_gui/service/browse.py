@@ -8,6 +8,7 @@ worker thread, the command line, tests).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -237,39 +238,35 @@ def chart_rows(
 ) -> ChartRows:
     """The best rows of ``metric`` in one unit family among the filtered rows
     (``wanted``, else the largest group: mixed metrics or families never share
-    an axis), and what was left out."""
+    an axis), and what was left out; as ``best_rows`` picks them, in two
+    queries whatever the number of tasks (the counts and cuts, then the rows)."""
+    lower = metric in LOWER_IS_BETTER
+    stats = db.run(q.chart_stats(state, metric, limit, lower, per_chip)).rows
+    families: Counter[tuple[str, str]] = Counter()
+    for m, fam, _task, n, _best in stats:
+        families[m, fam] += n
     unit, total, mine, plotted, others = chart_unit(
-        db.run(q.metric_units(state)).rows, metric, wanted
+        [(m, fam, n) for (m, fam), n in families.items()], metric, wanted
     )
     if unit is None:
         return ChartRows(metric, (), total, 0, 0)
-    lower = metric in LOWER_IS_BETTER
-    counts: dict[str | None, int] = dict(
-        db.run(q.chart_tasks(state, metric, unit, lower, per_chip)).rows
-    )
-    if len(counts) < 2:
-        rows = _chart_top(db, state, metric, unit, limit, per_chip)
-        return ChartRows(metric, rows, total, mine, plotted, 1, others)
-    # each task's best apart, the bars shared out (as best_rows does)
+    drawn = [(t, n, best) for m, fam, t, n, best in stats if (m, fam) == (metric, unit)]
+    counts = {t: (n, best or []) for t, n, best in drawn}
     order = task_order(counts)
-    room = shares([counts[t] for t in order], limit)
-    picked: list[Mapping[str, Any]] = []
+    # each task's best apart, the bars shared out (as best_rows does)
+    room = [limit] if len(order) < 2 else shares([counts[t][0] for t in order], limit)
+    picks = []
     for t, k in zip(order, room):
-        if k:
-            one = state.with_values("task", [t])
-            picked += _chart_top(db, one, metric, unit, k, per_chip)
-    tasks = tuple((t, k, counts[t]) for t, k in zip(order, room))
-    return ChartRows(metric, tuple(picked), total, mine, plotted, 1, others, tasks)
-
-
-def _chart_top(
-    db: Database, state: FilterState, metric: str, unit: str, limit: int, per_chip: bool
-) -> tuple[Mapping[str, Any], ...]:
-    """The best ``limit`` rows of ``metric`` in ``unit`` (a family), best first."""
-    rank = (state, metric, unit, limit, metric in LOWER_IS_BETTER, per_chip)
-    figures = [f for (f,) in db.run(q.chart_cut(*rank)).rows]
-    cut = figures[-1] if len(figures) == limit and None not in figures else None
-    return tuple(db.run(q.chart_top(*rank, cut=cut)).dicts())
+        best = counts[t][1]
+        if k > 0:  # the k-th best figure, unless blanks are among the best k
+            picks.append((t, k, best[k - 1] if len(best) >= k else None))
+    rank = {t: i for i, t in enumerate(order)}
+    found = db.run(q.chart_best(state, metric, unit, lower, picks, per_chip)).dicts()
+    rows = tuple(sorted(found, key=lambda r: rank[r["task"]]))  # stable
+    if len(order) < 2:
+        return ChartRows(metric, rows, total, mine, plotted, 1, others)
+    tasks = tuple((t, k, counts[t][0]) for t, k in zip(order, room))
+    return ChartRows(metric, rows, total, mine, plotted, 1, others, tasks)
 
 
 KIND_ROW_CAP = 5000

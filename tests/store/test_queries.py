@@ -275,10 +275,10 @@ def test_the_scaling_charts_rows_are_counted_alike_on_cube_and_rows(
 
 @pytest.mark.parametrize("per_chip", [False, True])
 def test_the_best_rows_are_cut_where_the_figures_tie(db, per_chip):
-    """The chart's Top-N ranks only rows at least as good as the last best
-    one (``chart_cut``): where that figure is shared by rows inside and
-    outside the best, the tie-break still decides, as one ORDER BY over every
-    row does."""
+    """The chart's ranking takes only rows at least as good as the last best
+    one (the cut ``queries.chart_stats`` finds): where that figure is shared
+    by rows inside and outside the best, the tie-break still decides, as one
+    ORDER BY over every row does."""
     from ipubench_gui.service import browse
 
     fig = "value / accelerators" if per_chip else "value"

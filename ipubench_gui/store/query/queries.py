@@ -112,51 +112,33 @@ def count(state: FilterState, cube_pays: bool = True) -> Query:
     return Query(f"SELECT count(*) FROM {VIEW} WHERE {cond}", params)
 
 
-def metric_units(state: FilterState) -> Query:
-    """Filtered row counts per (metric, unit family): what a chart can and
-    cannot show."""
-    cond, params = where(state)
-    return Query(
-        f"SELECT metric, {FAMILY_SQL}, count(*) FROM {VIEW} WHERE {cond} GROUP BY ALL",
-        params,
-    )
-
-
 def _chart_figure(per_chip: bool) -> str:
     """SQL: the figure a chart of the best rows ranks by, per accelerator chip
     as domain/metrics defines it (NULL where a metric has none)."""
     return per_chip_sql() if per_chip else "value"
 
 
-def chart_cut(
+def chart_stats(
     state: FilterState,
     metric: str,
-    unit: str,
     limit: int,
     lower_is_better: bool,
     per_chip: bool = False,
 ) -> Query:
-    """The figures of the best ``limit`` rows (as :func:`chart_top` ranks
-    them, without its tie-break), best first: the last, when there are
-    ``limit`` and none is blank, is the least good a best row can be."""
-    rows, params, fig, way = _ranked(state, metric, unit, lower_is_better, per_chip)
+    """Filtered rows counted per (metric, unit family, task) and, for
+    ``metric``'s, the best ``limit`` figures of each group, best first,
+    blanks left out: what a chart of the best rows can show and, once each
+    task's share of the bars is known, the least good figure a best row of
+    it can have (:func:`chart_best`'s cut). One scan."""
+    cond, params = where(state)
+    best = "min" if lower_is_better else "max"
+    fig = _chart_figure(per_chip)
     return Query(
-        f"SELECT {fig} {rows} ORDER BY {fig} {way} NULLS LAST LIMIT $lim",
-        dict(params, lim=limit),
+        f"SELECT metric, {FAMILY_SQL}, task, count(*), "
+        f"{best}({fig}, $lim) FILTER (WHERE metric = $metric) "
+        f"FROM {VIEW} WHERE {cond} GROUP BY ALL",
+        dict(params, metric=metric, lim=max(int(limit), 1)),
     )
-
-
-def chart_tasks(
-    state: FilterState,
-    metric: str,
-    unit: str,
-    lower_is_better: bool,
-    per_chip: bool = False,
-) -> Query:
-    """The rows the chart of the best rows ranks, counted by task: each
-    task's are ranked apart (``domain.chartrows.best_rows``)."""
-    rows, params, _fig, _way = _ranked(state, metric, unit, lower_is_better, per_chip)
-    return Query(f"SELECT task, count(*) {rows} GROUP BY task", params)
 
 
 def _ranked(
@@ -173,33 +155,41 @@ def _ranked(
     )
 
 
-def chart_top(
+def chart_best(
     state: FilterState,
     metric: str,
     unit: str,
-    limit: int,
     lower_is_better: bool,
+    picks: Sequence[tuple[object, int, float | None]],
     per_chip: bool = False,
-    cut: float | None = None,
 ) -> Query:
-    """The best ``limit`` rows of ``metric`` in ``unit`` (a unit family), best first.
+    """The best rows of ``metric`` in ``unit`` (a unit family) of each task
+    of ``picks`` (task, how many, cut), each task's ranked apart, best first
+    (in the order of their figures; the caller orders the tasks).
 
     Done in SQL so a chart over a million rows fetches ~60, and the bars are the
-    true best, not the best of whatever page the table happens to hold.
-    ``cut`` (from :func:`chart_cut`): only rows at least that good are ranked
-    with the tie-break, result_id, which imported rows compute (for every
-    imported row, most of the Top-N's time otherwise).
+    true best, not the best of whatever page the table happens to hold. A
+    task's ``cut`` (from :func:`chart_stats`) keeps only rows at least that
+    good for the ranking with its tie-break, result_id, which imported rows
+    compute (for every imported row, most of the time otherwise).
     """
     rows, params, fig, way = _ranked(state, metric, unit, lower_is_better, per_chip)
-    params = dict(params, lim=limit)
+    tests, room = [], []
+    for i, (task, k, cut) in enumerate(picks):
+        params[f"task{i}"], params[f"room{i}"] = task, int(k)
+        test = f"task IS NOT DISTINCT FROM $task{i}"
+        room.append(f"WHEN {test} THEN $room{i}")
+        if cut is not None:
+            test += f" AND {fig} {'<=' if lower_is_better else '>='} $cut{i}"
+            params[f"cut{i}"] = cut
+        tests.append(f"({test})")
     cols = list(dict.fromkeys([f.name for f in TABLE_COLUMNS] + list(PROVENANCE)))
     order = f"{fig} {way} NULLS LAST, result_id"
-    if cut is not None:
-        rows = f"{rows} AND {fig} {'<=' if lower_is_better else '>='} $cut"
-        params["cut"] = cut
-    # Narrow Top-N first, whole rows after (see results()).
+    # Narrow ranking first, whole rows after (see results()).
     return Query(
-        f"WITH top AS (SELECT ord {rows} ORDER BY {order} LIMIT $lim) "
+        f"WITH top AS (SELECT ord {rows} AND ({' OR '.join(tests) or 'FALSE'}) "
+        f"QUALIFY row_number() OVER (PARTITION BY task ORDER BY {order}) "
+        f"<= CASE {' '.join(room) or 'WHEN TRUE THEN 0'} END) "
         f"SELECT {', '.join(quote_ident(c) for c in cols)} FROM {VIEW} "
         f"SEMI JOIN top USING (ord) ORDER BY {order}",
         params,
