@@ -32,16 +32,18 @@ class ClaimsController(QObject):
     def __init__(self, main: Controller):
         super().__init__(main)
         self.main = main
-        self.state, self.window, self.runner = main.state, main.window, main.runner
+        self.state, self.runner = main.state, main.runner
+        self.port, self.results = main.port, main.results
+        self.view = main.window.claims  # the Claims dock: this controller's
         self.audits: dict[str, Audit] = {}
         self.stored: frozenset[str] = frozenset()  # result ids the store holds
         self._asked = False
-        self.window.claims.claimChosen.connect(self.show_claim)
-        self.window.claims_dock.visibilityChanged.connect(self._on_dock_visibility)
+        self.view.claimChosen.connect(self.show_claim)
+        main.window.claims_dock.visibilityChanged.connect(self._on_dock_visibility)
 
     def _on_dock_visibility(self, visible: bool) -> None:
         if visible:
-            self.window.claims.setFocus()  # reached from the keyboard: go there
+            self.view.setFocus()  # reached from the keyboard: go there
             if not self._asked:
                 self.refresh()
 
@@ -54,20 +56,19 @@ class ClaimsController(QObject):
         )
 
     def _on_failed(self, _slot: str, exc: Exception) -> None:
-        self.window.claims.show_error(str(exc))
+        self.view.show_error(str(exc))
 
     def _on_audited(self, result: claims.Audited) -> None:
         self.stored = result.stored
         self.audits = {a.claim_id: a for a in result.audits}
-        self.window.claims.show_audits(list(self.audits.values()))
+        self.view.show_audits(list(self.audits.values()))
 
     def show_claim(self, claim_id: str) -> None:
         """Explain the claim and select the stored results it used."""
         a = self.audits[claim_id]
-        self.window.claims.show_explanation(a.explain())
+        self.view.show_explanation(a.explain())
         ids = tuple(i for i in a.result_ids if i in self.stored)
-        m = self.window.model
-        hidden = any(m.row_of(i) is None for i in ids)
+        hidden = not all(self.results.holds(i) for i in ids)
         clear = hidden and not self.state.filters.is_empty()
         # one undo step: the user's filters come back with Ctrl+Z (said so)
         said = Say.FILTERS_CLEARED.text if clear else ""
@@ -75,4 +76,4 @@ class ClaimsController(QObject):
             if clear:
                 self.state.set_filters(FilterState())
         self.state.set_selection(ids)
-        self.window.table.select_ids(ids)
+        self.port.select(ids)

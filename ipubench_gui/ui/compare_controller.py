@@ -54,6 +54,8 @@ class CompareController(QObject):
         self.main = main
         state, window = main.state, main.window
         self.state, self.window, self.runner = state, window, main.runner
+        self.port, self.results = main.port, main.results
+        self.view = cmp = window.comparator  # the Compare dock: this controller's
         self.compare_rows: list[dict] = []  # as shown (per chip when toggled)
         self._fetched: list[dict] = []  # as stored
         self._counterparts: compare_service.Counterparts | None = None  # as stored
@@ -66,7 +68,6 @@ class CompareController(QObject):
         state.selectionChanged.connect(self._on_state_selection_changed)
         state.chartChanged.connect(self._on_state_chart_changed)
         window.add_compare_action.triggered.connect(self.add_selection_to_comparison)
-        cmp = window.comparator
         cmp.addRequested.connect(
             lambda rid: state.set_comparison(state.comparison.added(rid))
         )
@@ -88,7 +89,7 @@ class CompareController(QObject):
         cmp.exportRequested.connect(self.export_comparison)
         window.explain_action.triggered.connect(self.explain_current)
         window.explain_point_action.triggered.connect(
-            lambda: self.explain_result(window.chart_menu_point)
+            lambda: self.explain_result(self.port.chart_menu_point)
         )
         cmp.pickerRequested.connect(self.open_picker)
         for act, slot in (
@@ -115,7 +116,7 @@ class CompareController(QObject):
             self.runner.submit(
                 "claims",
                 partial(claims.vendor_comparisons, data_dir=paths.data_dir()),
-                on_done=lambda got: self.window.comparator.show_claims(*got),
+                on_done=lambda got: self.view.show_claims(*got),
             )
 
     def _on_state_selection_changed(self, ids) -> None:
@@ -154,7 +155,7 @@ class CompareController(QObject):
         shown = self.shown()
         self.compare_rows = list(shown.rows)
         c = self.state.comparison
-        self.window.comparator.show_comparison(
+        self.view.show_comparison(
             self.compare_rows, c.baseline_index, c.focus, shown.note
         )
 
@@ -165,7 +166,7 @@ class CompareController(QObject):
         if self._per_chip:
             found = found.per_chip()
         note = CHIP_NOTE if self._per_chip else ""
-        self.window.comparator.show_counterparts(found.row, found.groups, note)
+        self.view.show_counterparts(found.row, found.groups, note)
 
     def current_view(self) -> View:
         return View(self.state.filters, self.state.chart, self.state.comparison)
@@ -209,7 +210,7 @@ class CompareController(QObject):
             self.state.set_chart(view.chart)
             self.state.set_comparison(view.comparison)
         if view.comparison.ids:
-            self.window.compare_dock.show()
+            self.port.show_comparison(front=False)
         self.last_view_message = ""
         dropped = [*self._parse_notes, *dropped]
         self._parse_notes = []
@@ -219,9 +220,7 @@ class CompareController(QObject):
             self._warn(said)
 
     def _warn(self, message: Message) -> None:
-        self.window.statusBar().showMessage(message.text, 10000)
-        if self.window.isVisible():
-            show_message(self.window, message)
+        self.port.tell(message)
 
     def open_view_dialog(self) -> None:
         from PySide6.QtWidgets import QFileDialog
@@ -273,7 +272,6 @@ class CompareController(QObject):
         for rid in self.state.selection:
             c = c.added(rid)
         added = [rid for rid in c.ids if rid not in before.ids]
-        w = self.window
         if not self.state.selection:
             said = Say.SELECT_FIRST
         elif not added and len(c.ids) >= c.MAX:
@@ -287,27 +285,24 @@ class CompareController(QObject):
                 most=c.MAX,
                 it="it" if len(added) == 1 else "one",
             )
-        w.statusBar().showMessage(said.text, 10000)
+        self.port.say(said.text, 10000)
         self._flash = added[-1] if added else None
         self.state.set_comparison(c)
-        w.compare_dock.show()
-        w.compare_dock.raise_()
-        w.comparator.setCurrentIndex(0)  # the Comparison tab, not the claims
+        self.port.show_comparison()
         if self._flash is not None and self._flash in self._fetched_ids():
             self._flash_added()
 
     def _label(self, rid: str) -> str:
         """A result as its comparison column is headed (its id if not held)."""
-        m = self.window.model
-        r = m.row_of(rid)
-        return compare_domain.column_label(m.row_dict(r)) if r is not None else rid
+        row = self.results.row(rid)
+        return compare_domain.column_label(row) if row is not None else rid
 
     def _fetched_ids(self) -> list[str]:
         return [r["result_id"] for r in self._fetched]
 
     def _flash_added(self) -> None:
         if self._flash is not None:
-            self.window.comparator.flash_column(self._flash)
+            self.view.flash_column(self._flash)
             self._flash = None
 
     def open_picker(self) -> None:
@@ -321,7 +316,7 @@ class CompareController(QObject):
         self.picker = picker
 
     def _on_state_comparison_changed(self, c) -> None:
-        self.window.comparator.show_only_differences(c.only_differences)
+        self.view.show_only_differences(c.only_differences)
         if [r["result_id"] for r in self._fetched] == list(c.ids):
             self._show_comparison()  # the same rows: shown another way
         else:
@@ -335,39 +330,28 @@ class CompareController(QObject):
         """Help → Explain this number: the current cell of the comparator (when
         it has the focus), the chosen point of the chart (when it has), or the
         current cell of the table, step by step, in Details."""
-        from PySide6.QtWidgets import QApplication
-
         from ipubench_gui.domain.explain import explain
 
-        w = self.window
         rows, c = self._fetched, self.state.comparison
         base = rows[c.baseline_index] if rows else None
-        focus = QApplication.focusWidget()
-        cells = w.cells_in_use()  # table or comparison (a menu had the focus)
-        ix = w.comparator.view.currentIndex()
+        cell = self.port.cell_to_explain()
         about: tuple[str, ...] = ()  # a comparison's column stays while compared
         # the comparator's cells are per chip when the window's toggle is on:
         # explained so, with the very number (and ratio) the cell shows
         chips = self._per_chip
-        on_chart = focus is not None and (
-            focus is w.canvas or w.canvas.isAncestorOf(focus)
-        )
-        in_comparison = not on_chart and cells is w.comparator.view
-        if focus is w.mlperf_table.view and w.mlperf_table.current_result():
+        if cell.where == "mlperf table":
             # an MLPerf table cell: its result, per chip as the table shows it
-            return self.explain_result(w.mlperf_table.current_result())
-        if in_comparison and ix.isValid() and ix.column() < len(rows):
+            return self.explain_result(cell.result_id)
+        if cell.where == "comparison" and cell.column < len(rows):
             # the "Throughput per chip" row is per chip whatever the toggle:
             # its cell is explained with that number, the ratios as shown
-            shown = w.comparator.model.rows()
-            key = shown[ix.row()].key if ix.row() < len(shown) else ""
-            cell_per_chip = chips or key == "throughput_per_accelerator"
-            text = explain(rows[ix.column()], rows, base, cell_per_chip, chips)
+            cell_per_chip = chips or cell.key == "throughput_per_accelerator"
+            text = explain(rows[cell.column], rows, base, cell_per_chip, chips)
         else:
-            row = self._chosen_point() if on_chart else None
+            row = self._chosen_point() if cell.where == "chart" else None
             # a chart point is per chip as the chart is; a table cell as stored
-            per_chip_cell = on_chart and row is not None and chips
-            row = row or w.table.current_row()
+            per_chip_cell = row is not None and chips
+            row = row or cell.row
             if row is None:
                 text = EXPLAIN_HINT
             else:
@@ -375,17 +359,14 @@ class CompareController(QObject):
                 base_or_none = base if compared else None
                 text = explain(row, rows, base_or_none, per_chip_cell, chips)
                 about = (row["result_id"],)
-        w.details.show_text(text, about)
-        w.detail_dock.show()
-        w.detail_dock.raise_()
+        self.port.explain(text, about)
 
     def _chosen_point(self) -> dict | None:
         """The row of the chart point chosen last (the selection), if shown."""
-        m = self.window.model
         for rid in self.state.selection:
-            r = m.row_of(rid)
-            if r is not None:
-                return m.row_dict(r)
+            row = self.results.row(rid)
+            if row is not None:
+                return row
         return None
 
     def explain_result(self, rid: str | None) -> None:
@@ -393,9 +374,9 @@ class CompareController(QObject):
         (against the comparison's baseline when the point is compared)."""
         if not rid:
             return
-        r = self.window.model.row_of(rid)
-        if r is not None:
-            self._explain_row(self.window.model.row_dict(r))
+        row = self.results.row(rid)
+        if row is not None:
+            self._explain_row(row)
         else:  # beyond the table's rows held: from the store
             self.runner.submit(
                 "explain",
@@ -410,10 +391,7 @@ class CompareController(QObject):
         base = rows[c.baseline_index] if rows and row["result_id"] in c.ids else None
         chips = self._per_chip  # a chart point is per chip as the chart is
         text = explain(row, rows, base, chips, chips)
-        w = self.window
-        w.details.show_text(text, (row["result_id"],))
-        w.detail_dock.show()
-        w.detail_dock.raise_()
+        self.port.explain(text, (row["result_id"],))
 
     def export_comparison(self, kind: str) -> None:
         from pathlib import Path
@@ -430,8 +408,7 @@ class CompareController(QObject):
             fmt = "tsv" if kind == "tsv" else "markdown"
             QGuiApplication.clipboard().setText(self.shown().text(fmt))
             what = "TSV" if kind == "tsv" else "Markdown"
-            said = Say.COPIED.with_(what=what)
-            self.window.statusBar().showMessage(said.text, 3000)
+            self.port.say(Say.COPIED.with_(what=what).text, 3000)
             return
         ext = {"csv": "csv", "md": "md", "png": "png"}[kind]
         folder = ss.load_text(ss.LAST_EXPORT_DIR, str(Path.home()))

@@ -19,6 +19,7 @@ from ipubench_gui.domain.format import format_number
 from ipubench_gui.domain.kinds import kind
 from ipubench_gui.domain.metrics import family
 from ipubench_gui.domain.plot_mlperf import benchmark_counts, chosen_benchmark
+from ipubench_gui.domain.plot_model import Point
 from ipubench_gui.domain.plots import Chart, Plot
 from ipubench_gui.domain.ranges import counted_unit, per_chip_unit
 from ipubench_gui.service import browse
@@ -29,6 +30,7 @@ from ipubench_gui.ui.messages import Message
 from ipubench_gui.ui.results import Built, Results
 from ipubench_gui.ui.runner import Job, QueryRunner
 from ipubench_gui.ui.state import AppState
+from ipubench_gui.ui.window_port import WindowPort
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +61,9 @@ class Controller(QObject):
         super().__init__(window)
         self.state, self.runner, self.window = state, runner, window
         self.results = results or Results(self)
+        # What this and the other controllers ask of the window; rows they look
+        # up in ``results``, never in the table or the chart.
+        self.port = WindowPort(window)
         self.chart: Chart | None = None  # as drawn: what every export writes
         self._chart_key: tuple | None = None
         self._refreshing = False  # answers delivered inline, painted after
@@ -87,7 +92,9 @@ class Controller(QObject):
         handler below reads the new rows from it."""
         w = self.window
         r.pageChanged.connect(lambda p: w.model.set_result(p.result, self._more))
-        w.model.rowsInserted.connect(lambda *_: self._show_count())
+        r.rowsAdded.connect(w.model.append)
+        r.moreFailed.connect(w.model.more_failed)
+        r.rowsAdded.connect(lambda _rows: self._show_count())
         r.pageChanged.connect(self._on_page)
         r.countsChanged.connect(w.facets.set_counts)
         r.countsChanged.connect(self._on_counts)
@@ -158,7 +165,7 @@ class Controller(QObject):
 
         c = self.chart
         if c is None or c.plot.empty:
-            self.window.statusBar().showMessage(Say.NOTHING_TO_EXPORT.text, 5000)
+            self.port.say(Say.NOTHING_TO_EXPORT.text, 5000)
             return None
         return ExportDialog(c.plot, c.subtitle, c.footnote, self.window)
 
@@ -175,7 +182,7 @@ class Controller(QObject):
         if dlg is not None:
             with busy_cursor():
                 copy_to_clipboard(self.plot, dlg.options())
-            self.window.statusBar().showMessage(Say.CHART_COPIED.text, 3000)
+            self.port.say(Say.CHART_COPIED.text, 3000)
 
     # -- state -> jobs -----------------------------------------------------------
     def _on_state_filters_changed(self, f: FilterState) -> None:
@@ -196,15 +203,14 @@ class Controller(QObject):
         """The table's rows after its first ``offset`` (it scrolled to them):
         from memory at once when held, else on a worker. An answer for a page
         since replaced (a new filter or sort) is dropped."""
-        page, model = self.results.page, self.window.model
-        if "page" in self.runner.pending():
+        page = self.results.page
+        if page is None or "page" in self.runner.pending():
             return  # rows of another filter are coming; set_result asks anew
         db = self.runner.opened
         snap = browse.inline_snapshot(db) if db is not None else None
 
         def done(rows) -> None:
-            if self.results.page is page and model.rowCount() == offset:
-                model.append(rows)
+            self.results.add_rows(page, offset, rows)
 
         job = partial(
             browse.more,
@@ -215,8 +221,7 @@ class Controller(QObject):
         )
 
         def failed(slot: str, exc: Exception) -> None:
-            if self.results.page is page:
-                model.more_failed()
+            self.results.fail_more(page)
             self._report(slot, exc)
 
         self.runner.submit(
@@ -231,24 +236,20 @@ class Controller(QObject):
             self._submit_chart()
 
     def _on_canvas_item_clicked(self, item_id: str) -> None:
-        if self.window.model.row_of(item_id) is None:
+        if not self.results.holds(item_id):
             # Not a table row (a vendor claim, or beyond the table's page): show
             # what the chart knows about it.
-            hit = next(
-                (h for h in self.window.canvas.drawn.hits if h.result_id == item_id),
-                None,
-            )
-            if hit is not None:
-                self.window.details.show_text(hit.tooltip, (item_id,))
+            point = _point(self.plot, item_id)
+            if point is not None:
+                self.window.details.show_text(point.tooltip, (item_id,))
             return
         self.state.set_selection((item_id,))
-        self.window.table.select_ids((item_id,))
+        self.port.select((item_id,))
 
     def _on_state_selection_changed(self, ids) -> None:
         self.window.canvas.set_selection(ids)
-        m = self.window.model
-        rows = [m.row_dict(r) for r in (m.row_of(i) for i in ids) if r is not None]
-        self.window.details.show_rows(rows)
+        rows = [r for r in map(self.results.row, ids) if r is not None]
+        self.port.show_rows(rows)
 
     # -- results -> widgets ------------------------------------------------------
     def _report(self, slot: str, exc: Exception) -> None:
@@ -261,7 +262,7 @@ class Controller(QObject):
             "more": "More table rows",
         }
         said = Say.NOT_COMPUTED.with_(what=what.get(slot, "Loading"), why=exc)
-        self.window.statusBar().showMessage(said.text)
+        self.port.say(said.text)
 
     def _on_counts(self, counts: dict) -> None:
         # The per-chip column names what the rows shown count, as the
@@ -303,8 +304,7 @@ class Controller(QObject):
         if self.state.selection:
             # The selection follows the filter: rows it hid are no longer
             # selected (nor added to a comparison, nor shown in the details).
-            m = self.window.model
-            kept = tuple(i for i in self.state.selection if m.row_of(i) is not None)
+            kept = tuple(i for i in self.state.selection if self.results.holds(i))
             self.state.set_selection(kept)
             self.window.table.select_ids(kept, scroll=False)
         self._forget_hidden_details()
@@ -316,8 +316,8 @@ class Controller(QObject):
         about = w.details.about
         if not about or w.canvas.drawing():
             return  # the usual case; or asked again once the chart is whole
-        drawn = {h.result_id for h in w.canvas.drawn.hits}
-        if any(w.model.row_of(i) is None and i not in drawn for i in about):
+        drawn = set(self.plot.point_ids()) if self.plot is not None else set()
+        if any(not self.results.holds(i) and i not in drawn for i in about):
             self._on_state_selection_changed(self.state.selection)
 
     def _show_count(self) -> None:
@@ -328,7 +328,7 @@ class Controller(QObject):
             return
         total = self.universe.total if self.universe else p.matching
         shown = ""
-        held = self.window.model.rowCount()
+        held = self.results.held
         if held < p.matching:
             shown = f" (table holds the first {format_number(held)}, more on scrolling)"
         self.window.count_label.setText(
@@ -380,6 +380,15 @@ class Controller(QObject):
             # legend's layout a third time (bundled store, a filter change to
             # the one plot or to panels, drawn within ``render``).
             self.window.paint_update(drawn)
+
+
+def _point(plot: Plot | None, result_id: str) -> Point | None:
+    """``plot``'s point of ``result_id``, if it draws one."""
+    if plot is None:
+        return None
+    return next(
+        (p for s in plot.series for p in s.points if p.result_id == result_id), None
+    )
 
 
 def submit_refresh(

@@ -17,7 +17,6 @@ from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.import_messages import NOTHING_STORED, explain
 from ipubench_gui.ui.messages import Message, Whole
-from ipubench_gui.ui.widgets.message_box import show_warning
 
 log = logging.getLogger(__name__)
 
@@ -58,13 +57,14 @@ class ImportController(QObject):
         super().__init__(main)
         self.main = main
         self.runner = main.runner
-        self.window = main.window
+        self.window = main.window  # the parent of its dialogs and boxes
+        self.port = main.port
         self.dialog = None  # ImportDialog, made on first use
         self.sources_dialog = None  # SourcesDialog
         self.last_result: import_read.ImportResult | None = None
         self.last_error: str = ""
         self.last_message: tuple[str, str] = ("", "")  # what is wrong, what to do
-        file_menu = self.window.file_menu
+        file_menu = self.port.file_menu
         first = file_menu.actions()[0]
         self.import_action = QAction("&Import results…", self.window)
         self.import_action.setShortcut(QKeySequence("Ctrl+I"))
@@ -123,9 +123,7 @@ class ImportController(QObject):
 
     def start_import(self, spec: import_read.ImportSpec) -> None:
         self._busy(True)
-        self.window.statusBar().showMessage(
-            Say.IMPORTING.with_(name=spec.path.name).text
-        )
+        self.port.say(Say.IMPORTING.with_(name=spec.path.name).text)
         self.runner.submit(
             "import",
             partial(imports.import_file, spec=spec),
@@ -200,7 +198,7 @@ class ImportController(QObject):
         box = self.say(Say.CANNOT_IMPORT.with_(what=Whole(what), todo=Whole(todo)))
         if box is not None and getattr(exc, "kind", "") == "encoding":
             self._offer_encodings(box)
-        self.window.statusBar().showMessage(text.splitlines()[0], 8000)
+        self.port.say(text.splitlines()[0], 8000)
 
     def _on_import_failed(self, _slot: str, exc: Exception) -> None:
         """A check or an import failed or was cancelled: said in the dialog
@@ -215,7 +213,7 @@ class ImportController(QObject):
                 what=Whole(what), todo=Whole(todo), nothing=NOTHING_STORED
             )
             self.dialog.show_report(said.text)
-        self.window.statusBar().showMessage(text.splitlines()[0], 8000)
+        self.port.say(text.splitlines()[0], 8000)
 
     def _failed(self, exc: Exception) -> tuple[str, str, str]:
         """The words of a failed import step: its text, what is wrong (the
@@ -256,7 +254,7 @@ class ImportController(QObject):
     def _on_alias_saved(self, catalogue) -> None:
         if self.dialog is not None:
             self.dialog.refresh_names(catalogue)
-        self.window.statusBar().showMessage(Say.ALIAS_SAVED.text, 8000)
+        self.port.say(Say.ALIAS_SAVED.text, 8000)
         self.main.start()  # imported rows may have new names
 
     def _on_checked(self, result: tuple[int, int, int]) -> None:
@@ -281,7 +279,7 @@ class ImportController(QObject):
         ).text
         if self.dialog is not None:
             self.dialog.show_report(msg)
-        self.window.statusBar().showMessage(msg, 10000)
+        self.port.say(msg, 10000)
         self.main.start()  # new values for facets, charts, comparator
 
     def _on_sources(self, sources) -> None:
@@ -292,7 +290,7 @@ class ImportController(QObject):
     def _on_exported(self, result: tuple[Path, int]) -> None:
         path, n = result
         ss.save_text(ss.LAST_EXPORT_DIR, str(Path(path).parent))
-        self.window.statusBar().showMessage(Say.WROTE.with_(n=n, path=path).text, 8000)
+        self.port.say(Say.WROTE.with_(n=n, path=path).text, 8000)
 
     def say(self, message: Message) -> QMessageBox | None:
         """In the status bar, and in a message box over a shown window: what
@@ -302,10 +300,7 @@ class ImportController(QObject):
     def warn(self, title: str, text: str, todo: str = "") -> QMessageBox | None:
         """``say`` for a message declared elsewhere (app.py's file opening)."""
         self.last_error = text
-        self.window.statusBar().showMessage(text.splitlines()[0], 10000)
-        if self.window.isVisible():
-            return show_warning(self.window, title, text, todo)
-        return None
+        return self.port.tell(Message(title, text, todo))
 
     def _offer_encodings(self, box: QMessageBox) -> None:
         """A file that is not text in the encoding tried: one button per other

@@ -23,7 +23,6 @@ from ipubench_gui.store.mlperf import mlperf_import
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.messages import Message, Whole
-from ipubench_gui.ui.widgets.message_box import show_message
 
 
 class Say:
@@ -56,7 +55,8 @@ class MLPerfImportController(QObject):
         super().__init__(main)
         self.main = main
         self.runner = main.runner
-        self.window = main.window
+        self.window = main.window  # the parent of its dialogs and boxes
+        self.port = main.port
         self.progress = _Progress()
         self.progress.moved.connect(
             self._on_progress, Qt.ConnectionType.QueuedConnection
@@ -69,7 +69,7 @@ class MLPerfImportController(QObject):
         from PySide6.QtGui import QAction
 
         self.action = QAction("Import &MLPerf results folder…", self.window)
-        menu = self.window.file_menu
+        menu = self.port.file_menu
         menu.insertAction(
             menu.actions()[1] if len(menu.actions()) > 1 else None, self.action
         )
@@ -201,6 +201,7 @@ class MLPerfImportController(QObject):
 
     def _say(self, message: Message, warn: bool = False) -> None:
         self.last_message = message.text
-        self.window.statusBar().showMessage(message.text.splitlines()[0], 10000)
-        if warn and self.ask and self.window.isVisible():
-            show_message(self.window, message)
+        if warn and self.ask:
+            self.port.tell(message)
+        else:
+            self.port.say(message.text.splitlines()[0], 10000)

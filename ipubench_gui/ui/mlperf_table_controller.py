@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import partial
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
 
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.service import browse
@@ -31,22 +31,21 @@ class MLPerfTableController(QObject):
     def __init__(self, main: Controller):
         super().__init__(main)
         self.main = main
-        self.state, self.window, self.runner = main.state, main.window, main.runner
-        self.view = self.window.mlperf_table
+        self.state, self.runner = main.state, main.runner
+        self.port, self.results = main.port, main.results
+        # the MLPerf table dock and its view: this controller's
+        self.view, self.dock = main.window.mlperf_table, main.window.mlperf_dock
         self._made_for: FilterState | None = None  # the filters shown
         self.state.filtersChanged.connect(lambda _f: self.refresh())
         self.state.chartChanged.connect(self._on_state_chart_changed)
-        self.window.mlperf_dock.visibilityChanged.connect(self._on_dock_visibility)
+        self.dock.visibilityChanged.connect(self._on_dock_visibility)
         self.view.resultChosen.connect(self.choose)
         self.view.exportRequested.connect(self.choose_export)
 
     def _on_dock_visibility(self, visible: bool) -> None:
         if visible:
             if self._made_for is None:  # first shown: room for the table
-                w = self.window
-                w.resizeDocks(
-                    [w.mlperf_dock], [w.height() * 2 // 5], Qt.Orientation.Vertical
-                )
+                self.port.show_dock_share(self.dock, 2 / 5)
             self.view.setFocus()  # reached from the keyboard: go there
             self.refresh()
 
@@ -59,7 +58,7 @@ class MLPerfTableController(QObject):
         """Make the table for the current filters, if the dock shows and the
         table shown was made for others."""
         filters = self.state.filters
-        if not self.window.mlperf_dock.isVisible() or filters == self._made_for:
+        if not self.dock.isVisible() or filters == self._made_for:
             return
         self._made_for = filters
         job = partial(
@@ -82,9 +81,8 @@ class MLPerfTableController(QObject):
         when the results table does not hold it), Add to comparison and
         Explain this number act on it."""
         self.state.set_selection((rid,))
-        w = self.window
-        if w.model.row_of(rid) is not None:
-            w.table.select_ids((rid,))
+        if self.results.holds(rid):
+            self.port.select((rid,))
             return
         self.runner.submit(
             "mlperf-table-details",
@@ -94,7 +92,7 @@ class MLPerfTableController(QObject):
 
     def _on_details(self, rows: list[dict]) -> None:
         if rows and self.state.selection == (rows[0]["result_id"],):
-            self.window.details.show_rows(rows)
+            self.port.show_rows(rows)
 
     def choose_export(self) -> None:
         """Save the table as shown, in the format of the file name chosen."""
@@ -107,7 +105,7 @@ class MLPerfTableController(QObject):
 
         folder = ss.load_text(ss.LAST_EXPORT_DIR, str(Path.home()))
         path, chosen = QFileDialog.getSaveFileName(
-            self.window,
+            self.port.parent,
             "Export the MLPerf results table",
             str(Path(folder) / "mlperf-results.csv"),
             ";;".join(FILTERS),
@@ -119,10 +117,10 @@ class MLPerfTableController(QObject):
             fmt = SUFFIXES.get(Path(path).suffix.lower()) or FILTERS.get(chosen)
             out = self.save(Path(path), fmt)
         except (ExportError, OSError) as exc:
-            show_message(self.window, Say.NOT_EXPORTED.with_(why=exc))
+            show_message(self.port.parent, Say.NOT_EXPORTED.with_(why=exc))
             return
         ss.save_text(ss.LAST_EXPORT_DIR, str(out.parent))
-        self.window.statusBar().showMessage(Say.SAVED.with_(path=out).text, 8000)
+        self.port.say(Say.SAVED.with_(path=out).text, 8000)
 
     def save(self, path, fmt: str | None = None):
         """Write the table as shown to ``path`` (format: ``fmt``, else the

@@ -3,15 +3,18 @@ kind of answer that widgets subscribe to (as napari's layers hold their data
 and emit an event when it changes).
 
 The runner hands each answer to its setter (``submit(slot, job, on_done=...)``);
-whoever shows it listens: the table model to ``pageChanged``, the facet panel
-to ``countsChanged`` and ``universeChanged``, the chart to ``chartRowsChanged``.
-Nothing is pushed into widgets by name, and nothing is read back out of them.
+whoever shows it listens: the table model to ``pageChanged`` and
+``rowsAdded``, the facet panel to ``countsChanged`` and ``universeChanged``,
+the chart to ``chartRowsChanged``. Nothing is pushed into widgets by name, and
+nothing is read back out of them: a controller asks ``row(result_id)`` for a
+row the table holds, not the table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from PySide6.QtCore import QObject, Signal
 
@@ -20,6 +23,7 @@ from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState, Names
 from ipubench_gui.domain.plots import Chart
 from ipubench_gui.service import browse
+from ipubench_gui.store.db import QueryResult
 
 Counts = dict[str, dict[object, int]]
 
@@ -64,6 +68,8 @@ class Results(QObject):
     pageChanged = Signal(object)  # browse.Page
     countsChanged = Signal(object)  # Counts
     chartRowsChanged = Signal(object)  # ChartRows
+    rowsAdded = Signal(object)  # QueryResult: the page's next rows (none: the end)
+    moreFailed = Signal()  # the page's next rows could not be had
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -73,6 +79,10 @@ class Results(QObject):
         self.counts: Counts = {}
         self.chart_rows: ChartRows | None = None
         self.built: Built | None = None  # the last chart built on a worker
+        self._more: list[tuple] = []  # rows after the page's, as the table scrolled
+        # result id -> row held: made when first asked after a new page (a
+        # lookup follows a click or a selection, not every filter change)
+        self._by_id: dict[str, tuple] | None = None
 
     def set_universe(self, u: browse.Universe) -> None:
         self.universe, self.universe_failed = u, False
@@ -87,7 +97,53 @@ class Results(QObject):
         if old is not None and same_page(old, p):
             return  # a filter that kept the same rows: nothing to redraw
         self.page = p
+        self._more, self._by_id = [], None
         self.pageChanged.emit(p)
+
+    @property
+    def held(self) -> int:
+        """How many of the page's rows are held (its first, and those added)."""
+        return 0 if self.page is None else len(self.page.result.rows) + len(self._more)
+
+    def add_rows(self, page: browse.Page, offset: int, rows: QueryResult) -> None:
+        """The rows of ``page`` after its first ``offset``; dropped if the page
+        was replaced (a new filter or sort) or they are not the next ones."""
+        if page is not self.page or offset != self.held:
+            return
+        self._more.extend(rows.rows)
+        if self._by_id is not None:
+            self._index(rows.rows)
+        self.rowsAdded.emit(rows)
+
+    def fail_more(self, page: browse.Page) -> None:
+        if page is self.page:
+            self.moreFailed.emit()
+
+    def row(self, result_id: str) -> dict | None:
+        """The row the table holds for ``result_id`` (column -> value), if held."""
+        r = self._held(result_id)
+        if r is None or self.page is None:
+            return None
+        return dict(zip(self.page.result.columns, r))
+
+    def holds(self, result_id: str) -> bool:
+        return self._held(result_id) is not None
+
+    def _held(self, result_id: str) -> tuple | None:
+        if self.page is None:
+            return None
+        if self._by_id is None:
+            self._by_id = {}
+            self._index(self.page.result.rows)
+            self._index(self._more)
+        return self._by_id.get(result_id)
+
+    def _index(self, rows: Sequence[tuple]) -> None:
+        assert self.page is not None and self._by_id is not None
+        columns = self.page.result.columns
+        if "result_id" in columns:  # a map in C, not a Python loop
+            ids = map(itemgetter(columns.index("result_id")), rows)
+            self._by_id.update(zip(ids, rows))
 
     def set_counts(self, counts: Counts) -> None:
         if counts == self.counts:
