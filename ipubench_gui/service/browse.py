@@ -273,19 +273,34 @@ KIND_ROW_CAP = 5000
 
 
 def chart_data(
-    db: Database, state: FilterState, spec: ChartSpec, page: Page | None = None
+    db: Database,
+    state: FilterState,
+    spec: ChartSpec,
+    page: Page | None = None,
+    snap: Snapshot | None = None,
 ) -> ChartRows:
     """The rows ``spec.kind`` draws (see ``ChartKind.rows``).
 
-    A chart of the best rows is picked in Python (``best_rows``) from ``page``,
-    the table's page for the same filter, when it holds every filtered row: a
-    fraction of the chart's own two queries, and the same rows. Other kinds take
+    A chart of the best rows is picked from the rows held in memory (``snap``,
+    else ``db``'s if held), else in Python (``best_rows``) from ``page``, the
+    table's page for the same filter, when it holds every filtered row: a
+    fraction of the chart's own queries, and the same rows. Other kinds take
     at most KIND_ROW_CAP rows, else medians per point computed in DuckDB (Python
     never sees a million rows).
     """
     chart = kind(spec.kind)
     if chart.rows == "best":
         metric = chart_metric(spec, state.values("metric"))
+        held = snap or _held(db)
+        if held is not None:
+            return held.best_rows(
+                state,
+                metric,
+                spec.max_bars,
+                q.result_columns(),
+                spec.unit_family,
+                spec.per_accelerator,
+            )
         if page is not None and _bars_from_page(spec, page.result.truncated):
             return best_rows(
                 _page_dicts(db, page),
@@ -315,6 +330,12 @@ def chart_data(
     return ChartRows(chart.metric, tuple(res), n, n, n, per_point=per)
 
 
+def _held(db: Database) -> Snapshot | None:
+    """``db``'s rows in memory if they are held already (never loads them)."""
+    held = cache_of(db).snapshot
+    return held if isinstance(held, Snapshot) else None
+
+
 def _page_dicts(db: Database, page: Page) -> list[dict[str, Any]]:
     """``page``'s rows as dicts: those of the rows held in memory when the
     page is theirs (made once), else made now."""
@@ -331,10 +352,8 @@ def _bars_from_page(spec: ChartSpec, truncated: bool) -> bool:
 
 def chart_from_page(snap: Snapshot, state: FilterState, spec: ChartSpec) -> bool:
     """Whether :func:`page_and_chart` over ``snap`` answers ``spec``'s chart
-    from the page's rows, with no query of its own."""
-    # When every row fits a page, this filter's rows do too: no need to count.
-    matching = len(snap) if len(snap) <= TABLE_LIMIT else snap.count(state)
-    return _bars_from_page(spec, matching > TABLE_LIMIT)
+    with no query of its own (a chart of the best rows: from the rows held)."""
+    return kind(spec.kind).rows == "best"
 
 
 def page_and_chart(
@@ -348,7 +367,7 @@ def page_and_chart(
     runner's ``page`` and ``chart`` results (the chart from the page when it
     can be, see :func:`chart_data`)."""
     p = page(db, state, sort, snap=snap)
-    return {"page": p, "chart": chart_data(db, state, spec, page=p)}
+    return {"page": p, "chart": chart_data(db, state, spec, page=p, snap=snap)}
 
 
 class UnknownIds(KeyError):

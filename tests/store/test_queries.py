@@ -221,7 +221,8 @@ def _distinct(db, dim):
 )
 @given(data=st.data())
 def test_bar_rows_picked_in_python_equal_the_store_top_n(db, data):
-    """``best_rows`` (from the fetched page) must pick what the SQL Top-N picks."""
+    """``best_rows`` (from the fetched page) must pick what the SQL ranking
+    picks, and so must the rows held in memory (``Snapshot.best_rows``)."""
     from ipubench_gui.domain.chartrows import best_rows
     from ipubench_gui.service import browse
 
@@ -239,13 +240,28 @@ def test_bar_rows_picked_in_python_equal_the_store_top_n(db, data):
         state = state.with_values(dim, vals)
     metric = data.draw(st.sampled_from(["throughput", "latency", "time_to_train"]))
     limit = data.draw(st.sampled_from([1, 5, 60]))
+    wanted = data.draw(st.sampled_from([None, "images/s", "sequences/s", "time"]))
+    per_chip = data.draw(st.booleans())
     page = browse.page(db, state, (None, False))
     assert not page.result.truncated
-    mine = best_rows(page.result.dicts(), metric, limit)
-    sql = browse.chart_rows(db, state, metric, limit)
-    assert [r["result_id"] for r in mine.rows] == [r["result_id"] for r in sql.rows]
-    assert (mine.total, mine.mine, mine.plotted) == (sql.total, sql.mine, sql.plotted)
-    assert mine.tasks == sql.tasks  # each task's best apart, the room shared alike
+    mine = best_rows(page.result.dicts(), metric, limit, wanted, per_chip)
+    sql = browse.chart_rows(db, state, metric, limit, wanted, per_chip)
+    # and from the rows held in memory, ranked over arrays
+    held = browse.snapshot(db)
+    assert held is not None
+    arrays = held.best_rows(state, metric, limit, q.result_columns(), wanted, per_chip)
+    for other in (sql, arrays):
+        assert [r["result_id"] for r in mine.rows] == [
+            r["result_id"] for r in other.rows
+        ]
+        assert (mine.total, mine.mine, mine.plotted, mine.others) == (
+            other.total,
+            other.mine,
+            other.plotted,
+            other.others,
+        )
+        assert mine.tasks == other.tasks  # each task's best apart, room shared alike
+    assert [dict(r) for r in arrays.rows] == [dict(r) for r in sql.rows]
 
 
 @pytest.mark.parametrize("state", STATES, ids=lambda s: s.describe())

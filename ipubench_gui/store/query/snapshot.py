@@ -22,8 +22,10 @@ from typing import Any
 
 import numpy as np
 
+from ipubench_gui.domain.chartrows import ChartRows, chart_unit, shares, task_order
 from ipubench_gui.domain.fields import FACETS, RANGES
 from ipubench_gui.domain.filters import FilterState, Value
+from ipubench_gui.domain.metrics import LOWER_IS_BETTER, per_chip_value
 from ipubench_gui.store.db import Database, QueryResult, Row, fetch_rows
 from ipubench_gui.store.query.clauses import (
     HAY_SQL,
@@ -65,11 +67,15 @@ class Snapshot:
             self.index[f.name] = idx
             self.levels[f.name] = list(idx)
         self.numbers: dict[str, np.ndarray] = {}
-        self.numbers = {f.name: self.floats(f.name) for f in RANGES}
+        # the range filters' columns, and the figure a chart ranks by
+        self.numbers = {n: self.floats(n) for n in [f.name for f in RANGES] + ["value"]}
         self._orders: dict[tuple[str, bool], np.ndarray] = {}
         self._projections: dict[tuple[str, ...], list[Row]] = {}
         # per set of columns: id of each projected row -> the row as a dict
         self._dicts: dict[tuple[str, ...], dict[int, dict[str, Any]]] = {}
+        # what the chart of the best rows ranks by, worked out on first use
+        self._ranking: tuple[np.ndarray, list[str], np.ndarray] | None = None
+        self._per_chip: dict[str, np.ndarray] = {}
 
     def floats(self, column: str) -> np.ndarray:
         """``column`` as floats, NaN for blank (held for the range filters')."""
@@ -151,14 +157,9 @@ class Snapshot:
         (:meth:`page`), each made once: a chart picked from a page of every
         row made a dict per row per filter change. Read-only: they are
         shared by every answer. None for other rows."""
-        made = self._dicts.get(result.columns)
-        if made is None:
-            if result.columns not in self._projections:
-                return None
-            made = self._dicts[result.columns] = {
-                id(r): dict(zip(result.columns, r))
-                for r in self._projections[result.columns]
-            }
+        if result.columns not in self._projections:
+            return None
+        made = self._row_dicts(result.columns)
         out = [made.get(id(r)) for r in result.rows]
         return None if None in out else out  # type: ignore[return-value]
 
@@ -195,3 +196,103 @@ class Snapshot:
                 zip(map(levels.__getitem__, nz.tolist()), counts[nz].tolist())
             )
         return out
+
+    # -- the chart of the best rows --------------------------------------------
+    def best_rows(
+        self,
+        state: FilterState,
+        metric: str,
+        limit: int,
+        columns: Sequence[str],
+        wanted: str | None = None,
+        per_chip: bool = False,
+    ) -> ChartRows:
+        """What ``domain.chartrows.best_rows`` picks from the rows matching
+        ``state`` (each a dict of ``columns``), ranked over arrays: picked in
+        Python from every matching row, a large share of a filter change."""
+        families, names, rid_rank = self._ranking_arrays()
+        keep = self.mask(state)
+        metrics = self.codes["metric"]
+        mlevels = self.levels["metric"]
+        pair = metrics * len(names) + families
+        counts = np.bincount(pair[keep], minlength=len(mlevels) * len(names))
+        found = [
+            (str(mlevels[i // len(names)]), names[i % len(names)], int(counts[i]))
+            for i in np.flatnonzero(counts).tolist()
+        ]
+        unit, total, mine, plotted, others = chart_unit(found, metric, wanted)
+        if unit is None:
+            return ChartRows(metric, (), total, 0, 0)
+        keep &= (metrics == self.index["metric"][metric]) & (
+            families == names.index(unit)
+        )
+        figure = self._figures(metric) if per_chip else self.floats("value")
+        blank = np.isnan(figure)
+        # as best_rows' key: (blank, figure best first, result_id)
+        ranked = np.where(blank, 0.0, figure if metric in LOWER_IS_BETTER else -figure)
+        tlevels, tcodes = self.levels["task"], self.codes["task"]
+        in_task = np.bincount(tcodes[keep], minlength=len(tlevels))
+        by_task = {tlevels[i]: i for i in np.flatnonzero(in_task).tolist()}
+        order = task_order(by_task)
+        sizes = [int(in_task[by_task[t]]) for t in order]
+        room = [limit] if len(order) < 2 else shares(sizes, limit)
+        picked: list[int] = []
+        for t, k in zip(order, room):
+            rows = np.flatnonzero(keep & (tcodes == by_task[t]))
+            best = np.lexsort((rid_rank[rows], ranked[rows], blank[rows]))[:k]
+            picked += rows[best].tolist()
+        dicts = self._row_dicts(columns)
+        projected = self.projected(columns)
+        out = tuple(dicts[id(projected[i])] for i in picked)
+        if len(order) < 2:
+            return ChartRows(metric, out, total, mine, plotted, 1, others)
+        tasks = tuple((t, k, n) for t, k, n in zip(order, room, sizes))
+        return ChartRows(metric, out, total, mine, plotted, 1, others, tasks)
+
+    def _ranking_arrays(self) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """Each row's unit family (as ``metrics.family``: its code, and the
+        names) and its place in the order of result ids, made once."""
+        if self._ranking is None:
+            uf, unit = self._col["unit_family"], self._col["unit"]
+            fams = [str(r[uf] or r[unit] or "") for r in self.rows]
+            names = list(dict.fromkeys(fams))
+            at = {f: i for i, f in enumerate(names)}
+            codes = np.fromiter(map(at.__getitem__, fams), np.intp, len(fams))
+            rid = self._col["result_id"]
+            by_id = sorted(range(len(self.rows)), key=lambda i: self.rows[i][rid])
+            rank = np.empty(len(self.rows), dtype=np.intp)
+            rank[by_id] = np.arange(len(self.rows))
+            self._ranking = (codes, names, rank)
+        return self._ranking
+
+    def _figures(self, metric: str) -> np.ndarray:
+        """Each row's figure of ``metric`` per accelerator chip (NaN where it
+        has none), made once per metric."""
+        held = self._per_chip.get(metric)
+        if held is None:
+            v, n = self._col["value"], self._col["accelerators"]
+            held = self._per_chip[metric] = np.array(
+                [
+                    np.nan
+                    if r[v] is None or not r[n]
+                    else _or_nan(per_chip_value(metric, r[v], r[n]))
+                    for r in self.rows
+                ],
+                dtype=np.float64,
+            )
+        return held
+
+    def _row_dicts(self, columns: Sequence[str]) -> dict[int, dict[str, Any]]:
+        """id of each row projected to ``columns`` -> the row as a dict, made
+        once (shared by every answer: read-only)."""
+        key = tuple(columns)
+        made = self._dicts.get(key)
+        if made is None:
+            made = self._dicts[key] = {
+                id(r): dict(zip(key, r)) for r in self.projected(columns)
+            }
+        return made
+
+
+def _or_nan(value: float | None) -> float:
+    return np.nan if value is None else value
