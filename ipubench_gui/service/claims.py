@@ -14,7 +14,6 @@ from typing import Any
 from ipubench_gui.domain import claims as dc
 from ipubench_gui.domain.claims import Audit
 from ipubench_gui.store.db import Database
-from ipubench_gui.store.export.export import inert
 from ipubench_gui.store.query import queries
 from ipubench_gui.store.query.cache import cache_of
 from ipubench_gui.store.query.claims import audit_store, stored_ids
@@ -49,6 +48,10 @@ def audit(db: Database, data_dir: Path) -> Audited:
 
 def text(audited: Audited, fmt: str) -> str:
     """The audits as ``markdown`` or ``csv`` (cells made inert)."""
+    # the exporters' module, imported when a text is asked for: not with the
+    # window, which audits at start (the vendor chart) but writes no text then
+    from ipubench_gui.store.export.export import inert
+
     audits = list(audited.audits)
     if fmt == "markdown":
         return dc.to_markdown(audits)

@@ -19,7 +19,6 @@ from ipubench_gui.domain.per_chip import NOTE as CHIP_NOTE
 from ipubench_gui.domain.per_chip import per_chip_or_as_is
 from ipubench_gui.service import browse
 from ipubench_gui.store.db import Database
-from ipubench_gui.store.export.export import csv_writer, write_text
 
 Row = Mapping[str, Any]
 FORMATS = ("csv", "markdown", "tsv")
@@ -60,6 +59,9 @@ class Compared:
             header, body = self.table()
             return to_tsv(header, [list[object](r) for r in body])
         if fmt == "csv":
+            # the exporters' module when one writes, not with the window
+            from ipubench_gui.store.export.export import csv_writer
+
             out = io.StringIO()
             row = csv_writer(out)  # every cell inert: no formula in a spreadsheet
             header, body = self.table()
@@ -91,6 +93,8 @@ def compared(db: Database, comparison: Comparison, per_chip: bool) -> Compared:
 def save(c: Compared, path: Path, fmt: str) -> Path:
     """Write the comparison to ``path`` as ``fmt``, atomically; raises
     ExportError or OSError in words."""
+    from ipubench_gui.store.export.export import write_text
+
     return write_text(path, c.text(fmt))
 
 

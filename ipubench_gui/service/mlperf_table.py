@@ -8,7 +8,6 @@ from pathlib import Path
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.mlperf_table import MLPerfTable
 from ipubench_gui.store.db import Database
-from ipubench_gui.store.export import mlperf_table as written
 from ipubench_gui.store.query import mlperf_table as made
 
 
@@ -22,4 +21,7 @@ def table(db: Database, state: FilterState, per_chip: bool = False) -> MLPerfTab
 def write(table: MLPerfTable, path: Path, fmt: str) -> int:
     """``table`` to ``path`` as ``fmt`` (csv, markdown, xlsx), atomically; how
     many rows. Raises ExportError naming the path and why."""
-    return written.write_table(table, path, fmt)
+    # the writers imported when one writes, not with the window
+    from ipubench_gui.store.export.mlperf_table import write_table
+
+    return write_table(table, path, fmt)

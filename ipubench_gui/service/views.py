@@ -14,7 +14,6 @@ from ipubench_gui.domain.views import View, reconcile
 from ipubench_gui.service import browse
 from ipubench_gui.store.bundled import names
 from ipubench_gui.store.db import Database
-from ipubench_gui.store.export.export import write_text
 from ipubench_gui.store.user import aliases
 
 
@@ -41,4 +40,7 @@ def renamer(db: Database) -> Callable[[str, object], object]:
 def save_view(view: View, path: Path) -> Path:
     """Write ``view`` to ``path`` as JSON, atomically; raises ExportError or
     OSError in words."""
+    # the exporters' module when one saves, not with the window (start-up)
+    from ipubench_gui.store.export.export import write_text
+
     return write_text(path, json.dumps(view.to_json(), indent=2) + "\n")

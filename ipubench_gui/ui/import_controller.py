@@ -5,18 +5,23 @@ from __future__ import annotations
 import logging
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ipubench_gui.domain.format import counted
-from ipubench_gui.service import exports, imports
-from ipubench_gui.store.user import import_csv, import_read
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.import_messages import NOTHING_STORED, explain
 from ipubench_gui.ui.messages import Message, Whole
+
+# The import and export machinery (readers, checks, MLPerf logs, writers) is
+# imported on first use, not with the window: a good part of start-up's imports.
+if TYPE_CHECKING:
+    from ipubench_gui.service.imports import Previewed
+    from ipubench_gui.store.user.import_read import ImportResult, ImportSpec
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +66,7 @@ class ImportController(QObject):
         self.port = main.port
         self.dialog = None  # ImportDialog, made on first use
         self.sources_dialog = None  # SourcesDialog
-        self.last_result: import_read.ImportResult | None = None
+        self.last_result: ImportResult | None = None
         self.last_error: str = ""
         self.last_message: tuple[str, str] = ("", "")  # what is wrong, what to do
         file_menu = self.port.file_menu
@@ -96,6 +101,8 @@ class ImportController(QObject):
 
     def open_file(self, path: Path, encoding: str = "utf-8") -> None:
         """Preview ``path`` read as ``encoding`` (CSV/TSV only; see ENCODINGS)."""
+        from ipubench_gui.service import imports
+
         self.previewing = (path, encoding)
         self.runner.submit(
             "import-preview",
@@ -105,6 +112,8 @@ class ImportController(QObject):
         )
 
     def add_alias(self, kind: str, alias: str, canonical: str) -> None:
+        from ipubench_gui.service import imports
+
         self.runner.submit(
             "import-alias",
             partial(imports.add_alias, kind=kind, alias=alias, canonical=canonical),
@@ -112,7 +121,9 @@ class ImportController(QObject):
             writes=True,
         )
 
-    def check(self, spec: import_read.ImportSpec) -> None:
+    def check(self, spec: ImportSpec) -> None:
+        from ipubench_gui.service import imports
+
         self._busy(True)
         self.runner.submit(
             "import-check",
@@ -121,7 +132,9 @@ class ImportController(QObject):
             on_error=self._on_import_failed,
         )
 
-    def start_import(self, spec: import_read.ImportSpec) -> None:
+    def start_import(self, spec: ImportSpec) -> None:
+        from ipubench_gui.service import imports
+
         self._busy(True)
         self.port.say(Say.IMPORTING.with_(name=spec.path.name).text)
         self.runner.submit(
@@ -142,6 +155,7 @@ class ImportController(QObject):
 
     # -- sources -------------------------------------------------------------------
     def show_sources(self) -> None:
+        from ipubench_gui.service import imports
         from ipubench_gui.ui.widgets.sources_dialog import SourcesDialog
 
         if self.sources_dialog is None:
@@ -232,7 +246,7 @@ class ImportController(QObject):
         self.say(Say.NOT_DONE.with_(why=exc))
 
     # -- answers -------------------------------------------------------------------
-    def _on_previewed(self, result: imports.Previewed) -> None:
+    def _on_previewed(self, result: Previewed) -> None:
         from ipubench_gui.ui.widgets.import_dialog import ImportDialog
 
         path, preview, encoding, catalogue = (
@@ -267,7 +281,7 @@ class ImportController(QObject):
             )
             self.dialog.show_report(said.text)
 
-    def _on_imported(self, result: import_read.ImportResult) -> None:
+    def _on_imported(self, result: ImportResult) -> None:
         self._busy(False)
         self.last_result = result
         left = Say.LEFT_OUT.with_(n=result.existing).text if result.existing else ""
@@ -305,8 +319,10 @@ class ImportController(QObject):
     def _offer_encodings(self, box: QMessageBox) -> None:
         """A file that is not text in the encoding tried: one button per other
         encoding, which reads the file again in it."""
+        from ipubench_gui.store.user.import_csv import ENCODINGS
+
         path, tried = self.previewing
-        for enc in import_csv.ENCODINGS:
+        for enc in ENCODINGS:
             if enc != tried:
                 button = box.addButton(
                     f"Read as {enc}", QMessageBox.ButtonRole.AcceptRole
@@ -316,4 +332,6 @@ class ImportController(QObject):
 
 # Store jobs: run on the worker thread with its own cursor.
 def _export(db, state, path: Path):
-    return path, exports.export_table(db, state, path)
+    from ipubench_gui.service.exports import export_table
+
+    return path, export_table(db, state, path)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
@@ -17,12 +17,14 @@ from PySide6.QtWidgets import (
 )
 
 from ipubench_gui import paths
-from ipubench_gui.service import imports
 from ipubench_gui.store.db import Cancelled
-from ipubench_gui.store.mlperf import mlperf_import
 from ipubench_gui.ui import settings_store as ss
 from ipubench_gui.ui.controller import Controller
 from ipubench_gui.ui.messages import Message, Whole
+
+# The MLPerf log readers are imported on first use, not with the window.
+if TYPE_CHECKING:
+    from ipubench_gui.store.mlperf.mlperf_import import Plan
 
 
 class Say:
@@ -63,7 +65,7 @@ class MLPerfImportController(QObject):
         )
         self.dialog: QProgressDialog | None = None
         self.stop = threading.Event()
-        self.plan: mlperf_import.Plan | None = None
+        self.plan: Plan | None = None
         self.last_message = ""
         self.ask = True  # tests answer the questions themselves
         from PySide6.QtGui import QAction
@@ -90,6 +92,9 @@ class MLPerfImportController(QObject):
 
     def open_folder(self, folder: Path, round_: str | None = None) -> None:
         """Read ``folder`` on the worker; asks for the round if no folder says."""
+        from ipubench_gui.service import imports
+        from ipubench_gui.store.mlperf import mlperf_import
+
         try:
             rnd = mlperf_import.resolve_round(folder, round_)
         except mlperf_import.MLPerfImportError as exc:
@@ -128,6 +133,8 @@ class MLPerfImportController(QObject):
         )
 
     def land(self, skip_bad: bool) -> None:
+        from ipubench_gui.service import imports
+
         assert self.plan is not None
         self.runner.submit(
             "mlperf-land",
@@ -148,7 +155,7 @@ class MLPerfImportController(QObject):
             self.dialog.deleteLater()
             self.dialog = None
 
-    def _on_planned(self, plan: mlperf_import.Plan) -> None:
+    def _on_planned(self, plan: Plan) -> None:
         self._close_progress()
         self.plan = plan
         if not plan.new and not plan.bad:
@@ -173,7 +180,7 @@ class MLPerfImportController(QObject):
         else:
             self._say(Say.FAILED.with_(why=exc), warn=True)
 
-    def _confirm(self, plan: mlperf_import.Plan) -> None:
+    def _confirm(self, plan: Plan) -> None:
         said = Say.CONFIRM.with_(summary=Whole(plan.summary()))
         box = QMessageBox(self.window)
         box.setWindowTitle(said.title)
