@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ipubench_gui.domain.chartrows import ChartRows, chart_unit, shares, task_order
-from ipubench_gui.domain.fields import FACETS, RANGES
+from ipubench_gui.domain.fields import FACETS, PROVENANCE, RANGES, TABLE_COLUMNS
 from ipubench_gui.domain.filters import FilterState, Value
 from ipubench_gui.domain.metrics import LOWER_IS_BETTER, per_chip_value
 from ipubench_gui.store.db import FETCH_CHUNK, Database, QueryResult, Row
@@ -35,6 +35,7 @@ from ipubench_gui.store.query.clauses import (
     order_rows,
     without_own,
 )
+from ipubench_gui.store.schema import quote_ident
 
 MAX_ROWS = 20_000
 # Up to this many rows, a filter's table and counts are computed on the GUI
@@ -42,6 +43,16 @@ MAX_ROWS = 20_000
 # larger stores answer from memory too, on a worker, which kept the longest
 # GUI stall shorter than inline (tests/bench --only ui).
 INLINE_MAX_ROWS = 5_000
+# The columns held: what the answers read (the table's and provenance for
+# pages and charts, the filters' and the figure a chart ranks by). The
+# others (system file details, the search text, which ``hay`` holds) stay
+# in the store: each value fetched is a Python object made at every start.
+HELD: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        [f.name for f in (*TABLE_COLUMNS, *FACETS, *RANGES)]
+        + [*PROVENANCE, "value", "unit", "unit_family", "accelerators"]
+    )
+)
 
 
 def fetch_shared(cur: Any, texts: Sequence[int]) -> list[Row]:
@@ -120,7 +131,8 @@ class Snapshot:
     @classmethod
     def load(cls, db: Database) -> Snapshot:
         cur = db.cursor()
-        cur.execute(f"SELECT *, {HAY_SQL} AS __hay FROM results_v ORDER BY ord")
+        held = ", ".join(quote_ident(c) for c in HELD)
+        cur.execute(f"SELECT {held}, {HAY_SQL} AS __hay FROM results_v ORDER BY ord")
         columns = [d[0] for d in cur.description][:-1]
         texts = [i for i, d in enumerate(cur.description) if str(d[1]) == "VARCHAR"]
         rows = fetch_shared(cur, texts[:-1])  # not the search text: one a row
