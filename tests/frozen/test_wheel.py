@@ -145,9 +145,38 @@ def test_wheel_carries_the_whole_data_and_resources_folders(installed):
         got = {
             str(p.relative_to(pkg / folder))
             for p in (pkg / folder).rglob("*")
-            if p.is_file()
+            if p.is_file() and p.name != "results.duckdb"  # built from them
         }
         assert got == shipped, folder
+
+
+def test_wheel_carries_a_store_built_from_its_data(installed, tmp_path):
+    """The store the wheel's build made matches the data it carries (its
+    fingerprint), so an installed app's first start attaches it and builds
+    none of its own in the user's cache folder."""
+    p = subprocess.run(
+        [
+            str(installed / "python"),
+            "-c",
+            "import sys; from pathlib import Path; import ipubench_gui as m\n"
+            "from ipubench_gui.store.bundled.build import built_at, store_places\n"
+            "data = Path(m.__file__).parent / 'data'\n"
+            "print(store_places(data, Path(sys.argv[1]))[0])\n"
+            "print(built_at(data, Path(sys.argv[1])))",
+            str(tmp_path / "no-cache"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd="/",
+    )
+    assert p.returncode == 0, p.stderr
+    store, when = p.stdout.splitlines()
+    assert Path(store).is_file() and Path(store).is_relative_to(installed.parent)
+    assert when != "None"  # built, and from this very data
+    assert not (tmp_path / "no-cache").exists()
+    p = _run(installed, "export-results", "all.csv", cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert not list((tmp_path / "home").rglob("results-*.duckdb")), "built at start"
 
 
 def test_installed_app_self_tests_and_exports_from_another_folder(installed, tmp_path):
