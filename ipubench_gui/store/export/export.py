@@ -60,9 +60,6 @@ EXPORT_COLUMNS: tuple[str, ...] = (
 )
 
 
-
-
-
 def all_results_query() -> Query:
     """Every stored result in table order (bundled rows by source, table and
     row, then each import as its file had them): the query an export writes
@@ -355,7 +352,7 @@ def export_table(
     ``per_accelerator``: figures per accelerator chip, in a column saying they
     are derived (rows without a chip count left out)."""
     from ipubench_gui.domain.fields import field
-    from ipubench_gui.store.export.export_xlsx import XLSX_MAX_ROWS, write_xlsx
+    from ipubench_gui.store.export.export_xlsx import write_xlsx
 
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
@@ -375,14 +372,9 @@ def export_table(
         headers = [header(c) for c in cur.sql(query.sql, params=query.params).columns]
         if fmt == "csv":
             return _copy_csv(cur, query, path, headers)
-        n = _count(cur, query)
-        if fmt == "xlsx":
-            if n > XLSX_MAX_ROWS:
-                raise ExportError(
-                    f"cannot write {path}: more than {XLSX_MAX_ROWS:,} rows do not "
-                    "fit an Excel sheet; filter further, or use .csv or .parquet"
-                )
+        if fmt == "xlsx":  # a sheet each 1,048,575 rows
             return write_xlsx(cur, query, path, headers, atomic_write_binary)
+        n = _count(cur, query)
         rel = _relation(cur, query, headers)
         atomic_write_binary(path, lambda tmp: rel.write_parquet(tmp))
         return n
