@@ -29,6 +29,7 @@ from ipubench_gui.charts.legend import LEGEND_TEXT, fill_legend
 from ipubench_gui.charts.theme import Theme, readable
 from ipubench_gui.domain.crowds import Crowd, count_text, places
 from ipubench_gui.domain.plot_model import Plot, Series
+from ipubench_gui.domain.text import elide_words
 
 __all__ = [
     "Drawn",
@@ -351,6 +352,7 @@ def clear_of_legend(
     pi.layout.activate()
     vb = pi.getViewBox()
     width = vb.width()
+    _fit_heads(drawn, width)
     room = width
     if legend is not None and legend.isVisible() and legend.items:
         room = width - legend.boundingRect().width() - LEGEND_MARGIN_PX
@@ -681,6 +683,36 @@ def _point_labels(run: _Pass, plot: Plot) -> None:
 class SectionHead(pg.TextItem):
     """A section's header text (its own type: a redraw finds and retitles it)."""
 
+    whole = ""  # its text as the plot gives it (what is drawn may be cut)
+    full_px = 0  # its font size as drawn, before any fitting
+
+
+HEAD_SMALLEST = 0.8  # a header too wide for its plot written down to this size
+
+
+def _fit_heads(drawn: Drawn, width: float) -> None:
+    """Each section header kept inside its plot's ``width`` (px): written
+    smaller, down to ``HEAD_SMALLEST`` of its size, then its last words left
+    out ("…"), the whole text in its tooltip. Past the plot's edge it was
+    cut there (a narrow window's "Task: inference (30 of 1,30")."""
+    room = width - 8
+    for it in drawn.extras:
+        if type(it) is not SectionHead or not it.isVisible():
+            continue
+        text = it.whole or it.toPlainText()
+        font = it.textItem.font()
+        size = font.pixelSize()
+        fm = QtGui.QFontMetricsF(font)
+        if fm.horizontalAdvance(text) <= room:
+            continue
+        while size > it.full_px * HEAD_SMALLEST and fm.horizontalAdvance(text) > room:
+            size -= 1
+            font.setPixelSize(size)
+            fm = QtGui.QFontMetricsF(font)
+        it.setFont(font)
+        it.setText(elide_words(text, room, fm.horizontalAdvance, "right"))
+        it.setToolTip(text)
+
 
 def _sections(run: _Pass, plot: Plot, heads: list[SectionHead]) -> None:
     """Grouped bars: each group's name in bold on the empty row above its bars,
@@ -700,6 +732,8 @@ def _sections(run: _Pass, plot: Plot, heads: list[SectionHead]) -> None:
         else:
             item = SectionHead(text, color=run.theme.foreground, anchor=(0, 0.5))
             run.pi.addItem(item)
+        item.whole, item.full_px = text, font.pixelSize()
+        item.setToolTip("")
         item.setFont(font)
         item.setPos(base, y)
         run.out.extras.append(item)

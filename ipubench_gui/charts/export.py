@@ -43,7 +43,7 @@ from ipubench_gui.domain.format import counted
 from ipubench_gui.domain.plot_model import first_bars, split_panel
 from ipubench_gui.domain.plots import Plot, footnote
 from ipubench_gui.domain.series_rule import SEP
-from ipubench_gui.domain.text import elide_words
+from ipubench_gui.domain.text import elide_parts, part_sets
 
 FORMATS = ("png", "svg", "pdf")
 BODY_MIN = 0.8  # of the body size: 18 px at 1920x1080, what a slide still reads
@@ -487,6 +487,7 @@ def _label_bars(pi: pg.PlotItem, cats: list[str], opts: ExportOptions) -> None:
             break
         px -= 1
     width = min(longest + fp, room)
+    among = part_sets(cats)  # a name keeps what tells it from the others
     left = pi.getAxis("left")
     left.setStyle(tickFont=_font(px))
     left.setWidth(int(width))
@@ -495,7 +496,7 @@ def _label_bars(pi: pg.PlotItem, cats: list[str], opts: ExportOptions) -> None:
             [
                 (
                     float(i),
-                    elide_words(c, width - fp, metrics.horizontalAdvance, sep=" · "),
+                    elide_parts(c, width - fp, metrics.horizontalAdvance, among),
                 )
                 for i, c in enumerate(cats)
                 if c  # a section's header row: its name is in the plot

@@ -4,6 +4,7 @@ of one metric in one unit (``ChartRows``), as the store and the kinds use them."
 from __future__ import annotations
 
 import heapq
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -111,12 +112,51 @@ def config_label(row: Mapping[str, Any]) -> str:
         row.get("model"),
         row.get("variant"),
         row.get("platform"),
-        row.get("framework"),
+        framework_shown(row),
     ]
     text = " · ".join(str(p) for p in parts if p)
     if row.get("batch_size") is not None:
         text += f" · bs {row['batch_size']:,}"
     return text
+
+
+SEP = " · "  # between the parts of a configuration's label
+
+
+def shared_parts(labels: Sequence[str]) -> list[str]:
+    """The parts (``SEP``) every one of ``labels`` has, in the first's order;
+    none for fewer than two labels (one bar's name is its own)."""
+    if len(labels) < 2:
+        return []
+    common = set.intersection(*(set(lb.split(SEP)) for lb in labels))
+    return [p for p in labels[0].split(SEP) if p in common]
+
+
+def without(label: str, parts: Sequence[str]) -> str:
+    """``label`` less ``parts`` (said elsewhere); whole if nothing is left."""
+    kept = [p for p in label.split(SEP) if p not in parts]
+    return SEP.join(kept) if kept else label
+
+
+# What a system file's framework text carries when no framework family was
+# recognised in it (the store then keeps the text itself as the framework):
+# a version ("CUDA 11.6", "Qualcomm Cloud AI SDK v1.8.3") or a list
+# ("Triton 2.30.0 , CUDA 12.0"). No canonical framework name has either.
+_SUBMITTED = re.compile(r"\d\.\d|,")
+
+
+def framework_shown(row: Mapping[str, Any]) -> str | None:
+    """A row's framework as charts name it: tidied (no space before a
+    comma), and, where it is the submitter's own text rather than a
+    framework recognised in it, said so: "Triton 2.30.0, CUDA 12.0 (as
+    submitted)"."""
+    fw = row.get("framework")
+    if fw is None:
+        return None
+    shown = re.sub(r"\s+,", ",", str(fw)).strip()
+    if str(fw) == str(row.get("framework_as_printed")) and _SUBMITTED.search(shown):
+        return f"{shown} (as submitted)"
+    return shown
 
 
 DISAMBIGUATE_BY = (

@@ -15,12 +15,16 @@ from ipubench_gui.domain import metrics, series_rule
 from ipubench_gui.domain.chartrows import (
     ChartRows,
     config_label,
+    framework_shown,
+    shared_parts,
     unique_labels,
+    without,
 )
 from ipubench_gui.domain.fields import field
 from ipubench_gui.domain.format import counted, format_cell, format_number
 from ipubench_gui.domain.metrics import LOWER_IS_BETTER, family
 from ipubench_gui.domain.plot_model import (
+    SHARED,
     Plot,
     Point,
     Row,
@@ -65,14 +69,26 @@ def bars_plot(
         kept.sort(key=lambda r: (first[key(r)[:1]], first[key(r)]))
     labels = unique_labels(kept)
     unit = family(kept[0]) if kept else ""
-    order = ["(blank)" if v is None else str(v) for v in color_order]
+
+    def colour_of(r: Row) -> str:
+        v = framework_shown(r) if color_by == "framework" else r.get(color_by)
+        return "(blank)" if v is None else str(v)
+
+    # the store's order of values, named as the groups are
+    named = {r.get(color_by): colour_of(r) for r in kept}
+    order = [named.get(v, "(blank)" if v is None else str(v)) for v in color_order]
     keys = [key(r) for r in kept] if group_by or by_task else None
     # a task's header says how many of its rows the bars are the best of
     ranked = {("(blank)" if t is None else t): of for t, _n, of in data.tasks}
     ys, categories, sections = _grouped_rows(kept, labels, keys, group_by, ranked)
+    shared = ""
+    if not sections:  # what every bar's name says, said once (the title)
+        both = shared_parts(categories)
+        shared = " · ".join(both)
+        categories = [without(c, both) for c in categories]
     groups: dict[str, list[Point]] = defaultdict(list)
     for y, r in zip(ys, kept):
-        g = "(blank)" if r.get(color_by) is None else str(r.get(color_by))
+        g = colour_of(r)
         groups[g].append(
             Point(r["value"], y, r["result_id"], format_number(r["value"]), tooltip(r))
         )
@@ -102,6 +118,7 @@ def bars_plot(
         sections=tuple(sections),
         ranked=data.plotted,
         blocks=blocks,
+        shared=shared,
     )
     if left_out:
         plot = replace(plot, notes=(*plot.notes, bars_shown_note(plot)))
@@ -136,15 +153,20 @@ def _grouped_rows(
     blank, its name in ``sections``) above each run of one key, which also
     leaves a gap between groups: "Task: training · Framework: PyTorch (3)";
     a task's own header, of how many rows of the task (``ranked``) its bars
-    are the best: "Task: training (30 of 65)"."""
+    are the best: "Task: training (30 of 65)". What every bar of a section's
+    name says is said once, in its header ("Task: inference (30 of 1,306) ·
+    all BERT-Large"), not in each bar's (a narrow chart's names were cut to
+    that, and nine bars read alike)."""
     if keys is None:
         return list(range(len(rows))), list(labels), []
     ys: list[int] = []
     categories: list[str] = []
     sections: list[tuple[int, str]] = []
+    both: list[str] = []
     for i, (k, label) in enumerate(zip(keys, labels)):
         if i == 0 or k != keys[i - 1]:
             size = sum(1 for o in keys if o == k)
+            both = shared_parts([lb for o, lb in zip(keys, labels) if o == k])
             task, value = k
             parts = [] if task is None else [f"{field('task').label}: {task}"]
             if group_by:
@@ -152,10 +174,14 @@ def _grouped_rows(
                 parts.append(f"{field(group_by).label}: {shown}")
             of = ranked.get(task, 0) if not group_by else 0
             count = f"{size:,} of {of:,}" if of > size else f"{size:,}"
-            sections.append((len(categories), f"{' · '.join(parts)} ({count})"))
+            head = f"{' · '.join(parts)} ({count})"
+            # what its bars' names all say, but the group's own name
+            said = [p for p in both if not group_by or p != format_cell(value)]
+            tail = SHARED + " · ".join(said) if said else ""
+            sections.append((len(categories), head + tail))
             categories.append("")
         ys.append(len(categories))
-        categories.append(label)
+        categories.append(without(label, both))
     return ys, categories, sections
 
 

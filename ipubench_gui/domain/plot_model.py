@@ -5,6 +5,7 @@ Nothing here draws; ``charts/builders.py`` turns a Plot into pyqtgraph items.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -232,16 +233,25 @@ def first_bars(plot: Plot, n: int) -> Plot:
 
 
 def _section_count(text: str, at: int, plot: Plot, kept: Mapping[int, int]) -> str:
-    """A section header "name (12)" or "name (12 of 65)" at row ``at`` whose
-    bars are cut to the rows ``kept``: "name (5 of 12)", "name (5 of 65)"."""
-    name, sep, count = text.rpartition(" (")
-    total = count.rstrip(")").rpartition(" of ")[2].replace(",", "")
-    if not sep or not total.isdigit():
+    """A section header "name (12)" or "name (12 of 65)" at row ``at`` (what
+    its bars share may follow: "name (12) · all X") whose bars are cut to
+    the rows ``kept``: "name (5 of 12)", "name (5 of 65)"."""
+    head = text.split(SHARED)[0]
+    found = list(_COUNT.finditer(head))
+    if not found:
         return text
+    m = found[-1]
+    name, total, rest = text[: m.start()], m[2].replace(",", ""), text[m.end() :]
     ends = [y for y, _t in plot.sections if y > at] + [len(plot.categories)]
     shown = sum(1 for y in range(at + 1, ends[0]) if y in kept and plot.categories[y])
     of = int(total)
-    return text if shown >= of else f"{name} ({shown:,} of {of:,})"
+    return text if shown >= of else f"{name} ({shown:,} of {of:,}){rest}"
+
+
+# a section header's count: " (12)" or " (12 of 65)"; then, it may be, what
+# its bars share
+SHARED = " · all "
+_COUNT = re.compile(r" \((?:([\d,]+) of )?([\d,]+)\)")
 
 
 def split_panel(plot: Plot, title: str, parts: int) -> Plot:

@@ -13,7 +13,7 @@ lists and the chart legends.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 
 ELLIPSIS = "…"
 _SPACE = re.compile(r"\s+")
@@ -159,3 +159,83 @@ def share_widths(full: list[int], least: list[int], room: int) -> list[int]:
     if spare <= 0 or not sum(lack):
         return least
     return [w + spare * d // sum(lack) for w, d in zip(least, lack, strict=True)]
+
+
+def part_sets(texts: Iterable[str], sep: str = " · ") -> list[frozenset[str]]:
+    """Each of ``texts`` as the set of its parts (split at ``sep``), for
+    ``elide_parts``."""
+    return [frozenset(t.split(sep)) for t in texts if t]
+
+
+def elide_parts(
+    text: str,
+    width: float,
+    measure: Callable[[str], float],
+    among: Sequence[frozenset[str]],
+    sep: str = " · ",
+) -> str:
+    """``text`` (parts joined by ``sep``) cut to ``width`` keeping the parts
+    that tell it from the other texts (``among``, as ``part_sets``): first
+    the part fewest others carry, then, while others carry all kept, the
+    one that leaves fewest; then as many more as fit, in their order; each
+    run of parts left out is one "…". Nine bars named "BERT-Large · <system>
+    · TensorRT · Offline" keep their systems (and a system's Offline and
+    Server figures their scenarios), not the model and framework all share.
+    Kept parts still too wide: the widest cut at its words.
+
+    >>> among = part_sets(["BERT · DGX · TRT · Offline", "BERT · DGX · TRT · Server",
+    ...                    "BERT · HGX · TRT · Offline"])
+    >>> elide_parts("BERT · DGX · TRT · Offline", 21, len, among)
+    '… · DGX · … · Offline'
+    >>> elide_parts("BERT · HGX · TRT · Offline", 21, len, among)
+    'BERT · HGX · TRT · …'
+    """
+    if measure(text) <= width:
+        return text
+    parts = text.split(sep)
+    mine = frozenset(parts)
+    others = list(among)
+    if mine in others:  # itself, once
+        others.remove(mine)
+    kept: list[int] = []
+    while len(kept) < len(parts):
+        left = [i for i in range(len(parts)) if i not in kept]
+        i = min(left, key=lambda i: (sum(parts[i] in o for o in others), i))
+        kept.append(i)
+        others = [o for o in others if parts[i] in o]
+        if not others:
+            break
+    for i in range(len(parts)):  # more, in order, as room allows
+        if i not in kept:
+            more = _kept_joined(parts, {*kept, i}, sep)
+            if measure(more) <= width:
+                kept.append(i)
+    while True:
+        shown = _kept_joined(parts, set(kept), sep)
+        if measure(shown) <= width:
+            return shown
+        # too wide still: the widest kept part cut at its words, its first
+        # kept whole; else one part fewer
+        widest = max(kept, key=lambda i: measure(parts[i]))
+        cut = [*parts]
+        cut[widest] = ""
+        room = width - measure(_kept_joined(cut, set(kept), sep))
+        cut[widest] = elide_words(parts[widest], room, measure, "right")
+        shown = _kept_joined(cut, set(kept), sep)
+        first = parts[widest].split()[0]
+        if cut[widest].split()[0] == first and measure(shown) <= width:
+            return shown
+        if len(kept) == 1:
+            return elide_words(text, width, measure, sep=sep)
+        kept.pop()  # the part that told it apart least
+
+
+def _kept_joined(parts: Sequence[str], kept: set[int], sep: str) -> str:
+    """``parts`` joined, each run of those not ``kept`` as one "…"."""
+    out: list[str] = []
+    for i, p in enumerate(parts):
+        if i in kept:
+            out.append(p)
+        elif not out or out[-1] != ELLIPSIS:
+            out.append(ELLIPSIS)
+    return sep.join(out)

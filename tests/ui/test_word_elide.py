@@ -34,6 +34,22 @@ def _whole_words(shown: str, full: str) -> None:
         assert all(w in full.split() for w in part), (shown, full)
 
 
+def _whole_parts(shown: str, full: str) -> None:
+    """A bar's name cut by whole parts: every part drawn is a part of the
+    full name, in its order, each run left out an "…"; or, where no part
+    fits, whole words (``_whole_words``)."""
+    assert ELLIPSIS in shown and shown != full, shown
+    parts = full.split(" · ")
+    kept = [p for p in shown.split(" · ") if p != ELLIPSIS]
+    assert kept, (shown, full)  # something of its own, not "… · … · …"
+    if all(p in parts for p in kept):
+        assert [p for p in parts if p in kept] == kept, (shown, full)
+    else:
+        (word_cut,) = [p for p in kept if p not in parts]
+        assert ELLIPSIS in word_cut, (shown, full)
+        assert all(w in full.split() for w in word_cut.split() if w != ELLIPSIS)
+
+
 def _tooltip_event(view, index) -> str:
     """The tooltip the view shows when the pointer rests on ``index``."""
     pos = view.visualRect(index).center()
@@ -104,8 +120,9 @@ def _bar_ticks(pi) -> list[tuple[int, str]]:
 
 
 def test_chart_bar_labels_drop_whole_words(qtbot, session):
-    """The window's bar labels, in a narrow window: shortened by whole words
-    from the middle (was "EfficientNet-B4 · G16-Efficie…256 · …")."""
+    """The window's bar labels, in a narrow window: shortened by whole parts,
+    those most bars share first (was "EfficientNet-B4 · G16-Efficie…256 · …",
+    then "BERT-Large · … · TensorRT · Offline" on nine bars)."""
     w = session.window
     w.resize(1280, 720)
     canvas = w.canvas
@@ -116,7 +133,7 @@ def test_chart_bar_labels_drop_whole_words(qtbot, session):
     cut = [(cats[i], t) for i, t in ticks if t != cats[i]]
     assert cut  # the narrow window shortens some
     for full, shown in cut:
-        _whole_words(shown, full)
+        _whole_parts(shown, full)
 
 
 def test_exported_bar_labels_drop_whole_words(qapp, db):
@@ -134,5 +151,5 @@ def test_exported_bar_labels_drop_whole_words(qapp, db):
     cut = [(plot.categories[i], t) for i, t in ticks if t != plot.categories[i]]
     assert cut
     for full, shown in cut:
-        _whole_words(shown, full)
+        _whole_parts(shown, full)
     w.close()

@@ -119,3 +119,42 @@ def test_columns_get_their_text_whole_when_it_fits_else_their_longest_word():
     assert got[1] > got[2] > got[0]  # the longer text, the wider
     # narrower than the words: the words, and the table scrolls
     assert share_widths(full, least, 100) == least
+
+
+def test_parts_most_labels_share_go_first():
+    from ipubench_gui.domain.text import elide_parts, part_sets
+
+    names = [
+        f"BERT-Large · accuracy 99% · {system} · TensorRT · Offline"
+        for system in ("NVIDIA DGX H100", "Dell PowerEdge XE9680", "X640 G40")
+    ]
+    common = part_sets(names)
+    width = len("BERT-Large · … · TensorRT · Offline")
+    cut = [elide_parts(n, width, len, common) for n in names]
+    # the systems, which tell the bars apart, kept; what all share left out
+    assert all(n.split(" · ")[2] in c.split(" · ") for c, n in zip(cut, names))
+    assert all(len(c) <= width and ELLIPSIS in c for c in cut)
+    assert len(set(cut)) == 3
+    # the old rule kept the shared ends and cut the system: three alike
+    assert len({elide_words(n, width, len, sep=" · ") for n in names}) == 1
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["a", "bb", "ccc", "dddd", "ee ee"]), min_size=1),
+        min_size=1,
+        max_size=6,
+    ),
+    st.integers(min_value=1, max_value=40),
+)
+def test_elided_parts_fit_and_are_whole(labels, width):
+    from ipubench_gui.domain.text import elide_parts, part_sets
+
+    texts = [" · ".join(parts) for parts in labels]
+    common = part_sets(texts)
+    for t in texts:
+        cut = elide_parts(t, width, len, common)
+        if len(t) <= width:
+            assert cut == t
+        else:
+            assert len(cut) <= width or len(cut.split()) == 1

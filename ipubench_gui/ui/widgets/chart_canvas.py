@@ -38,7 +38,7 @@ from ipubench_gui.charts.legend_layout import (
 from ipubench_gui.charts.panels import Y_TITLE_EM, Panel, panel_steps, rows_of
 from ipubench_gui.charts.theme import DARK, LIGHT, Theme
 from ipubench_gui.domain.plots import Plot
-from ipubench_gui.domain.text import elide_words
+from ipubench_gui.domain.text import elide_parts, part_sets
 from ipubench_gui.ui.one_paint import ViewsApplied, send_scene_calls
 from ipubench_gui.ui.widgets.line_list import line_menu
 from ipubench_gui.ui.widgets.note_label import NoteLabel
@@ -488,8 +488,12 @@ class ChartCanvas(QWidget):
         left.setWidth(width)
         left.setStyle(tickFont=self.font())
         # a grouped chart's header rows have no label (the plot names them)
+        among = part_sets(cats)  # a name keeps what tells it from the others
+        key = hash(tuple(cats))
         ticks = [
-            (float(i), self._elided(t, width - 14)) for i, t in enumerate(cats) if t
+            (float(i), self._elided(t, width - 14, among, key))
+            for i, t in enumerate(cats)
+            if t
         ]
         left.setTicks([ticks, []])
 
@@ -500,14 +504,17 @@ class ChartCanvas(QWidget):
             self._measures[text] = self.fontMetrics().horizontalAdvance(text)
         return self._measures[text]
 
-    def _elided(self, text: str, width: int) -> str:
+    def _elided(
+        self, text: str, width: int, among: list[frozenset[str]], cats: int
+    ) -> str:
         if self._text_width(text) <= width:
             return text
-        key = (text, width)
+        key = (text, width, cats)
         if key not in self._measures:
-            # whole words out of the middle: "EfficientNet-B4 · … · bs 6,144",
-            # not "G16-Efficie…256"
-            self._measures[key] = elide_words(text, width, self._text_width, sep=" · ")
+            # whole parts kept, those that tell it from the other bars
+            # (``among``) first: "… · DGX-A100 · … · Offline", not
+            # "BERT-Large · … · TensorRT · Offline" nine times
+            self._measures[key] = elide_parts(text, width, self._text_width, among)
         return self._measures[key]
 
     def resizeEvent(self, e) -> None:
