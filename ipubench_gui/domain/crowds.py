@@ -108,12 +108,14 @@ def places(plot: Plot) -> Places:
         if len(group) <= CROWD:
             marks += [(q[0], q[1], [q]) for q in group]
             continue
-        by: dict[int, list[tuple[float, float, int, int]]] = {}
+        # one mark per series, the user's own results apart (ringed)
+        by: dict[tuple[int, bool], list[tuple[float, float, int, int]]] = {}
         for q in group:
-            by.setdefault(q[2], []).append(q)
-        for i in sorted(by):
-            ys = [q[1] for q in by[i]]
-            marks.append((group[0][0], (min(ys) + max(ys)) / 2, by[i]))
+            mine = plot.series[q[2]].points[q[3]].result_id in plot.yours
+            by.setdefault((q[2], mine), []).append(q)
+        for key in sorted(by):
+            ys = [q[1] for q in by[key]]
+            marks.append((group[0][0], (min(ys) + max(ys)) / 2, by[key]))
     moves: dict[int, list[float]] = {}
     lifts: dict[int, list[float]] = {}
     crowds: list[Crowd] = []

@@ -97,3 +97,44 @@ def test_no_mark_without_imported_results(db, qtbot):
     assert _marks(w) == ([n for _i, n in w.chart_drawn.legend_entries], None)
     assert YOURS not in _marks(w)[0]
     w.close()
+
+
+def test_results_imported_from_an_mlperf_folder_are_marked(
+    combined,  # noqa: F811
+    tmp_path,
+    qapp,
+):
+    """A round's folder imported (import-mlperf, or File > Import MLPerf
+    results folder): its results are the user's own on the MLPerf chart,
+    ringed and named "your results", as imported files are; the bundled
+    official results beside them are not."""
+    from ipubench_gui.service import imports
+    from tests.conftest import DATA
+    from tests.mlperf_trees import tree
+
+    root = tree(tmp_path, [10, 20, 30, 40, 100])
+    tree(tmp_path, [12, 13, 14, 15, 16], system_id="box16")
+    plan = imports.plan_mlperf(combined, root, "9.9", DATA)
+    _sid, n = imports.land_mlperf(combined, plan, skip_bad=False)
+    assert n == 2
+    mine = {
+        r
+        for (r,) in combined.cursor()
+        .execute("SELECT result_id FROM u.user_mlperf")
+        .fetchall()
+    }
+    assert len(mine) == 2
+    spec = ChartSpec(kind="mlperf", benchmark="ResNet-50 v1.5")
+    plot = build_plot(spec, browse.chart_data(combined, FilterState(), spec))
+    assert mine <= set(plot.point_ids())
+    assert plot.yours == mine  # these two, and none of the bundled ones
+    w = compose(plot, ExportOptions(1280, 720))
+    names, ring = _marks(w)
+    assert YOURS in names and ring is not None
+    # never drawn as one mark with others' results (a crowd's "×27"): the
+    # ring says whose that one point is
+    hits = w.chart_drawn.hits
+    at = {(round(h.x, 9), round(h.y, 9)) for h in hits if h.result_id in mine}
+    others = {(round(h.x, 9), round(h.y, 9)) for h in hits if h.result_id not in mine}
+    assert len(at) == 2 and not at & others
+    w.close()

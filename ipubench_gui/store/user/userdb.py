@@ -97,7 +97,8 @@ def _official_view(
 ) -> str:
     """A view of imported official results: ``user``'s rows (columns a table of
     an older version lacks: NULL) as the bundled ``bundled`` rows are shown,
-    through the same ``rows_sql`` (which reads them as ``src``)."""
+    through the same ``rows_sql`` (which reads them as ``src``), dated by
+    their import."""
     return f"""
 CREATE OR REPLACE VIEW {view} AS
 WITH {src} AS (
@@ -109,10 +110,16 @@ official AS (
     SELECT
         1000000000 + CAST(m.source_id AS BIGINT) * 10000000000
             + row_number() OVER (PARTITION BY m.source_id ORDER BY m.path) AS ord,
-        o.*,
+        -- the user's own import, dated and marked as file imports are
+        -- (user_tables): charts mark it "your results"
+        o.* REPLACE (
+            CAST(i.imported_at AS DATE) AS source_date,
+            'imported' AS source_date_kind
+        ),
         m.source_id
     FROM ({rows_sql}) o
     JOIN u.{user} m USING (result_id)
+    JOIN u.imports i ON i.source_id = m.source_id
 )
 SELECT r.* {names.official_names()},
     {names.unit_family_and_other_names(names.OFFICIAL_WORDS)}{extra}
