@@ -59,10 +59,32 @@ class PointLabels(pg.GraphicsObject):
         self._rect = QtCore.QRectF(
             min(xs), min(ys) - 0.5, max(xs) - min(xs) or 1, max(ys) - min(ys) + 1
         )
+        # How far a label's text (and halo) may reach from its point, in
+        # pixels: at most its characters at the font's widest (not each
+        # label laid out here: only those in view are, when painted).
+        fm = QtGui.QFontMetricsF(self._font)
+        longest = max((len(p[2]) for p in self._points), default=0)
+        self._pad = (abs(dx) + longest * fm.maxWidth() + 2, abs(dy) + fm.height() + 2)
         self.update()
 
+    def dataBounds(self, ax, frac=1.0, orthoRange=None):  # noqa: N802, N803
+        """The points' extent (view units), for the view's auto range: the
+        labels' text beyond it is in pixels (``boundingRect``)."""
+        r = self._rect
+        return (r.left(), r.right()) if ax == 0 else (r.top(), r.bottom())
+
     def boundingRect(self) -> QtCore.QRectF:  # noqa: N802 (Qt API)
-        return self._rect
+        """The points' extent and, around it, the labels' text (pixels
+        turned into view units): what the paint covers, so that Qt repaints
+        and caches all of it (painted outside its bounds, a label beyond the
+        points was cut off or left behind)."""
+        pw, ph = self.pixelWidth(), self.pixelHeight()
+        dx, dy = self._pad
+        return self._rect.adjusted(-dx * pw, -dy * ph, dx * pw, dy * ph)
+
+    def viewTransformChanged(self) -> None:  # noqa: N802 (pyqtgraph API)
+        self.prepareGeometryChange()  # the pixels' size in view units changed
+        super().viewTransformChanged()
 
     def paint(self, p, *args) -> None:
         view = self.getViewBox()

@@ -9,6 +9,8 @@ from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QCursor, QPalette
 from PySide6.QtWidgets import (
     QFrame,
+    QGraphicsItem,
+    QGraphicsTextItem,
     QHBoxLayout,
     QLabel,
     QMenu,
@@ -28,6 +30,7 @@ from ipubench_gui.charts.builders import (
     from_view,
     highlight_items,
 )
+from ipubench_gui.charts.labels import PointLabels
 from ipubench_gui.charts.legend import entry_color, every_entry, folded
 from ipubench_gui.charts.legend_layout import (
     PlotLegend,
@@ -61,6 +64,22 @@ EMPTY_CHART = (
     "or no system sizes to scale across). Try another chart kind, or widen "
     "the filters.</p>"
 )
+
+
+# On screen, texts are painted from Qt's device-coordinate cache: a repaint
+# that leaves them as they are (a tooltip, another window, a chart scrolled
+# sideways) copies their pixels rather than drawing each glyph again; a text
+# changed or moved other than sideways is drawn into its cache anew.
+CACHED = QGraphicsItem.CacheMode.DeviceCoordinateCache
+UNCACHED = QGraphicsItem.CacheMode.NoCache
+
+
+def _texts(root: QGraphicsItem) -> Generator[QGraphicsTextItem, None, None]:
+    """The text items in ``root`` (a legend: its rows' names)."""
+    for item in root.childItems():
+        if isinstance(item, QGraphicsTextItem):
+            yield item
+        yield from _texts(item)
 
 
 def palette_theme(widget: QWidget) -> Theme:
@@ -297,6 +316,15 @@ class ChartCanvas(QWidget):
         if self.layout() is not None:
             self.layout().activate()  # the plot's size now, not in its paint
         self._place_legend()
+        # A bar chart's row names are its left axis (no grid there: the
+        # cache holds their pixels only); section headers are texts too.
+        left = self.item.getAxis("left")
+        left.setCacheMode(CACHED if plot.horizontal_bars else UNCACHED)
+        for extra in self._drawn.extras:
+            if isinstance(extra, pg.TextItem):
+                extra.textItem.setCacheMode(CACHED)
+            elif isinstance(extra, PointLabels):
+                extra.setCacheMode(CACHED)
         yield
         yield from _ready_to_paint(self.plot, [self.item], None)
 
@@ -449,6 +477,8 @@ class ChartCanvas(QWidget):
         )
         if was != (self.plot_legend.where == "beside"):
             self.item.layout.activate()
+        for text in _texts(self.plot_legend.item):  # rows made or refilled
+            text.setCacheMode(CACHED)
 
     def reset_view(self) -> None:
         """Back to the chart's own ranges after panning or zooming."""
