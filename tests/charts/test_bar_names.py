@@ -18,6 +18,24 @@ def _plot(db):
     return build_plot(spec, browse.chart_data(db, FilterState(), spec))
 
 
+def _window_chart(qtbot, plot):
+    """``plot`` drawn in a chart canvas the size of the window's chart at
+    1280x720 (its share of the window)."""
+    from PySide6.QtWidgets import QApplication
+
+    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+
+    canvas = ChartCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(620, 250)
+    canvas.show()
+    QApplication.processEvents()
+    canvas.render(plot)
+    canvas.finish()
+    QApplication.processEvents()
+    return canvas
+
+
 def _sections(plot):
     """(header, [(bar name, row)]) per section, from the plot's own rows."""
     heads = dict(plot.sections)
@@ -76,19 +94,8 @@ def test_a_slides_bar_names_tell_the_bars_apart(qapp, db):
 
 def test_the_windows_bar_names_tell_the_bars_apart(qtbot, db):
     """The lead's case: the window at 1280x720, the chart its share of it."""
-    from PySide6.QtWidgets import QApplication
-
-    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
-
     plot = _plot(db)
-    canvas = ChartCanvas()
-    qtbot.addWidget(canvas)
-    canvas.resize(620, 250)
-    canvas.show()
-    QApplication.processEvents()
-    canvas.render(plot)
-    canvas.finish()
-    QApplication.processEvents()
+    canvas = _window_chart(qtbot, plot)
     shown = dict(canvas.item.getAxis("left")._tickLevels[0])
     rows = {r["result_id"]: r for r in plot.rows}
     by_y = {p.y: p.result_id for s in plot.series for p in s.points}
@@ -117,20 +124,10 @@ def test_a_section_header_stays_inside_its_plot(qtbot, qapp, db):
     the plot's edge ("Task: inference (30 of 1,30"): inside the plot, cut
     at words if it must be, its whole text in its tooltip; so too on a
     slide."""
-    from PySide6.QtWidgets import QApplication
-
     from ipubench_gui.charts.builders import SectionHead
-    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
 
     plot = _plot(db)
-    canvas = ChartCanvas()
-    qtbot.addWidget(canvas)
-    canvas.resize(620, 250)
-    canvas.show()
-    QApplication.processEvents()
-    canvas.render(plot)
-    canvas.finish()
-    QApplication.processEvents()
+    canvas = _window_chart(qtbot, plot)
     w = compose(plot, ExportOptions(1280, 720))
     for pi, where in ((canvas.item, "window"), (w.chart_legend.pi, "slide")):
         view = pi.vb.sceneBoundingRect()
