@@ -205,7 +205,8 @@ class CountLabels(pg.GraphicsObject):
         self._rect = QtCore.QRectF(
             min(xs), min(ys), max(xs) - min(xs) or 1e-9, max(ys) - min(ys) or 1e-9
         )
-        self._placed: tuple[tuple, list] = ((), [])
+        # (key, placed, the transform's translation they were placed at)
+        self._placed: tuple = ((), [], QtCore.QPointF())
 
     def boundingRect(self) -> QtCore.QRectF:  # noqa: N802 (Qt API)
         return self._rect
@@ -215,13 +216,22 @@ class CountLabels(pg.GraphicsObject):
     ) -> list[tuple[QtCore.QRectF, QtCore.QLineF | None]]:
         """Each count's box and leader line (or None) in the pixels ``tr``
         maps view units to, kept inside ``bounds`` (the view, in those
-        pixels): the rule of the class's text."""
+        pixels): the rule of the class's text. Placed again only when the
+        scale or the view's size changes: moved with the marks otherwise (a
+        pan, or the view's place on the page), so that no paint of a pan
+        places them anew and the counts keep their places beside the marks."""
         key = (
-            tr.m11(), tr.m12(), tr.m21(), tr.m22(), tr.dx(), tr.dy(),
-            bounds.getRect(),
+            tr.m11(), tr.m12(), tr.m21(), tr.m22(),
+            round(bounds.width(), 3), round(bounds.height(), 3),
         )  # fmt: skip
         if self._placed[0] == key:
-            return self._placed[1]
+            d = QtCore.QPointF(tr.dx(), tr.dy()) - self._placed[2]
+            if d.isNull():
+                return self._placed[1]
+            return [
+                (box.translated(d), None if ln is None else ln.translated(d))
+                for box, ln in self._placed[1]
+            ]
         fm = QtGui.QFontMetricsF(self._font)
         px = tr.m11() * self._mx + tr.m21() * self._my + tr.dx()
         py = tr.m12() * self._mx + tr.m22() * self._my + tr.dy()
@@ -246,7 +256,7 @@ class CountLabels(pg.GraphicsObject):
             out.append((box, leader))
             edges = [box.left(), box.top(), box.right(), box.bottom()]
             labels = np.vstack((labels, edges))
-        self._placed = (key, out)
+        self._placed = (key, out, QtCore.QPointF(tr.dx(), tr.dy()))
         return out
 
     def paint(self, p, *args) -> None:
@@ -340,21 +350,24 @@ def _free_box(
     if len(rivals):
         rival = (gap(rivals[:, 0], rivals[:, 1]) < own[:, None]).any(axis=1)
     free = inside & ~meets
-    first = None
     # nearer its own mark than any other count's first; else (a crowded
     # part of the chart) its leader line says whose it is
-    for k in (*np.flatnonzero(free & ~rival), *np.flatnonzero(free & rival)):
+    order = [*np.flatnonzero(free & ~rival), *np.flatnonzero(free & rival)]
+    grid = None
+    for k in order:
         x0, y0, x1, y1, d = c[k]
         box = QtCore.QRectF(x0, y0, x1 - x0, y1 - y0)
         if d <= LEADER_FROM_PX:
             return box, None
         leader = _leader(cx, cy, r, box)
-        if not _meets(leader, crossed):
+        if grid is None:
+            grid = _Raster(crossed, bounds)
+        if not grid.meets(leader):
             return box, leader
-        first = first or (box, leader)
-    if first is not None:
-        return first
-    x0, y0, x1, y1, _d = c[int(np.argmax(inside))]
+    if order:
+        x0, y0, x1, y1, _d = c[order[0]]
+    else:
+        x0, y0, x1, y1, _d = c[int(np.argmax(inside))]
     box = QtCore.QRectF(x0, y0, x1 - x0, y1 - y0)
     return box, _leader(cx, cy, r, box)
 
@@ -369,18 +382,28 @@ def _leader(cx: float, cy: float, r: float, box: QtCore.QRectF) -> QtCore.QLineF
     return QtCore.QLineF(start, QtCore.QPointF(nx, ny))
 
 
-def _meets(line: QtCore.QLineF, boxes: np.ndarray) -> bool:
-    """Whether ``line`` passes through any of ``boxes`` (x0, y0, x1, y1),
-    looked at every pixel along it."""
-    n = max(2, math.ceil(line.length()))
-    t = np.linspace(0.0, 1.0, n)[:, None]
-    x = line.x1() + t * (line.x2() - line.x1())
-    y = line.y1() + t * (line.y2() - line.y1())
-    return bool(
-        (
-            (x > boxes[None, :, 0])
-            & (x < boxes[None, :, 2])
-            & (y > boxes[None, :, 1])
-            & (y < boxes[None, :, 3])
-        ).any()
-    )
+class _Raster:
+    """Boxes (x0, y0, x1, y1, in pixels) as a raster of the area ``bounds``,
+    for lines to be looked up pixel by pixel (each line against every box
+    took a chart's counts a quarter of a second to place)."""
+
+    def __init__(self, boxes: np.ndarray, bounds: QtCore.QRectF):
+        self.ox, self.oy = math.floor(bounds.left()), math.floor(bounds.top())
+        w = math.ceil(bounds.right()) - self.ox + 1
+        h = math.ceil(bounds.bottom()) - self.oy + 1
+        self.grid = np.zeros((max(h, 1), max(w, 1)), dtype=bool)
+        for x0, y0, x1, y1 in boxes[:, :4]:  # each box's inside, whole pixels
+            self.grid[
+                max(math.ceil(y0 - self.oy), 0) : max(math.floor(y1 - self.oy), 0),
+                max(math.ceil(x0 - self.ox), 0) : max(math.floor(x1 - self.ox), 0),
+            ] = True
+
+    def meets(self, line: QtCore.QLineF) -> bool:
+        """Whether ``line`` passes through a box (every pixel along it)."""
+        n = max(2, math.ceil(line.length()))
+        t = np.linspace(0.0, 1.0, n)
+        x = (line.x1() + t * (line.x2() - line.x1()) - self.ox).astype(int)
+        y = (line.y1() + t * (line.y2() - line.y1()) - self.oy).astype(int)
+        h, w = self.grid.shape
+        ok = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+        return bool(self.grid[y[ok], x[ok]].any())
