@@ -69,16 +69,7 @@ def build_store(data_dir: Path, out: Path) -> Path:
     try:
         con = duckdb.connect(str(tmp))
         try:
-            load_into(con, data_dir)
-            con.execute(
-                "INSERT INTO meta VALUES ('fingerprint', $f), ('app_version', $v), "
-                "('built_at', $t)",
-                {
-                    "f": fingerprint(data_dir),
-                    "v": __version__,
-                    "t": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                },
-            )
+            _load_stamped(con, data_dir)
             con.execute("CHECKPOINT")
         finally:
             con.close()
@@ -87,6 +78,35 @@ def build_store(data_dir: Path, out: Path) -> Path:
         for p in (tmp, tmp.with_name(tmp.name + ".wal")):
             p.unlink(missing_ok=True)
     return out
+
+
+def _load_stamped(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
+    """:func:`load_into`, and the store's meta rows: what it was built from,
+    by which version of the app, and when."""
+    load_into(con, data_dir)
+    con.execute(
+        "INSERT INTO meta VALUES ('fingerprint', $f), ('app_version', $v), "
+        "('built_at', $t)",
+        {
+            "f": fingerprint(data_dir),
+            "v": __version__,
+            "t": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        },
+    )
+
+
+def attach_in_memory(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
+    """ATTACH, as ``b``, a store built from ``data_dir`` in memory: for when
+    none can be built on disk (a full disk, a folder that cannot be
+    written), so the results can still be read; built again each time."""
+    con.execute("ATTACH ':memory:' AS b")
+    home = con.execute("SELECT current_database()").fetchall()[0][0]
+    try:
+        con.execute("USE b")
+        _load_stamped(con, data_dir)
+    finally:
+        quoted = '"' + home.replace('"', '""') + '"'
+        con.execute(f"USE {quoted}")
 
 
 def load_into(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:

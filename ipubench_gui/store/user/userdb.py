@@ -18,6 +18,7 @@ import shutil
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from ipubench_gui.store.bundled.build import (
     INFERENCE_ROWS_SQL,
     MLPERF_ROWS_SQL,
     attach_bundled,
+    attach_in_memory,
 )
 from ipubench_gui.store.db import (
     Database,
@@ -179,6 +181,13 @@ CONFIG: dict[str, str | bool | int | float | list[str]] = {
 # read should not fail because a window is open); a window's copy waits
 # less at start; "peek" (a window reading a change) not at all.
 WAIT_S = {"write": 10.0, "read": 120.0, "snapshot": 5.0, "copy": 10.0, "peek": 0.0}
+# Said after why the results store could not be built in the cache folder.
+IN_MEMORY = "Until then, the results are read from memory (built at each start)."
+# Said when a window's copy of the imported results cannot be made on disk.
+IN_MEMORY_COPY = (
+    "Your imported results are read into memory: the cache folder ({folder}) "
+    "cannot hold a copy of them."
+)
 # Said once when an opening starts waiting for a writer (on stderr, for a command).
 WAITING = (
     "Waiting for {holder}, which is writing your imported results (up to {wait:.0f} s)…"
@@ -208,8 +217,14 @@ def open_combined(
     """
     wait = WAIT_S[mode] if wait_s is None else wait_s
     con = duckdb.connect(config=CONFIG | {"temp_directory": str(cache_dir / "tmp")})
+    notice = ""
     try:
-        bundled = attach_bundled(con, data_dir, cache_dir)
+        bundled: Path | None = None
+        try:
+            bundled = attach_bundled(con, data_dir, cache_dir)
+        except StoreError as exc:  # the cache cannot hold it: read from memory
+            attach_in_memory(con, data_dir)
+            notice = f"{exc} {IN_MEMORY}"
         status = UserStatus(None, False, "")
         # (the copy read, the file's stamp then): None, None before any copy
         snapshot: tuple[Path | None, tuple[int, ...] | None] | None = None
@@ -239,6 +254,12 @@ def open_combined(
         except (duckdb.Error, EntityError) as exc:
             # Readable, only not upgraded: imported rows keep names as printed.
             log.error("could not give imported results canonical names: %s", exc)
+    if snapshot is not None and snapshot[0] is None and snapshot[1] is not None:
+        # copied into memory (a stamp, no copy): said unless the store is too
+        notice = notice or IN_MEMORY_COPY.format(folder=cache_dir)
+    if notice:  # once (a window's first opening said it already)
+        rest = status.message.replace(notice, "").strip()
+        status = replace(status, message=f"{notice} {rest}".strip())
     db = Database(con, bundled)
     db.user_status = status
     db.on_close = held
@@ -470,7 +491,11 @@ def _attach_snapshot(
         reader = duckdb.connect(config=CONFIG)
         try:
             _attach_waiting(reader, user, True, wait_s)
-            copy = _copy_of(user, cache_dir)
+            try:
+                copy: Path | None = _copy_of(user, cache_dir)
+            except OSError:  # a full cache: a copy in memory (said by the caller)
+                copy = None
+                _copy_into_memory(con, user)
             stamp = file_stamp(user)
         except duckdb.Error as exc:
             holder = lock_holder(exc)
@@ -490,12 +515,26 @@ def _attach_snapshot(
             reader.close()
     finally:
         mine.release()
+    if copy is None:
+        return status, (None, stamp)
     try:
         con.execute("ATTACH $p AS u (READ_ONLY)", {"p": str(copy)})
     except duckdb.Error as exc:
         _remove_copy(copy)
         return UserStatus(None, False, f"{user}: {reason(exc)}"), None
     return status, (copy, stamp)
+
+
+def _copy_into_memory(con: duckdb.DuckDBPyConnection, user: Path) -> None:
+    """``user`` copied into an in-memory database attached as ``u`` (for
+    when the cache folder cannot hold a copy): the file is read while
+    attached and let go after, so nothing holds it."""
+    con.execute("ATTACH $p AS user_file (READ_ONLY)", {"p": str(user)})
+    try:
+        con.execute("ATTACH ':memory:' AS u")
+        con.execute("COPY FROM DATABASE user_file TO u")
+    finally:
+        con.execute("DETACH user_file")
 
 
 _COPIES = itertools.count(1)
@@ -511,10 +550,14 @@ def _copy_of(user: Path, cache_dir: Path) -> Path:
         if pid.isdigit() and not _alive(int(pid)):
             _remove_copy(old)
     copy = folder / f"user-{os.getpid()}-{next(_COPIES)}.duckdb"
-    shutil.copyfile(user, copy)
-    wal = user.with_name(user.name + ".wal")
-    if wal.exists():
-        shutil.copyfile(wal, copy.with_name(copy.name + ".wal"))
+    try:
+        shutil.copyfile(user, copy)
+        wal = user.with_name(user.name + ".wal")
+        if wal.exists():
+            shutil.copyfile(wal, copy.with_name(copy.name + ".wal"))
+    except OSError:
+        _remove_copy(copy)  # a part written before the disk filled
+        raise
     return copy
 
 
