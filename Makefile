@@ -21,15 +21,21 @@ setup: $(STAMP)
 run: setup
 	$(BIN)/ipubench-gui
 
+# Tests run on JOBS worker processes (pytest-xdist; JOBS=0: in this one).
+JOBS ?= 2
+PARALLEL := -n $(JOBS) --dist loadgroup
+
 test: lint
-	bash .ci/xvfb-pytest $(BIN)/python
-	# High-DPI pass: charts, export and the window at 2x scale, headless.
-	QT_SCALE_FACTOR=2 bash .ci/xvfb-pytest $(BIN)/python -q tests/charts tests/ui -m "not xvfb"
+	bash .ci/xvfb-pytest $(BIN)/python $(PARALLEL)
+	# High-DPI pass: the tests about size, scale and layout (marked `scale`:
+	# pixels, fonts, what fits, where items sit) again at 2x, headless.
+	QT_SCALE_FACTOR=2 bash .ci/xvfb-pytest $(BIN)/python -q $(PARALLEL) \
+		tests/charts tests/ui -m "scale and not xvfb"
 
 # What a contributor runs often: all but the tests marked slow (packaging, the
 # largest cases); property tests run at a tenth of their CI size unless CI=true.
 check: lint
-	bash .ci/xvfb-pytest $(BIN)/python -m "not slow"
+	bash .ci/xvfb-pytest $(BIN)/python $(PARALLEL) -m "not slow"
 
 bench: setup
 	$(BIN)/python tests/bench/run.py

@@ -39,6 +39,17 @@ settings.register_profile("dev", max_examples=20, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if CI else "dev"))
 
 
+def pytest_collection_modifyitems(config, items):
+    """On several workers (pytest-xdist), the tests that start real windows on
+    the one Xvfb display run on one of them, in turn: two at once would take
+    each other's focus and keys."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if item.get_closest_marker("xvfb"):
+            item.add_marker(pytest.mark.xdist_group("xvfb"))
+
+
 def examples(full: int) -> int:
     """A property test's number of examples: ``full`` in CI, a tenth (at
     least 20) elsewhere."""

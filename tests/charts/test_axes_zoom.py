@@ -23,6 +23,7 @@ def _shown_ticks(axis, lo, hi):
     return out
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("log", [False, True])
 @pytest.mark.parametrize(
     "ms", [(0.2, 1.8), (0.5, 0.9), (1.0, 1.3), (0.002, 0.02), (0.004, 0.007)]

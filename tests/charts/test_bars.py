@@ -53,6 +53,7 @@ def _wheel(canvas, dy, mods=Qt.KeyboardModifier.NoModifier):
     QApplication.sendEvent(vp, ev)
 
 
+@pytest.mark.scale
 def test_every_bar_is_reachable_and_labels_never_squash(qapp, db):
     plot = _plot(db, "throughput")
     n = len(plot.categories)
@@ -105,6 +106,7 @@ def _value_boxes(pi, drawn, font_px):
     return out
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("where", ["window", "export"])
 def test_value_labels_are_never_under_the_legend(qapp, db, where):
     # Times to train by platform: lower is better, so the longest bars (and
@@ -140,6 +142,7 @@ def test_value_labels_are_never_under_the_legend(qapp, db, where):
         w.close()
 
 
+@pytest.mark.scale
 def test_an_export_says_how_many_bars_it_shows(qapp, db):
     one = FilterState().with_values("task", ["inference"])  # one ranking
     spec = ChartSpec(kind="throughput")

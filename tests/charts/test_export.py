@@ -40,6 +40,7 @@ def _pixels(path):
     return img, arr.reshape(img.height(), img.bytesPerLine())[:, : img.width() * 4]
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_png_has_the_size_and_real_content(qapp, db, tmp_path, kind):
     plot = _plot(db, kind)
@@ -80,6 +81,7 @@ def test_svg_keeps_text_as_text(qapp, db, tmp_path, kind):
     assert plot.x_title.split(" (")[0].split(" —")[0] in texts
 
 
+@pytest.mark.scale
 def test_4k_export_scales_fonts_not_pixels(qapp, db, tmp_path):
     plot = _plot(db, "mlperf")
     small = export(plot, tmp_path / "a.png", ExportOptions(1920, 1080, title="T"))
@@ -92,6 +94,7 @@ def test_4k_export_scales_fonts_not_pixels(qapp, db, tmp_path):
     assert 0.6 < rb / ra < 1.6
 
 
+@pytest.mark.scale
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler-utils")
 def test_pdf_opens_and_renders(qapp, db, tmp_path):
     out = export(_plot(db, "vendor"), tmp_path / "v.pdf", ExportOptions(title="PDF"))
@@ -135,6 +138,7 @@ def _cli(*args, home, env=None):
     return run_cli("export-chart", *args, home=home, env=env, drop=("DISPLAY",))
 
 
+@pytest.mark.scale
 def test_cli_writes_charts_and_refuses_bad_requests(tmp_path, _isolated_home):
     out = tmp_path / "s.png"
     p = _cli(
@@ -178,6 +182,7 @@ def test_cli_writes_charts_and_refuses_bad_requests(tmp_path, _isolated_home):
     assert p.returncode == 1 and "does not exist" in p.stderr
 
 
+@pytest.mark.scale
 def test_high_dpi_export_keeps_the_requested_pixels(tmp_path, _isolated_home):
     out = tmp_path / "hidpi.png"
     p = _cli(
@@ -213,6 +218,7 @@ def _picture(path, *items, line=None):
     return _pixels(path)
 
 
+@pytest.mark.scale
 def test_point_labels_never_overprint(qapp, tmp_path):
     from ipubench_gui.charts.builders import PointLabels
 
@@ -229,6 +235,7 @@ def test_point_labels_never_overprint(qapp, tmp_path):
     assert ink([(2, 5, "20.75 min"), (2, 1, "19.64 min")]) > 1.5 * alone
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize(
     "first, second",
     [
@@ -288,6 +295,7 @@ def _legend_rows(legend) -> list[str]:
     return [label.item.toPlainText() for _, label in legend.items]
 
 
+@pytest.mark.scale
 def test_a_busy_line_chart_keeps_its_legend_beside_the_data(qapp, db):
     """Lines can run anywhere, so an exported line chart's legend gets its own
     column: it never covers the plot, lists what fits, and counts the rest
@@ -322,6 +330,7 @@ def test_a_busy_line_chart_keeps_its_legend_beside_the_data(qapp, db):
     w.close()
 
 
+@pytest.mark.scale
 def test_bar_legends_stay_in_the_empty_corner_and_names_stay_text(qapp, db):
     import dataclasses
 
@@ -357,6 +366,7 @@ def test_bar_legends_stay_in_the_empty_corner_and_names_stay_text(qapp, db):
     w.close()
 
 
+@pytest.mark.scale
 def test_exported_labels_get_a_halo_over_lines(qapp, tmp_path):
     from ipubench_gui.charts.builders import PointLabels
 
@@ -371,6 +381,7 @@ def test_exported_labels_get_a_halo_over_lines(qapp, tmp_path):
     assert ink("#FFFFFF") < 0.9 * ink(None)
 
 
+@pytest.mark.scale
 def test_a_short_bar_legend_names_the_bars_in_view_first(qapp, db):
     """Cut short ("+ N more"), a bar chart's legend lists series in the order
     their first bar appears, so the colours on screen are the ones named."""

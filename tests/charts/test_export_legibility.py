@@ -22,6 +22,7 @@ def _render(w, opts):
     return img
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", ["throughput", "vendor"])
 def test_the_grid_is_behind_the_bars(qapp, db, kind):
     plot = _plot(db, kind)
@@ -81,6 +82,7 @@ def _text_fills(svg_path):
     return out
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_export_text_has_aa_contrast(qapp, db, tmp_path, kind):
     """WCAG AA: text at least 4.5:1 against the export's background. Labels
@@ -114,6 +116,7 @@ def _text_sizes(svg_path, footnote):
     return body, foot
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_type_sizes_read_on_a_slide_and_scale(qapp, db, tmp_path, kind):
     """At 1920x1080, body text >= 18 px and footnotes >= 14 px; at 3840x2160

@@ -37,6 +37,7 @@ def _composed(db, kind: str, size: tuple[int, int], x_title: str = ""):
     return w
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("kind", KINDS)
 def test_export_panel_legends_keep_to_their_share(qapp, db, kind, size):
@@ -58,6 +59,7 @@ def test_export_panel_legends_keep_to_their_share(qapp, db, kind, size):
     w.close()
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", KINDS)
 def test_export_legends_end_above_the_x_titles(qapp, db, kind):
     """No legend row meets the x axis' title: centred under its plot, a
@@ -92,6 +94,7 @@ def test_export_legends_end_above_the_x_titles(qapp, db, kind):
         w.close()
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", KINDS)
 def test_export_point_labels_end_inside_their_plots(qapp, db, kind):
     """Every point label in view ends inside its plot, whose view box clips

@@ -18,6 +18,7 @@ from tests.charts.test_export import _pixels, _plot
 from tests.charts.test_export_legibility import _text_fills
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_dark_export_keeps_aa_contrast(qapp, db, tmp_path, kind):
     """On the dark background: text >= 4.5:1 (halos excepted: drawn in the
@@ -44,6 +45,7 @@ def test_dark_export_keeps_aa_contrast(qapp, db, tmp_path, kind):
     assert img.pixelColor(img.width() - 3, img.height() - 3).name() == bg.lower()
 
 
+@pytest.mark.scale
 def test_cli_exports_dark(tmp_path):
     import sys
 
@@ -70,6 +72,7 @@ def _pdf_streams(data: bytes) -> list[bytes]:
     return out
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", ["throughput", "scaling"])
 def test_pdf_stays_vector(qapp, db, tmp_path, kind):
     """Bars and lines as PDF path operators, text as text; no full-page
@@ -98,6 +101,7 @@ def test_pdf_stays_vector(qapp, db, tmp_path, kind):
         assert px.std() > 20
 
 
+@pytest.mark.scale
 def test_clipboard_copies_at_slide_size(qapp, db):
     plot = _plot(db, "throughput")
     QGuiApplication.clipboard().clear()

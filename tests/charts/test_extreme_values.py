@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from PySide6.QtGui import QImage
 
 from ipubench_gui.charts.export import ExportOptions, export
@@ -15,6 +16,7 @@ from ipubench_gui.domain.plots import build_plot
 from ipubench_gui.service import browse
 
 
+@pytest.mark.scale
 def test_a_figure_of_1e300_exports_with_a_readable_axis(qapp, db, tmp_path):
     spec = ChartSpec(kind="scaling")
     st = FilterState().with_values("framework", ["TensorFlow 2"])
@@ -30,6 +32,7 @@ def test_a_figure_of_1e300_exports_with_a_readable_axis(qapp, db, tmp_path):
     assert (img.width(), img.height()) == (1280, 720)
 
 
+@pytest.mark.scale
 def test_log_ticks_over_six_hundred_decades_stay_few(qapp):
     from ipubench_gui.charts.axes import NumberAxis
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pyqtgraph as pg
+import pytest
 from PySide6 import QtCore, QtGui
 
 from ipubench_gui.charts.export import ExportOptions, compose
@@ -63,6 +64,7 @@ def _colour_near(img, x: int, y: int, colour: QtGui.QColor, tol: int = 10) -> bo
     return sum(abs(a - b) for a, b in zip(c.getRgb()[:3], colour.getRgb()[:3])) <= tol
 
 
+@pytest.mark.scale
 def test_export_draws_headers_on_empty_rows(qapp, db):
     plot = _plot(db, "throughput", group_by="platform")
     opts = ExportOptions(1920, 1080)
@@ -99,6 +101,7 @@ def test_export_draws_headers_on_empty_rows(qapp, db):
     w.close()
 
 
+@pytest.mark.scale
 def test_export_chart_groups_from_the_command_line(tmp_path):
     from tests.conftest import run_cli
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pyqtgraph as pg
+import pytest
 from PySide6 import QtCore, QtGui
 
 from ipubench_gui.charts.axes import px_font
@@ -26,6 +27,7 @@ def _dashed_pens(db, line_scale: float) -> list:
     return [p for p in pens if p.style() == QtCore.Qt.PenStyle.DashLine]
 
 
+@pytest.mark.scale
 def test_dashed_lines_on_screen_take_qts_fast_dashing(qapp, db):
     """Qt's raster engine dashes a cosmetic pen of 1 px or less itself; a
     wider one goes through its path stroker dash by dash (the scaling
@@ -50,6 +52,7 @@ def _axis_image(axis, specs, paint) -> QtGui.QImage:
     return img
 
 
+@pytest.mark.scale
 def test_tick_labels_laid_out_once_are_drawn_as_pyqtgraph_draws_them(qapp):
     """NumberAxis lays each tick label out once and keeps it; drawn, each
     lands on the very pixels pyqtgraph's ``drawText`` of its box and flags
@@ -86,6 +89,7 @@ def test_tick_labels_laid_out_once_are_drawn_as_pyqtgraph_draws_them(qapp):
             assert _axis_image(axis, specs, NumberAxis.drawPicture) == theirs, side
 
 
+@pytest.mark.scale
 def test_tick_labels_measured_once_are_placed_as_pyqtgraph_places_them(qapp):
     """The boxes pyqtgraph asks of the painter for each tick label are kept
     (``axes._Measuring``): the labels' boxes, worked out afresh, then from

@@ -171,6 +171,7 @@ def test_efficiency_written_in_its_lines_colour(qapp, db):
     assert checked >= 20
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", LINE_KINDS)
 def test_export_panels_share_axes_and_name_their_own_lines(qapp, db, kind):
     from ipubench_gui.charts.export import ExportOptions, compose
@@ -197,6 +198,7 @@ def test_export_panels_share_axes_and_name_their_own_lines(qapp, db, kind):
     w.close()
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
 @pytest.mark.parametrize("kind", LINE_KINDS)
 def test_panels_leave_the_footnote_on_the_slide(qapp, db, kind, size):
@@ -233,6 +235,7 @@ def _window(qtbot, db, kind: str):
     return plot, canvas
 
 
+@pytest.mark.scale
 def test_window_draws_panels_and_finds_their_points(qtbot, db):
     plot, canvas = _window(qtbot, db, "scaling")
     assert not canvas.plot.isVisible()
@@ -287,6 +290,7 @@ def _letters(text: str) -> str:
     return "".join(c for c in html.unescape(text) if c.isalnum())
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", LINE_KINDS)
 def test_window_panel_legends_cover_no_point_or_label(qtbot, db, kind):
     """In the window, each panel's legend is beside its plot: no legend
@@ -308,6 +312,7 @@ def test_window_panel_legends_cover_no_point_or_label(qtbot, db, kind):
     assert checked == sum(len(p.drawn.hits) for p in canvas.panels) > 50
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", ["scaling"])
 def test_export_legends_name_every_line_of_their_panel(qapp, db, kind):
     """At 1920x1080, default filters, a slide cannot hover: every line of a

@@ -57,6 +57,7 @@ def _drawn(pi: pg.PlotItem) -> list[tuple]:
     return sorted(out)
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", ["latency-throughput", "scaling", "throughput"])
 def test_a_redraw_over_other_series_draws_what_a_fresh_drawing_does(qapp, db, kind):
     before = _plot(db, kind, "PopART")
@@ -90,6 +91,7 @@ def _legend_rows(legend: pg.LegendItem) -> list[tuple[str, str | None]]:
     return out
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", ["latency-throughput", "scaling"])
 def test_a_legend_of_as_many_rows_is_relabelled_in_place(qapp, db, kind):
     before = _plot(db, kind, "PopART")
@@ -115,6 +117,7 @@ def _labels_items(pi: pg.PlotItem) -> list:
     return [it for it in pi.items if type(it).__name__ == "PointLabels"]
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", ["throughput", "latency-throughput"])
 def test_a_redraw_refills_the_last_drawings_labels_with_the_new_plots(qapp, db, kind):
     before = _plot(db, kind, "PopART")
@@ -179,6 +182,7 @@ def _fresh(plot) -> pg.PlotItem:
     return pi
 
 
+@pytest.mark.scale
 def test_a_legend_keeps_the_rows_it_no_longer_needs_and_shows_them_again(qapp, db):
     """Fewer entries than rows: the rows left over are taken out and hidden,
     and put back (the same rows) when entries grow again; each time the
@@ -254,6 +258,7 @@ def test_a_legend_keeps_each_row_already_naming_an_entry(qapp, db, monkeypatch):
     _same_as_fresh(legend, every)
 
 
+@pytest.mark.scale
 def test_a_legend_follows_the_corner_each_chart_leaves(qapp, db):
     """A legend inside the plot is anchored again only when the corner
     changes: redrawn for a chart leaving another corner, it moves there."""

@@ -129,6 +129,7 @@ def _named_lines(plot) -> int:
     return sum(1 for s in plot.series if s.in_legend and s.points)
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("size", SLIDE_SIZES)
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_every_default_chart_makes_a_slide_naming_every_line(qapp, db, kind, size):
@@ -180,6 +181,7 @@ def _whole(title: str) -> str:
     return re.sub(r" \(part \d+ of \d+\)", "", title)
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_the_windows_legend_covers_nothing(qtbot, db, kind, size):
@@ -203,6 +205,7 @@ def test_the_windows_legend_covers_nothing(qtbot, db, kind, size):
     canvas.close()
 
 
+@pytest.mark.scale
 def test_the_bow_star_is_not_under_the_legend(qtbot, db):
     """The issue's first finding: MLPerf BERT-Large per chip, Bow Pod16
     and a DGX A100, the Bow star at 16 chips under the legend text."""
@@ -261,6 +264,7 @@ def test_footnotes_speak_to_the_audience(db, kind, per_chip):
     assert " --" not in text.replace("(export-chart --data)", "")
 
 
+@pytest.mark.scale
 def test_an_exported_bar_chart_says_one_count_of_bars(qapp, db):
     """The subtitle said "first 23 of 60 bars" while the footnote said "best
     60 of 131": one note, the bars drawn of those ranked."""

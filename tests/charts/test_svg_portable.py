@@ -60,6 +60,7 @@ def test_font_family_lists_get_a_generic_fallback():
     assert families("'Noto Sans', sans-serif") == ["Noto Sans", "sans-serif"]
 
 
+@pytest.mark.scale
 @pytest.mark.skipif(RSVG is None, reason="needs rsvg-convert (librsvg2-bin)")
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_svg_renders_in_librsvg_like_the_png(qapp, db, tmp_path, kind):

@@ -81,6 +81,7 @@ def test_grouped_bars_are_grouped_within_their_task(db):
         assert head.startswith(f"Task: {r['task']} · Framework: {r['framework']} (")
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
 def test_an_export_cut_to_the_bars_that_fit_keeps_each_task(qapp, db, size):
     """A slide shows the bars that fit, shared between the tasks (each
@@ -122,6 +123,7 @@ def test_an_export_cut_to_the_bars_that_fit_keeps_each_task(qapp, db, size):
     w.close()
 
 
+@pytest.mark.scale
 def test_an_export_cut_short_names_the_sources_of_the_bars_it_draws(qapp, db):
     """The window's 30 inference bars cite MLPerf Inference v2.0-v3.0; the
     11 that fit a 1920x1080 slide are v2.1 and v3.0 results only: the slide's

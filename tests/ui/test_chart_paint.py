@@ -88,6 +88,7 @@ def work_left(monkeypatch) -> Work:
     return seen
 
 
+@pytest.mark.scale
 def test_a_plot_whose_axis_widens_is_painted_with_what_its_steps_worked_out(
     session, qtbot, db, work_left
 ):

@@ -264,6 +264,7 @@ class Resizes(QtCore.QObject):
         return False
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("budget_ms", [0.0, float("inf")])
 def test_panels_that_bring_a_scroll_bar_are_drawn_for_the_width_it_leaves(
     qtbot, session, budget_ms

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
@@ -96,6 +97,7 @@ def test_counterpart_added_with_one_click(qtbot, session, db):
     assert child.text(4) == "with SDK 3.1 (was SDK 2.4.0)"
 
 
+@pytest.mark.scale
 def test_comparison_exports(qtbot, session, tmp_path):
     from PySide6.QtGui import QImage
 

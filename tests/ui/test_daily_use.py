@@ -57,6 +57,7 @@ def test_clear_all_clears_every_box_and_details_of_rows_gone(qtbot, session, db)
     assert table_ids(session) == sql_ids(db)
 
 
+@pytest.mark.scale
 def test_empty_state_shows_whole_at_1280x720(qtbot, session):
     """Every active filter is read in full, with the way out below it."""
     w = session.window
@@ -90,6 +91,7 @@ def test_empty_state_shows_whole_at_1280x720(qtbot, session):
     assert session.state.filters == FilterState() and w.search.text() == ""
 
 
+@pytest.mark.scale
 def test_long_system_names_keep_both_ends_and_their_count(qtbot, session, db):
     """MLPerf system ids are one long word: cut in their middle at "_" or "-"
     ("HPE-…-80GB_pytorch  (16)"), never to "… (16)" with the name gone."""
@@ -197,6 +199,7 @@ def _right_click_and_choose(qtbot, view, pos, text: str) -> list[str]:
 
 # A popup menu asks the window system to raise it and grab the keyboard, which
 # the offscreen platform cannot do (and says so).
+@pytest.mark.scale
 @pytest.mark.qt_log_ignore("does not support (raise|grabbing)", extend=True)
 def test_explain_is_on_the_right_click_menus_of_table_comparison_and_chart(
     qtbot, session
@@ -327,6 +330,7 @@ def test_the_wheel_scrolls_the_filter_panel_not_the_list_it_passes(qtbot, sessio
     assert own.value() > 0
 
 
+@pytest.mark.scale
 def test_claims_dock_shows_ten_claims_at_1920x1080(qtbot, session):
     w = session.window
     w.resize(1920, 1080)
@@ -391,6 +395,7 @@ def _near_pair(db) -> tuple[str, str, float, str]:
     )
 
 
+@pytest.mark.scale
 def test_numbers_are_worded_by_their_value_and_columns_fit_their_words(
     qtbot, session, db
 ):

@@ -32,6 +32,7 @@ def _text_width(details) -> int:
     return round(details.document().textWidth())
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("size", ["first run", "whole screen"])
 def test_details_keep_a_readable_width_at_1280x720(qtbot, make_session, size):
     s = _laptop_window(qtbot, make_session, size)
@@ -77,6 +78,7 @@ def _breaks(details) -> list[str]:
     return bad
 
 
+@pytest.mark.scale
 def test_no_line_of_any_result_breaks_inside_a_word(qtbot, make_session):
     """Every stored result's details, 20 at a time as a selection shows them,
     in the pane at its narrowest on a 1280x720 screen: no line breaks inside

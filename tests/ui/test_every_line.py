@@ -34,6 +34,7 @@ def _names(menu: QMenu) -> list[tuple[str, str]]:
     return out
 
 
+@pytest.mark.scale
 def test_a_click_on_more_lists_every_line(qtbot, session):
     """The MLPerf chart in a 1280x720 window: its legend beside the plot
     lists what its height holds and folds the rest ("+ N more"); a click

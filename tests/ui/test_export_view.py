@@ -148,6 +148,7 @@ def test_a_view_saved_in_the_window_exports_its_chart(
     assert all(r.get("per_accelerator") for r in chart.plot.rows)
 
 
+@pytest.mark.scale
 def test_options_beside_the_view_apply_on_top(session, tmp_path, cli_home):
     from PySide6.QtGui import QImage
 

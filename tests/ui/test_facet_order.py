@@ -4,6 +4,7 @@ matches are greyed where they were, and the order is a choice (count, name)."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
@@ -36,6 +37,7 @@ def value_at(view, pos: QPoint):
     return view.indexAt(pos).data(VALUE_ROLE)
 
 
+@pytest.mark.scale
 def test_the_value_under_the_pointer_stays_while_filtering(qtbot, session, db):
     box = session.window.facets.boxes["platform"]
     view = box.list

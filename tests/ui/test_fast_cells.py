@@ -5,6 +5,7 @@ numbers."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QStyledItemDelegate
@@ -32,6 +33,7 @@ def _qt_delegates(table) -> None:
             table.setItemDelegateForColumn(i, words)
 
 
+@pytest.mark.scale
 def test_cells_look_as_qt_draws_them(qtbot, session):
     w = session.window
     table, m = w.table, w.model
@@ -76,6 +78,7 @@ def _option(table, index):
     return opt
 
 
+@pytest.mark.scale
 def test_facet_rows_look_as_qt_draws_them(qtbot, session):
     """Every facet list, in a narrow dock (cut names), with PyTorch on Bow
     ticked (ticked rows, greyed rows of no match) and the focus on a row."""

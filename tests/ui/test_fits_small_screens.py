@@ -20,6 +20,7 @@ def _fits(widget) -> tuple[int, int]:
     return hint.width(), hint.height()
 
 
+@pytest.mark.scale
 def test_main_window_fits(session):
     _fits(session.window)
     for dock in (
@@ -30,6 +31,7 @@ def test_main_window_fits(session):
         _fits(dock.widget())
 
 
+@pytest.mark.scale
 def test_dialogs_fit(qtbot, session, db):
     from ipubench_gui.store.user.import_read import Preview
     from ipubench_gui.ui.widgets.export_dialog import ExportDialog
@@ -49,6 +51,7 @@ def test_dialogs_fit(qtbot, session, db):
         _fits(dlg)
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("kind", ["throughput", "vendor", "latency-throughput"])
 def test_chart_options_row_fits_the_centre(session, kind):
     session.state.set_chart(session.state.chart.with_(kind=kind))
@@ -56,6 +59,7 @@ def test_chart_options_row_fits_the_centre(session, kind):
     assert w <= LAPTOP[0] - 2 * session.window.facet_dock.minimumSizeHint().width()
 
 
+@pytest.mark.scale
 def test_range_filter_headers_are_not_clipped(qtbot, session, db):
     """Each range title shows whole at the dock's width, and the log tag marks
     exactly the ranges spanning two decades or more (bounds from SQL)."""

@@ -58,6 +58,7 @@ def answer_file_dialog(path) -> list:
     return when_modal(QFileDialog, fill)
 
 
+@pytest.mark.scale
 def test_enter_in_the_export_dialog_saves(qtbot, session, tmp_path):
     session.state.set_filters(FilterState().with_values("framework", ["PopART"]))
     dlg = session.controller.export_dialog()
@@ -173,6 +174,7 @@ def test_tab_goes_through_every_panel_in_order_and_out_of_each_table(qtbot, sess
     assert [x for _, x in tab_round(qtbot, w, back=True)] == widgets[::-1]
 
 
+@pytest.mark.scale
 def test_every_tab_stop_shows_the_focus_ring(qtbot, session):
     w = session.window
     w.compare_dock.show()

@@ -186,6 +186,7 @@ def test_chips_and_clear_all(qtbot, session, db):
     assert session.window.chips.chips == []
 
 
+@pytest.mark.scale
 def test_chips_coming_and_going_move_nothing_below(qtbot, session):
     """Not even for a moment: a resize of the chart and table would also
     repaint the whole centre of the window on every filter change."""
@@ -230,6 +231,7 @@ def test_a_chip_whose_filter_stays_keeps_its_button(qtbot, session):
     assert not w.chips.clear_all.isEnabled()
 
 
+@pytest.mark.scale
 def test_a_chart_note_a_line_shorter_leaves_the_plot_its_size(qtbot, session):
     """The throughput chart's notes take two lines for PyTorch rows and one
     for PyTorch on Bow at this width: the plot keeps its size (a resize laid
@@ -334,6 +336,7 @@ def test_ctrl_c_copies_selected_rows_as_tsv(qtbot, session, db):
     ] == want
 
 
+@pytest.mark.scale
 def test_bar_click_selects_and_scrolls_table_and_back(qtbot, session):
     c = session.window.canvas
     hit = next(h for h in c.drawn.hits if h.y == 7)
@@ -389,6 +392,7 @@ def test_models_pass_qabstractitemmodeltester(qtmodeltester, session):
     qtmodeltester.check(session.window.facets.boxes["model"].model)
 
 
+@pytest.mark.scale
 def test_settings_round_trip_across_a_restart(qtbot, db, make_session):
     s1 = make_session(start=False)
     s1.start()
@@ -637,6 +641,7 @@ def test_startup_trace_names_each_step_in_order(tmp_path):
     assert frozen > 10_000, steps[resumed[0]]
 
 
+@pytest.mark.scale
 def test_ctrl_e_export_dialog_writes_the_chart(qtbot, session, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QDialog
 
@@ -732,6 +737,7 @@ def test_restart_with_prefetch_restores_everything_the_user_sees(
     s2.close()
 
 
+@pytest.mark.scale
 def test_the_legend_never_covers_more_than_half_the_chart(qtbot, session):
     """The seed's latency chart has 55 lines, drawn in panels of at most 8;
     in the window each panel's legend is beside its plot (never over a

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtWidgets import QApplication
 
 from ipubench_gui.domain.chartspec import ChartSpec
@@ -28,6 +29,7 @@ def _legend_heights(make_session, filters: list[FilterState]):
     return [(g.maximumHeight(), g.layout.rowCount()) for g in legends], items
 
 
+@pytest.mark.scale
 def test_a_legend_redrawn_in_place_is_packed_as_drawn_afresh(make_session):
     """TensorFlow 1's two scaling panels, drawn into PyTorch's (one plot in
     between): each legend as tall as in a window that drew them first."""
@@ -97,6 +99,7 @@ def _columns_taken(canvas) -> list[tuple[float, float, float]]:
     return out
 
 
+@pytest.mark.scale
 def test_panel_legends_keep_to_their_share_and_follow_a_resize(qtbot, make_session):
     """A panel's legend takes at most 45% of its column (46%: the grid's
     spacing is estimated), names cut and wrapped to fit, and the plot the
@@ -127,6 +130,7 @@ def test_panel_legends_keep_to_their_share_and_follow_a_resize(qtbot, make_sessi
     )
 
 
+@pytest.mark.scale
 def test_every_legend_row_fits_its_legend_in_a_small_window(qtbot, make_session):
     """At 1280x720 each row of a panel's legend is within the legend's width:
     capped at its share, a row wider ran into the next panel ("+ 3 more —

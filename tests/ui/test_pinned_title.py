@@ -4,6 +4,7 @@ an export still writes the grid's own."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication
 
@@ -47,6 +48,7 @@ class _Painted(QObject):
         return False
 
 
+@pytest.mark.scale
 def test_the_y_title_of_scrolling_panels_stays_in_view(qtbot, db):
     plot = _plot(db)
     canvas = _canvas(qtbot, plot, 930, 330)
@@ -87,6 +89,7 @@ def test_the_y_title_of_scrolling_panels_stays_in_view(qtbot, db):
     assert len(ink) > 2  # text drawn, not a blank strip
 
 
+@pytest.mark.scale
 def test_panels_that_fit_show_the_whole_title(qtbot, db):
     plot = _plot(db)
     canvas = _canvas(qtbot, plot, 930, 1100)
@@ -100,6 +103,7 @@ def test_panels_that_fit_show_the_whole_title(qtbot, db):
     assert canvas.y_title.text().endswith(" …")
 
 
+@pytest.mark.scale
 def test_an_export_writes_the_y_title_in_its_grid(qtbot, db):
     """An export at the window's small size: no scrolling there, the title
     whole, left of the grid, as before."""

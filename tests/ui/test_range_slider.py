@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from ipubench_gui.ui.widgets.range_slider import RangeSlider
@@ -18,6 +19,7 @@ def _slider(qtbot) -> RangeSlider:
     return s
 
 
+@pytest.mark.scale
 def test_drag_the_high_handle_and_release(qtbot):
     s = _slider(qtbot)
     released = []
@@ -33,6 +35,7 @@ def test_drag_the_high_handle_and_release(qtbot):
     assert released == [(lo, hi_v)]
 
 
+@pytest.mark.scale
 def test_click_near_low_handle_moves_it_and_handles_never_cross(qtbot):
     s = _slider(qtbot)
     qtbot.mouseClick(

@@ -315,6 +315,7 @@ THREE_TO_TWO = pytest.mark.xfail(
 )
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize(
     "kind",
     [
@@ -334,6 +335,7 @@ def test_a_chart_redrawn_over_the_last_shows_what_a_fresh_canvas_shows(qtbot, db
     assert drawn >= 4 and grabs >= 3  # charts drawn, and pictures compared
 
 
+@pytest.mark.scale
 def test_an_axis_takes_the_room_its_own_tick_labels_take(qtbot, db):
     # pyqtgraph's AxisItem keeps its tick-label room until new labels need
     # 10 px less: one platform's MLPerf chart has wider labels than all
@@ -355,6 +357,7 @@ def test_an_axis_takes_the_room_its_own_tick_labels_take(qtbot, db):
     assert canvas.grab().toImage() == fresh.grab().toImage()
 
 
+@pytest.mark.scale
 def test_while_the_user_pans_the_axis_keeps_its_room(qtbot, db):
     """Panning changes the labels; pyqtgraph's rule (room kept until they
     need 10 px less) holds then, so the plot does not jitter; the next chart

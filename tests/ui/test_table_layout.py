@@ -4,12 +4,14 @@ its header a second time a change)."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtWidgets import QApplication
 
 from ipubench_gui.domain.filters import FilterState
 from tests.ui.conftest import sql_ids
 
 
+@pytest.mark.scale
 def test_new_rows_are_laid_out_before_the_paint(session):
     view, bar = session.window.table, session.window.table.verticalScrollBar()
     every_row = bar.maximum()

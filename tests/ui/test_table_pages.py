@@ -42,6 +42,7 @@ def _scroll_to_the_end(qtbot, session) -> int:
     return len(pages)
 
 
+@pytest.mark.scale
 def test_the_first_page_fills_the_view_not_the_whole_result(sql_session):
     m = sql_session.window.model
     assert m.rowCount() == 40 < STORE_ROWS

@@ -90,6 +90,7 @@ def test_colours_too_dark_for_the_dark_chart_are_lightened(dark):
         assert drawn.lower() in shown
 
 
+@pytest.mark.scale
 def test_exports_keep_their_own_background_in_the_dark_theme(dark, tmp_path):
     dlg = dark.controller.export_dialog()
     out = dlg.save_to(tmp_path / "c.png")
@@ -221,6 +222,7 @@ def _edges(img: QImage, rect, ground: QColor) -> list[float]:
     return [max(_ratio(img.pixelColor(x, y), ground) for x, y in s) for s in sides]
 
 
+@pytest.mark.scale
 def test_dark_theme_controls_show_their_edges(dark):
     """WCAG 1.4.11: every text box, button, combo box and check box of the
     window shows its edge at 3:1 or more against what is around it, measured

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
 from ipubench_gui.domain.filters import FilterState
@@ -36,6 +37,7 @@ def _laptop_window(qtbot, make_session, restore: bool = False):
     return s
 
 
+@pytest.mark.scale
 def test_the_chart_keeps_300px_at_1280x720_with_the_comparator_open(
     qtbot, make_session, db
 ):
@@ -57,6 +59,7 @@ def test_the_chart_keeps_300px_at_1280x720_with_the_comparator_open(
     assert w.canvas.height() >= CHART_MIN_HEIGHT
 
 
+@pytest.mark.scale
 def test_the_layout_is_remembered_across_a_restart(qtbot, make_session, db):
     s1 = _laptop_window(qtbot, make_session)
     w1 = s1.window
@@ -90,6 +93,7 @@ def _layout(w) -> tuple[int, ...]:
     )
 
 
+@pytest.mark.scale
 def test_the_window_and_chart_render_at_the_screens_pixel_ratio(qtbot, session):
     """High DPI stays sharp: the window (chart included) is drawn at the
     screen's device pixel ratio, not drawn at 1x and scaled up (the 2x pass of

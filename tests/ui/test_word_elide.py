@@ -61,6 +61,7 @@ def _tooltip_event(view, index) -> str:
 
 
 # the offscreen platform cannot raise the tooltip's window; it shows all the same
+@pytest.mark.scale
 @pytest.mark.qt_log_ignore("does not support raise", extend=True)
 def test_long_facet_values_show_whole_words_and_stay_apart(qtbot, session, db):
     """Three Lenovo A100 servers differ only at the end of their names: each
@@ -91,6 +92,7 @@ def test_long_facet_values_show_whole_words_and_stay_apart(qtbot, session, db):
     assert len(seen) == proxy.rowCount()  # Qt's own elision made them one text
 
 
+@pytest.mark.scale
 @pytest.mark.qt_log_ignore("does not support raise", extend=True)
 def test_a_long_table_cell_shows_whole_words_and_the_tooltip_all(qtbot, session, db):
     w = session.window
@@ -119,6 +121,7 @@ def _bar_ticks(pi) -> list[tuple[int, str]]:
     return [(round(v), t) for level in pi.getAxis("left")._tickLevels for v, t in level]
 
 
+@pytest.mark.scale
 def test_chart_bar_labels_drop_whole_words(qtbot, session):
     """The window's bar labels, in a narrow window: shortened by whole parts,
     those most bars share first (was "EfficientNet-B4 · G16-Efficie…256 · …",
@@ -136,6 +139,7 @@ def test_chart_bar_labels_drop_whole_words(qtbot, session):
         _whole_parts(shown, full)
 
 
+@pytest.mark.scale
 def test_exported_bar_labels_drop_whole_words(qapp, db):
     from ipubench_gui.charts.export import ExportOptions, bars_that_fit, compose
     from ipubench_gui.domain.plot_model import first_bars
