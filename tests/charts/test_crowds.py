@@ -80,6 +80,7 @@ def _closed_resnet(db) -> list[tuple[str, int, float]]:
     ]
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("size", SIZES)
 def test_every_point_drawn_or_counted_and_no_mark_over_another(qapp, db, size):
     plot = _plot(db)
