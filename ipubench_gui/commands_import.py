@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from ipubench_gui.commands import fail
+from ipubench_gui.domain import import_spec
 from ipubench_gui.domain.format import counted
 
 
@@ -96,7 +97,7 @@ def import_(args: argparse.Namespace) -> int:
         )
         for line in said:
             print(line)
-        spec = import_read.ImportSpec(
+        spec = import_spec.ImportSpec(
             args.file,
             mapping,
             constants,
@@ -190,13 +191,13 @@ def _existing(n: int, verb: str = "") -> str:
 def import_mlperf(args: argparse.Namespace) -> int:
     from ipubench_gui import paths
     from ipubench_gui.bootstrap import open_store
+    from ipubench_gui.domain.import_spec import MLPerfImportError
     from ipubench_gui.service import imports
-    from ipubench_gui.store.mlperf import mlperf_import
     from ipubench_gui.store.mlperf.mlperf import TreeError
 
     try:
-        rnd = mlperf_import.resolve_round(args.dir, args.round)
-    except mlperf_import.MLPerfImportError as exc:
+        rnd = imports.resolve_round(args.dir, args.round)
+    except MLPerfImportError as exc:
         return fail(exc, 2)
     db = open_store(mode="write")
     try:
@@ -212,7 +213,7 @@ def import_mlperf(args: argparse.Namespace) -> int:
         if args.check or (not plan.new and not plan.bad):
             return 0
         sid, n = imports.land_mlperf(db, plan, args.skip_bad)
-    except (TreeError, mlperf_import.MLPerfImportError) as exc:
+    except (TreeError, MLPerfImportError) as exc:
         return fail(exc, 1)
     finally:
         db.close()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ipubench_gui.domain import import_spec
 from ipubench_gui.domain.entities import Catalogue
 from ipubench_gui.store.db import Database
 from ipubench_gui.store.mlperf import mlperf_import
@@ -30,7 +31,7 @@ class Previewed:
     (with the user's aliases) to read them with."""
 
     path: Path
-    preview: import_read.Preview
+    preview: import_spec.Preview
     encoding: str
     names: Catalogue
 
@@ -70,13 +71,13 @@ def guess(
     return Guessed(names, mapping, import_read.guess_constants(con, mapping))
 
 
-def check(db: Database, spec: import_read.ImportSpec) -> import_read.Counts:
+def check(db: Database, spec: import_spec.ImportSpec) -> import_spec.Counts:
     """What importing ``spec`` would land and skip; stores nothing; raises
     ImportFailed listing the problems."""
     return importer.validate(db.cursor(), spec)
 
 
-def import_file(db: Database, spec: import_read.ImportSpec) -> import_read.ImportResult:
+def import_file(db: Database, spec: import_spec.ImportSpec) -> import_spec.ImportResult:
     """Read, check and land ``spec`` in one transaction (all or nothing)."""
     with db.writing() as cur:
         return importer.import_file(cur, spec)
@@ -141,6 +142,17 @@ def remove_source(db: Database, source_id: int) -> list[Any]:
 
 
 # -- an MLPerf results folder --
+# What ``plan_mlperf`` answers and ``land_mlperf`` takes.
+MLPerfPlan = mlperf_import.Plan
+
+
+def resolve_round(folder: Path, given: str | None) -> str:
+    """The MLPerf round of ``folder``: ``given``, else the one a
+    ``training_results_vX.Y`` (or inference) folder above it names; raises
+    ``MLPerfImportError`` saying why when neither says, or the two disagree."""
+    return mlperf_import.resolve_round(folder, given)
+
+
 def plan_mlperf(
     db: Database,
     folder: Path,

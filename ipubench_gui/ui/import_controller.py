@@ -20,8 +20,8 @@ from ipubench_gui.ui.messages import Message, Whole
 # The import and export machinery (readers, checks, MLPerf logs, writers) is
 # imported on first use, not with the window: a good part of start-up's imports.
 if TYPE_CHECKING:
+    from ipubench_gui.domain.import_spec import ImportResult, ImportSpec
     from ipubench_gui.service.imports import Previewed
-    from ipubench_gui.store.user.import_read import ImportResult, ImportSpec
 
 log = logging.getLogger(__name__)
 
@@ -319,7 +319,7 @@ class ImportController(QObject):
     def _offer_encodings(self, box: QMessageBox) -> None:
         """A file that is not text in the encoding tried: one button per other
         encoding, which reads the file again in it."""
-        from ipubench_gui.store.user.import_csv import ENCODINGS
+        from ipubench_gui.domain.import_spec import ENCODINGS
 
         path, tried = self.previewing
         for enc in ENCODINGS:

@@ -24,7 +24,7 @@ from ipubench_gui.ui.messages import Message, Whole
 
 # The MLPerf log readers are imported on first use, not with the window.
 if TYPE_CHECKING:
-    from ipubench_gui.store.mlperf.mlperf_import import Plan
+    from ipubench_gui.service.imports import MLPerfPlan as Plan
 
 
 class Say:
@@ -92,12 +92,12 @@ class MLPerfImportController(QObject):
 
     def open_folder(self, folder: Path, round_: str | None = None) -> None:
         """Read ``folder`` on the worker; asks for the round if no folder says."""
+        from ipubench_gui.domain.import_spec import MLPerfImportError
         from ipubench_gui.service import imports
-        from ipubench_gui.store.mlperf import mlperf_import
 
         try:
-            rnd = mlperf_import.resolve_round(folder, round_)
-        except mlperf_import.MLPerfImportError as exc:
+            rnd = imports.resolve_round(folder, round_)
+        except MLPerfImportError as exc:
             self._say(Say.NO_ROUND.with_(why=exc))
             if self.ask:  # not modal: the answer comes back as a signal
                 dlg = QInputDialog(self.window)

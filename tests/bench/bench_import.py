@@ -47,7 +47,8 @@ def _import_stages(csv, cache, tmp, spec_args, n, floor_ms) -> list[Row]:
     """Where an import's time goes: reading and normalising the
     file, the one scan of checks and counts, landing (write, names, facet
     counts, commit) and closing (DuckDB's checkpoint), medians of 3."""
-    from ipubench_gui.store.user import import_read, importer
+    from ipubench_gui.domain.import_spec import ImportSpec
+    from ipubench_gui.store.user import importer
     from ipubench_gui.store.user.userdb import open_combined
 
     spent: dict[str, list[float]] = {}
@@ -71,7 +72,7 @@ def _import_stages(csv, cache, tmp, spec_args, n, floor_ms) -> list[Row]:
                 REPO_DATA, cache, _fresh(tmp / f"user-stages-{k}.duckdb")
             )
             t = time.perf_counter()
-            importer.import_file(db.cursor(), import_read.ImportSpec(csv, *spec_args))
+            importer.import_file(db.cursor(), ImportSpec(csv, *spec_args))
             whole = (time.perf_counter() - t) * 1000
             t = time.perf_counter()
             db.close()
@@ -166,7 +167,7 @@ def _window_import(csv, cache, user, spec_args) -> tuple[tuple, tuple, float, fl
     longest meanwhile, and the import's wall time (ms)."""
 
     from ipubench_gui.app import Session, ensure_app
-    from ipubench_gui.store.user import import_read
+    from ipubench_gui.domain.import_spec import ImportSpec
     from ipubench_gui.store.user.userdb import open_combined
 
     for stale in (user, Path(f"{user}.wal")):  # a kept one from an earlier run
@@ -188,7 +189,7 @@ def _window_import(csv, cache, user, spec_args) -> tuple[tuple, tuple, float, fl
     done.clear()
     with _Sleeper() as sleeper, _WaitMeter(interval=5) as meter:
         t0 = time.perf_counter()
-        s.imports.start_import(import_read.ImportSpec(csv, *spec_args))
+        s.imports.start_import(ImportSpec(csv, *spec_args))
         until({"import"})
         took = (time.perf_counter() - t0) * 1000
         during = meter.worst()
@@ -280,8 +281,9 @@ def _window_stalls(csv, cache, tmp, spec_args, n, imports) -> list[Row]:
 
 @case("import")
 def bench_import(args, tmp: Path) -> list[Row]:
+    from ipubench_gui.domain.import_spec import ImportSpec
     from ipubench_gui.store.bundled.build import build_store, fingerprint
-    from ipubench_gui.store.user import import_read, importer
+    from ipubench_gui.store.user import importer
     from ipubench_gui.store.user.userdb import open_combined
 
     n = 100_000 if args.quick else 1_000_000
@@ -328,7 +330,7 @@ def bench_import(args, tmp: Path) -> list[Row]:
         t = time.perf_counter()
         db, _ = open_combined(REPO_DATA, cache, _fresh(tmp / f"user-{k[0]}.duckdb"))
         opened = time.perf_counter()
-        importer.import_file(db.cursor(), import_read.ImportSpec(csv, *spec_args))
+        importer.import_file(db.cursor(), ImportSpec(csv, *spec_args))
         db.close()
         opening.append((opened - t) * 1000)
         return (time.perf_counter() - opened) * 1000

@@ -23,8 +23,9 @@ CONSTANTS = {"metric": "throughput", "unit": "items/s"}
 
 @case("import-existing")
 def bench_import_existing(args, tmp: Path) -> list[Row]:
+    from ipubench_gui.domain.import_spec import ImportSpec
     from ipubench_gui.store.bundled.build import build_store, fingerprint
-    from ipubench_gui.store.user import import_read, importer
+    from ipubench_gui.store.user import importer
     from ipubench_gui.store.user.userdb import open_combined
 
     n = 100_000 if args.quick else 1_000_000
@@ -47,9 +48,9 @@ def bench_import_existing(args, tmp: Path) -> list[Row]:
             try:
                 if prefilled:
                     importer.import_file(
-                        db.cursor(), import_read.ImportSpec(first, COLUMNS, CONSTANTS)
+                        db.cursor(), ImportSpec(first, COLUMNS, CONSTANTS)
                     )
-                spec = import_read.ImportSpec(second, COLUMNS, CONSTANTS)
+                spec = ImportSpec(second, COLUMNS, CONSTANTS)
                 t = time.perf_counter()
                 importer.import_file(db.cursor(), spec)
                 times.append((time.perf_counter() - t) * 1000)

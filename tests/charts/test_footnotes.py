@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.import_spec import ImportSpec
 from ipubench_gui.domain.plots import PRECISION_NOTE, build_plot, footnote
 from ipubench_gui.service import browse
 from ipubench_gui.store.user import importer
-from ipubench_gui.store.user.import_read import ImportSpec
 from tests.store.conftest import combined  # noqa: F401  (fixture)
 
 

@@ -10,10 +10,10 @@ from ipubench_gui.charts.builders import YOURS
 from ipubench_gui.charts.export import ExportOptions, compose, export
 from ipubench_gui.domain.chartspec import ChartSpec
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.import_spec import ImportSpec
 from ipubench_gui.domain.plots import build_plot
 from ipubench_gui.service import browse
 from ipubench_gui.store.user import importer
-from ipubench_gui.store.user.import_read import ImportSpec
 from tests.store.conftest import combined  # noqa: F401  (fixture)
 
 RN50 = (

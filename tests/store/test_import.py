@@ -15,9 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ipubench_gui.domain.import_spec import ImportSpec
 from ipubench_gui.store.export.export import export_table
 from ipubench_gui.store.user import import_read, importer, user_tables
-from ipubench_gui.store.user.import_read import ImportFailed, ImportSpec
+from ipubench_gui.store.user.import_read import ImportFailed
 from ipubench_gui.store.user.userdb import LOCKED, open_combined
 from tests.conftest import (
     CLI_WITH_PEAK_RSS,
@@ -386,7 +387,8 @@ def test_killed_mid_import_leaves_all_or_nothing(tmp_path, store_path, pause, ex
     code = (
         "import sys; from pathlib import Path\n"
         "from ipubench_gui.store.user.userdb import open_combined\n"
-        "from ipubench_gui.store.user import import_read, importer\n"
+        "from ipubench_gui.domain.import_spec import ImportSpec\n"
+        "from ipubench_gui.store.user import importer\n"
         "a = [Path(x) for x in sys.argv[1:4]]\n"
         "db, st = open_combined(*a)\n"
         "class Paused:\n"  # the real cursor, stopping at its COMMIT
@@ -399,7 +401,7 @@ def test_killed_mid_import_leaves_all_or_nothing(tmp_path, store_path, pause, ex
         "        return out\n"
         "    def stop(self):\n"
         "        print('paused', flush=True); sys.stdin.readline()\n"
-        "importer.import_file(Paused(db.cursor()), import_read.ImportSpec("
+        "importer.import_file(Paused(db.cursor()), ImportSpec("
         "Path(sys.argv[4]), "
         "{'model': 'model', 'platform': 'platform', 'value': 'throughput'}, "
         "{'metric': 'throughput', 'unit': 'items/s'}))\n"

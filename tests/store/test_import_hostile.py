@@ -16,8 +16,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from ipubench_gui.domain.import_spec import ImportSpec
 from ipubench_gui.store.user import import_read, importer
-from ipubench_gui.store.user.import_read import ImportFailed, ImportSpec
+from ipubench_gui.store.user.import_read import ImportFailed
 from tests.conftest import examples
 from tests.store.conftest import open_test_combined
 

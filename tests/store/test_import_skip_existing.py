@@ -8,8 +8,9 @@ from dataclasses import replace
 
 import pytest
 
+from ipubench_gui.domain.import_spec import ImportSpec
 from ipubench_gui.store.user import importer
-from ipubench_gui.store.user.import_read import ImportFailed, ImportSpec
+from ipubench_gui.store.user.import_read import ImportFailed
 from tests.conftest import run_cli
 
 FIRST = "model,platform,throughput\nResNet-50,A100 80GB,2500\nBERT,A100 80GB,900\n"

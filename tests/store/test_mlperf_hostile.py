@@ -15,12 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ipubench_gui.domain import result_rules as rr
+from ipubench_gui.domain.import_spec import MLPerfImportError
 from ipubench_gui.store.mlperf.mlperf import Names, TreeError
-from ipubench_gui.store.mlperf.mlperf_import import (
-    MLPerfImportError,
-    plan,
-    resolve_round,
-)
+from ipubench_gui.store.mlperf.mlperf_import import plan, resolve_round
 from tests.conftest import DATA, REPO, examples, run_cli
 from tests.mlperf_trees import SYSTEM, line, tree
 

@@ -11,11 +11,11 @@ import pytest
 
 from ipubench_gui.domain.entities import EntityError
 from ipubench_gui.domain.filters import FilterState
+from ipubench_gui.domain.import_spec import ImportSpec
 from ipubench_gui.service import browse
 from ipubench_gui.store.bundled import names
 from ipubench_gui.store.query import queries as q
 from ipubench_gui.store.user import aliases, importer
-from ipubench_gui.store.user.import_read import ImportSpec
 from ipubench_gui.store.user.userdb import open_combined
 from tests.conftest import DATA, GPU_STORED
 

@@ -15,9 +15,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from ipubench_gui.domain.import_spec import ImportSpec
 from ipubench_gui.store.bundled.build import fingerprint
 from ipubench_gui.store.user import importer
-from ipubench_gui.store.user.import_read import ImportFailed, ImportSpec
+from ipubench_gui.store.user.import_read import ImportFailed
 from ipubench_gui.store.user.userdb import check_user, open_combined
 from tests.conftest import DATA, REPO, STORE_ROWS, run_cli, small_disk
 

@@ -7,10 +7,11 @@ import os
 
 import duckdb
 
+from ipubench_gui.domain import import_spec
 from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.store.bundled.build import fingerprint
 from ipubench_gui.store.query import queries as q
-from ipubench_gui.store.user import import_read, importer
+from ipubench_gui.store.user import importer
 from ipubench_gui.store.user.userdb import open_combined
 from tests.conftest import DATA
 
@@ -126,7 +127,7 @@ def test_old_wide_user_database_keeps_its_figures_and_ids(tmp_path, store_path):
     # A new import lands beside them, with the next id.
     p = tmp_path / "new.csv"
     p.write_text("model,platform,throughput\nNew model,X,5\n")
-    spec = import_read.ImportSpec(
+    spec = import_spec.ImportSpec(
         p,
         {"model": "model", "platform": "platform", "value": "throughput"},
         {"metric": "throughput", "unit": "items/s"},
@@ -270,7 +271,7 @@ def test_older_imports_are_keyed_on_opening_and_named_alike(tmp_path, store_path
         DATA, _cache(tmp_path / "new", store_path), tmp_path / "new" / "user.duckdb"
     )
     assert new_status.writable
-    spec = import_read.ImportSpec(
+    spec = import_spec.ImportSpec(
         p,
         {"model": "model", "platform": "system", "framework": "fw", "value": "v"},
         {"metric": "throughput", "unit": "items/s"},

@@ -33,7 +33,7 @@ def test_main_window_fits(session):
 
 @pytest.mark.scale
 def test_dialogs_fit(qtbot, session, db):
-    from ipubench_gui.store.user.import_read import Preview
+    from ipubench_gui.domain.import_spec import Preview
     from ipubench_gui.ui.widgets.export_dialog import ExportDialog
     from ipubench_gui.ui.widgets.import_dialog import ImportDialog
     from ipubench_gui.ui.widgets.picker import ResultPicker

@@ -161,7 +161,7 @@ def test_renaming_and_removing_a_source_update_the_table(
 ):
     # The seed is held in memory (store.query.snapshot): each write must drop that
     # copy, or the table would keep showing the rows as they were.
-    from ipubench_gui.store.user.import_read import ImportSpec
+    from ipubench_gui.domain.import_spec import ImportSpec
 
     make, db = combined_session
     s = make()

@@ -159,8 +159,8 @@ def combined(store_path, tmp_path):
 def test_an_import_is_one_call_from_both(
     make_session, combined, tmp_path, monkeypatch, capsys
 ):
+    from ipubench_gui.domain.import_spec import ImportSpec
     from ipubench_gui.service import imports
-    from ipubench_gui.store.user.import_read import ImportSpec
 
     seen = []
     real = imports.import_file

@@ -115,7 +115,7 @@ def test_a_source_chosen_by_title_filters_and_is_saved_by_its_id(qtbot, session,
 def test_an_imported_file_is_listed_by_its_label_and_day(
     qtbot, combined_session, tmp_path
 ):
-    from ipubench_gui.store.user.import_read import ImportSpec
+    from ipubench_gui.domain.import_spec import ImportSpec
 
     make, db = combined_session
     s = make()

@@ -55,7 +55,7 @@ def test_commands_read_and_import_while_the_window_is_open(
 def test_the_windows_own_import_holds_the_file_for_that_import_only(
     window, qtbot, _isolated_home, tmp_path
 ):
-    from ipubench_gui.store.user.import_read import ImportSpec
+    from ipubench_gui.domain.import_spec import ImportSpec
 
     spec = ImportSpec(
         _csv(tmp_path / "c.csv", 4, "w"),

@@ -199,14 +199,10 @@ def test_names_of_the_store_are_imported_from_where_they_are_defined():
 # raise (no SQL is reachable that way: queries are built in store.query,
 # which ui may not import).
 UI_STORE_ANY = {"db"}
-# These modules still import the store directly, for the value types of an
-# import (ImportSpec, Preview, FIELDS, ENCODINGS; an MLPerf import's Plan):
-# each is to move to domain/ or behind service/, and none may be added.
-UI_STORE_LEFT = {
-    "ipubench_gui.ui.import_controller": {"user.import_csv", "user.import_read"},
-    "ipubench_gui.ui.mlperf_import_controller": {"mlperf.mlperf_import"},
-    "ipubench_gui.ui.widgets.import_dialog": {"user.import_csv", "user.import_read"},
-}
+# Modules that still import the store directly, each a named exception:
+# none is left (an import's value types are domain/import_spec's), and none
+# may be added.
+UI_STORE_LEFT: dict[str, set[str]] = {}
 
 
 def test_the_window_reaches_the_store_through_the_service_layer():

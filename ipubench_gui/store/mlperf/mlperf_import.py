@@ -13,6 +13,7 @@ from pathlib import Path
 
 import duckdb
 
+from ipubench_gui.domain.import_spec import MLPerfImportError
 from ipubench_gui.domain.result_rules import (
     RoundError,
     count_problem,
@@ -45,10 +46,6 @@ def kind_of(folder: Path) -> str:
     tree has a ``closed`` division folder, or an ``inference_results_vX.Y``
     folder holds it)."""
     return INFERENCE if inference.is_inference_tree(folder) else TRAINING
-
-
-class MLPerfImportError(ValueError):
-    """The folder cannot be imported as asked; the message says why."""
 
 
 @dataclass(frozen=True)

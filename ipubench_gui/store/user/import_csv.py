@@ -18,12 +18,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ipubench_gui.domain.import_spec import ENCODINGS
+
 # How far to look for the end of the header line.
 HEAD_LIMIT = 16 << 20
 DELIMITERS = (",", ";", "\t", "|")
-# Encodings DuckDB's CSV reader knows without an extension (which it would
-# download); Python's names for the same.
-ENCODINGS = {"utf-8": "utf-8-sig", "utf-16": "utf-16", "latin-1": "latin-1"}
 MAX_SHOWN = 80
 
 

@@ -1,18 +1,18 @@
 """Reading a file to import: DuckDB's readers into a staging table, the column
-guesses, the preview, and the value types every import step shares."""
+guesses and the preview (the values an import is told and answers with are
+domain/import_spec's)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 import duckdb
 
-from ipubench_gui.domain.fields import RESULT_FIELDS
-from ipubench_gui.store.db import Params, Row, one_row
+from ipubench_gui.domain.import_spec import Preview
+from ipubench_gui.store.db import Params, one_row
 from ipubench_gui.store.user.import_csv import (
     CsvUnreadable,
     read_error,
@@ -21,7 +21,6 @@ from ipubench_gui.store.user.import_csv import (
     why_unreadable,
 )
 
-FIELDS: tuple[str, ...] = (*RESULT_FIELDS, "task", "accelerators", "nodes", "division")
 # Header words that suggest a field, most specific first.
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "value": (
@@ -110,50 +109,6 @@ class Problem:
             if x
         )
         return f"{where}: {self.reason}" if where else self.reason
-
-
-@dataclass(frozen=True)
-class ImportSpec:
-    """What to read and how: field <- column, constants, optional unpivot."""
-
-    path: Path
-    columns: dict[str, str] = field(default_factory=dict)  # field -> file column
-    constants: dict[str, str] = field(default_factory=dict)  # field -> value
-    unpivot: tuple[str, ...] = ()  # value columns of a wide file
-    unpivot_into: str = "model"  # the field their names become
-    label: str = ""
-    encoding: str = "utf-8"  # CSV only: utf-8, utf-16 or latin-1
-    skip_existing: bool = False  # leave out rows already stored (stored_rows)
-    # (kind or "", alias, canonical): saved with the import, all or nothing
-    aliases: tuple[tuple[str, str, str], ...] = ()
-
-
-@dataclass(frozen=True)
-class Preview:
-    columns: list[str]
-    types: list[str]
-    rows: list[Row]
-    guessed: dict[str, str]
-    constants: dict[str, str] = field(default_factory=dict)
-
-
-class Counts(NamedTuple):
-    """Rows an import lands, skips for having no figure, and leaves out as
-    already stored."""
-
-    landed: int
-    skipped: int
-    existing: int = 0
-
-
-@dataclass(frozen=True)
-class ImportResult:
-    source_id: int
-    landed: int
-    skipped: int
-    label: str
-    existing: int = 0  # rows left out as already stored
-    aliases: tuple[tuple[str, str, str], ...] = ()  # (alias, canonical, kind) saved
 
 
 # -- reading --

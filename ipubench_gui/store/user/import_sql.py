@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ipubench_gui.domain.import_spec import FIELDS, ImportSpec
 from ipubench_gui.store.db import Params
 from ipubench_gui.store.user.import_csv import shorten
 from ipubench_gui.store.user.import_read import (
-    FIELDS,
     ImportFailed,
-    ImportSpec,
     column_ident,
     delimiter_hint,
 )

@@ -22,6 +22,7 @@ from pathlib import Path
 import duckdb
 
 from ipubench_gui.domain.files import io_reason
+from ipubench_gui.domain.import_spec import Counts, ImportResult, ImportSpec
 from ipubench_gui.domain.metrics import TASKS, sql_list, sql_literal, with_task
 from ipubench_gui.store.bundled import names
 from ipubench_gui.store.db import Params, Row, one_row
@@ -37,10 +38,7 @@ from ipubench_gui.store.user.import_csv import (
 )
 from ipubench_gui.store.user.import_read import (
     MAX_PROBLEMS,
-    Counts,
     ImportFailed,
-    ImportResult,
-    ImportSpec,
     Problem,
     delimiter_hint,
     describe,

@@ -26,9 +26,8 @@ from PySide6.QtWidgets import (
 
 from ipubench_gui.domain.entities import Catalogue
 from ipubench_gui.domain.format import format_cell
+from ipubench_gui.domain.import_spec import ENCODINGS, FIELDS, ImportSpec, Preview
 from ipubench_gui.domain.metrics import NAMES as METRICS
-from ipubench_gui.store.user.import_csv import ENCODINGS
-from ipubench_gui.store.user.import_read import FIELDS, ImportSpec, Preview
 from ipubench_gui.ui.widgets.import_names import NamesPanel
 
 IGNORE = "(ignore)"
