@@ -42,12 +42,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if CI else "dev"
 def pytest_collection_modifyitems(config, items):
     """On several workers (pytest-xdist), the tests that start real windows on
     the one Xvfb display run on one of them, in turn: two at once would take
-    each other's focus and keys."""
+    each other's focus and keys. The tests of a packaging module stay on one
+    worker too: its fixture builds the app (or the wheel) once per worker."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
         if item.get_closest_marker("xvfb"):
             item.add_marker(pytest.mark.xdist_group("xvfb"))
+        elif item.path.parent.name == "frozen":
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
 
 
 def examples(full: int) -> int:
