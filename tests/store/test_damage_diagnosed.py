@@ -55,10 +55,16 @@ def test_a_flipped_header_is_set_aside_not_called_a_lock(tmp_path, offset):
     p = run_cli("export-results", str(tmp_path / "o.csv"), home=home)
     assert p.returncode == 0, p.stderr
     assert "in use" not in p.stderr and "another" not in p.stderr
-    assert "could not be read (Corrupt database file" in p.stderr
     (aside,) = user.parent.glob("user.damaged-*.duckdb")
     assert aside.read_bytes() == bytes(kept)  # kept as it was
-    assert f"kept as {aside}" in p.stderr
+    # one line: what was done and the fix in words, the engine's text once after
+    assert p.stderr.startswith(
+        f"note: Your imported results file {user} is damaged, so it was set aside "
+        f"as {aside} and a new, empty one was started (the bundled results are "
+        "all here): import your files again to have yours back. (DuckDB said: "
+        "Corrupt database file"
+    )
+    assert p.stderr.count("\n") == 1 and p.stderr.count("Corrupt database") == 1
     assert p.stdout == f"wrote {STORE_ROWS} results to {tmp_path / 'o.csv'}\n"
     # imports work again at once
     p = run_cli("import", str(tmp_path / "a.csv"), home=home)
@@ -73,7 +79,7 @@ def test_a_damaged_block_found_later_is_said_then_set_aside(tmp_path):
     p = run_cli("export-results", str(tmp_path / "o.csv"), home=home)
     assert p.returncode == 1
     assert "Traceback" not in p.stderr
-    assert p.stderr.startswith(f"error: Your imported results ({user}) are damaged")
+    assert p.stderr.startswith(f"error: Your imported results file {user} is damaged")
     assert "set aside (kept, not deleted) at the next start" in p.stderr
     assert not (tmp_path / "o.csv").exists()
     damaged = user.read_bytes()
@@ -82,6 +88,6 @@ def test_a_damaged_block_found_later_is_said_then_set_aside(tmp_path):
     assert p.returncode == 0, p.stderr
     (aside,) = user.parent.glob("user.damaged-*.duckdb")
     assert aside.read_bytes() == damaged
-    assert "found while it was read" in p.stderr and f"kept as {aside}" in p.stderr
+    assert "found while read" in p.stderr and f"set aside as {aside}" in p.stderr
     assert p.stdout == f"wrote {STORE_ROWS} results to {tmp_path / 'o.csv'}\n"
     assert not list(user.parent.glob("*.duckdb.damaged"))

@@ -433,7 +433,10 @@ def test_corrupt_user_database_is_set_aside(tmp_path, store_path):
     cache = tmp_path / "cache"
     cache.mkdir()
     db, status = open_combined(DATA, cache, user)
-    assert status.writable and "damaged file was kept as" in status.message
+    assert status.writable and f"{user} is damaged, so it was set aside as" in (
+        status.message
+    )
+    assert status.message.count("(DuckDB said: ") == 1
     aside = list(tmp_path.glob("user.damaged-*.duckdb"))
     assert len(aside) == 1 and aside[0].read_bytes().startswith(b"this is not")
     assert db.scalar("SELECT count(*) FROM results_v") == STORE_ROWS

@@ -29,7 +29,7 @@ def test_the_user_database_as_a_pipe_or_device_is_set_aside(tmp_path, kind):
     what = {"fifo": "a named pipe (FIFO)", "device-link": "a device"}.get(
         kind, "a folder"
     )
-    assert f"could not be read (it is {what}, not a regular file)" in p.stderr
+    assert f"cannot be used (it is {what}, not a regular file), so" in p.stderr
     (aside,) = user.parent.glob("user.damaged-*.duckdb")
     assert aside.is_symlink() if kind == "device-link" else aside.exists()
     assert user.is_file()  # a new one, imports work
@@ -39,9 +39,7 @@ def test_the_user_database_as_a_pipe_or_device_is_set_aside(tmp_path, kind):
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder"])
-def test_the_cached_store_as_a_pipe_or_folder_is_moved_aside_and_built(
-    tmp_path, kind
-):
+def test_the_cached_store_as_a_pipe_or_folder_is_moved_aside_and_built(tmp_path, kind):
     home = tmp_path / "home"
     _, cached = store_places(DATA, home / "cache")
     cached.parent.mkdir(parents=True)

@@ -83,10 +83,11 @@ def _damaged_is_set_aside(tmp_path, cache, user, says: str) -> None:
     db, status = open_combined(DATA, cache, user)
     try:
         assert status.writable
-        assert f"could not be read ({says})" in status.message
+        assert f"{user} cannot be used ({says}), so" in status.message
         (aside,) = _aside(user)
         assert aside.read_bytes() == kept  # nothing lost
-        assert f"kept as {aside}" in status.message
+        assert f"set aside as {aside} and a new, empty one" in status.message
+        assert "DuckDB said" not in status.message  # our own words only
         assert db.scalar("SELECT count(*) FROM results_v") == STORE_ROWS
     finally:
         db.close()

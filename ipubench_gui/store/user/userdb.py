@@ -382,7 +382,7 @@ def _attach_user(
     if marked:  # a block failed its checksum while read, last time
         con.execute("DETACH u")
         damage_mark(user).unlink(missing_ok=True)
-        return _set_aside(con, user, f"{marked}, found while it was read")
+        return _set_aside(con, user, duckdb.Error(f"{marked} (found while read)"))
     try:
         problem = cut_short(con, "u", user)
         if problem is None:
@@ -702,7 +702,11 @@ def _add_stored_ord(con: duckdb.DuckDBPyConnection) -> None:
 def _set_aside(
     con: duckdb.DuckDBPyConnection, user: Path, exc: BaseException | str
 ) -> UserStatus:
-    why = exc if isinstance(exc, str) else reason(exc)
+    """Move a damaged ``user`` aside (kept) and start a new one; what was done
+    said in one sentence (``exc``: our own words why, or the engine's error,
+    whose text then follows the sentence once, for a bug report)."""
+    what = "is damaged" if not isinstance(exc, str) else f"cannot be used ({exc})"
+    engine = "" if isinstance(exc, str) else f" (DuckDB said: {reason(exc)})"
     stamp = time.strftime("%Y%m%d-%H%M%S")
     aside = user.with_name(f"{user.stem}.damaged-{stamp}{user.suffix}")
     try:
@@ -717,9 +721,10 @@ def _set_aside(
         return UserStatus(
             None,
             False,
-            f"Your imported results ({user}) could not be read ({why}) "
-            f"nor moved aside ({move_exc.strerror or move_exc}); showing the "
-            "bundled results only.",
+            f"Your imported results file {user} {what} and cannot be moved aside "
+            f"({move_exc.strerror or move_exc}), so only the bundled results are "
+            "shown: move or remove that file yourself, then import your files "
+            f"again.{engine}",
         )
     try:
         con.execute("ATTACH $p AS u", {"p": str(user)})
@@ -729,17 +734,18 @@ def _set_aside(
         return UserStatus(
             None,
             False,
-            f"Your imported results could not be read ({why}); the file was "
-            f"kept as {aside}, but a new one cannot be started "
-            f"({reason(new_exc)}). Showing the bundled results only.",
+            f"Your imported results file {user} {what}, so it was set aside as "
+            f"{aside}, but a new one cannot be started there ({reason(new_exc)}): "
+            "only the bundled results are shown until that folder can be "
+            f"written.{engine}",
         )
-    log.warning("user database %s was unreadable (%s); moved to %s", user, why, aside)
+    log.info("user database %s set aside as %s", user, aside)
     return UserStatus(
         user,
         True,
-        f"Your imported results could not be read ({why}). The damaged "
-        f"file was kept as {aside}; a new, empty one was started. The "
-        "bundled results are all here.",
+        f"Your imported results file {user} {what}, so it was set aside as "
+        f"{aside} and a new, empty one was started (the bundled results are all "
+        f"here): import your files again to have yours back.{engine}",
     )
 
 
@@ -797,17 +803,19 @@ def check_user(user: Path) -> tuple[bool, str]:
 
 # What is said when a store file is found damaged while a command ran.
 USER_DAMAGED = (
-    "Your imported results ({path}) are damaged ({why}). The file is set "
-    "aside (kept, not deleted) at the next start, and a new one started; "
-    "nothing else was changed."
+    "Your imported results file {path} is damaged, so it will be set aside "
+    "(kept, not deleted) at the next start and a new one started; nothing else "
+    "was changed: run the command again, then import your files again. "
+    "(DuckDB said: {why})"
 )
 STORE_DAMAGED = (
-    "The results store {path} is damaged ({why}); it is built again from the "
-    "bundled data at the next start. Run the command again."
+    "The results store {path} is damaged, so it was removed, to be built again "
+    "from the bundled data at the next start: run the command again. "
+    "(DuckDB said: {why})"
 )
 DAMAGED_UNKNOWN = (
-    "A store file is damaged ({why}), and reading each again did not show "
-    "which; run the command again (a damaged cache is then rebuilt)."
+    "A store file is damaged, and reading each again did not show which: run "
+    "the command again (a damaged cache is then rebuilt). (DuckDB said: {why})"
 )
 
 
