@@ -74,12 +74,12 @@ CACHED = QGraphicsItem.CacheMode.DeviceCoordinateCache
 UNCACHED = QGraphicsItem.CacheMode.NoCache
 
 
-def _texts(root: QGraphicsItem) -> Generator[QGraphicsTextItem, None, None]:
-    """The text items in ``root`` (a legend: its rows' names)."""
+def _rows(root: QGraphicsItem) -> Generator[QGraphicsItem, None, None]:
+    """What a legend's rows paint: their names' text items and swatches."""
     for item in root.childItems():
-        if isinstance(item, QGraphicsTextItem):
+        if isinstance(item, (QGraphicsTextItem, pg.ItemSample)):
             yield item
-        yield from _texts(item)
+        yield from _rows(item)
 
 
 def palette_theme(widget: QWidget) -> Theme:
@@ -477,8 +477,12 @@ class ChartCanvas(QWidget):
         )
         if was != (self.plot_legend.where == "beside"):
             self.item.layout.activate()
-        for text in _texts(self.plot_legend.item):  # rows made or refilled
-            text.setCacheMode(CACHED)
+        for part in _rows(self.plot_legend.item):  # rows made or refilled
+            part.setCacheMode(CACHED)
+            if isinstance(part, pg.ItemSample):
+                # its series' look may have changed with the entries kept
+                # (no refill): drawn again, not copied from its cache
+                part.update()
 
     def reset_view(self) -> None:
         """Back to the chart's own ranges after panning or zooming."""
