@@ -123,23 +123,29 @@ def panel_steps(
     cell_w = panel_width(width, len(titles), font_px, cols)
     cap = cell_w * share
     names_px = max(4 * font_px, cap - SWATCH_PX) if legend_beside else None
-    kept = _kept_cells(grid, previous or [], len(titles))
-    rows = rows_of(len(titles), cols)
-    y_text = html.escape(plot.y_title) if y_title else ""
-    if kept and rows_of(len(previous or [])) == rows:
-        grid.getItem(0, 0).setText(y_text)
-    else:  # the y title spans every row
-        if kept:
-            grid.removeItem(grid.getItem(0, 0))
-        _y_title(grid, y_text, theme, font_px, rows)
-    # Unlinked while each is redrawn (``_share_axes`` links them again):
-    # else each panel's range change is passed on to every other: a number of
-    # setRange calls that grows with the square of the panels.
-    for p in kept:
+    # Unlinked while each is moved and redrawn (``_share_axes`` links them
+    # again): else each panel's range change is passed on to every other: a
+    # number of setRange calls that grows with the square of the panels.
+    for p in previous or []:
         p.pi.setXLink(None)
         p.pi.setYLink(None)
+    kept, moved = _kept_cells(grid, previous or [], len(titles), cols, share)
+    rows = rows_of(len(titles), cols)
+    y_text = html.escape(plot.y_title) if y_title else ""
+    y_item = grid.getItem(0, 0)
+    if kept and y_item is not None and len(grid.items[y_item]) == 2 * rows:
+        y_item.setText(y_text)
+    else:  # the y title spans every row
+        if y_item is not None:
+            grid.removeItem(y_item)
+        _y_title(grid, y_text, theme, font_px, rows)
     out: list[Panel] = list(kept)  # the grid's panels as they now are
     yield out
+    # Panels moved to a cell of another grid, a step each (each lays the
+    # grid out again).
+    for i in sorted(moved):
+        _place(grid, kept[i], divmod(i, cols), share)
+        yield out
     # New cells first, a step each (a plot item is a dear step), each then a
     # turn of its own: after a panel's last, cheap step, which a turn takes
     # the next to cost as much as (TurnSteps), a new cell ran in the same turn.
@@ -157,8 +163,8 @@ def panel_steps(
             x_title=plot.x_title if lowest and not x_title_below else "",
         )
         pi, legend, last, label = out[i].pi, out[i].legend, out[i].drawn, out[i].label
-        if i < len(kept) and (afresh or kept[i].title != title):
-            # another panel in this cell
+        if i < len(kept) and (afresh or i in moved or kept[i].title != title):
+            # another panel in this cell, or this one in a cell of another width
             label.setText(_bold(_fitted(title, cell_w, font_px)))
             # its legend filled anew and packed below as when drawn
             # afresh, not relabelled in rows the layout spread
@@ -242,19 +248,69 @@ def keep_labels_in(views: list[tuple[pg.PlotItem, Drawn]]) -> bool:
     return right > x1 or top > y1
 
 
-def _kept_cells(grid: pg.GraphicsLayout, previous: list[Panel], n: int) -> list[Panel]:
-    """The panels of ``previous`` whose cells ``n`` panels take again, in
-    order (the rest leave the grid): all of them if the grid has as many
-    columns, else none (the grid cleared). Building a panel's cell (plot item,
-    title, legend) was a quarter of drawing the panels anew."""
-    if not previous or columns(len(previous)) != columns(n):
+def _kept_cells(
+    grid: pg.GraphicsLayout,
+    previous: list[Panel],
+    n: int,
+    cols: int,
+    legend_share: float,
+) -> tuple[list[Panel], set[int]]:
+    """The panels of ``previous`` whose plot items ``n`` panels take again, in
+    order (the rest leave the grid), and which of them are to move to another
+    cell of a grid of ``cols`` columns (those are out of the grid now): a
+    grid of another number of columns (a chart of more panels) moves them
+    rather than making them anew. Building a panel's cell (plot item,
+    title, legend) was a quarter of drawing the panels anew, most of
+    switching to a chart of panels."""
+    if not previous:
         grid.clear()
-        return []
+        return [], set()
     for p in previous[n:]:
-        for it in (p.label, p.pi, p.legend):
-            if it in grid.items:  # a legend inside its plot is not a cell
-                grid.removeItem(it)
-    return previous[:n]
+        _leave(grid, p)
+    kept = previous[:n]
+    moved = {
+        i
+        for i, p in enumerate(kept)
+        if grid.items.get(p.pi) != [_plot_cell(divmod(i, cols), legend_share)]
+    }
+    for i in moved:  # out of the grid now: their cells are taken anew
+        _leave(grid, kept[i])
+    return kept, moved
+
+
+def _leave(grid: pg.GraphicsLayout, p: Panel) -> None:
+    for it in (p.label, p.pi, p.legend):
+        if it in grid.items:  # a legend inside its plot is not a cell
+            grid.removeItem(it)
+
+
+def _plot_cell(at: tuple[int, int], legend_share: float) -> tuple[int, int]:
+    """The grid cell (row, column) of the plot of the panel at ``at``: a row
+    of titles over each row of plots, column 0 the y axis' title, a legend
+    beside each plot if it has a ``legend_share``."""
+    r, c = at
+    return 2 * r + 1, 1 + c * (2 if legend_share > 0 else 1)
+
+
+def _place(
+    grid: pg.GraphicsLayout, p: Panel, at: tuple[int, int], legend_share: float
+) -> None:
+    """``p``'s title, plot and legend (if beside it) put in the cell ``at``."""
+    row, col = _plot_cell(at, legend_share)
+    span = 2 if legend_share > 0 else 1
+    grid.addItem(p.label, row=row - 1, col=col, colspan=span)
+    grid.addItem(p.pi, row=row, col=col)
+    if legend_share > 0:
+        grid.addItem(p.legend, row=row, col=col + 1)
+        _legend_column(grid, col, legend_share)
+
+
+def _legend_column(grid: pg.GraphicsLayout, col: int, legend_share: float) -> None:
+    """The plot's column ``col`` takes the panel's width less the legend's
+    share; the legend's column beside it, only what the legend needs."""
+    grid.layout.setColumnStretchFactor(col, round(100 * (1 - legend_share)))
+    grid.layout.setColumnStretchFactor(col + 1, 0)
+    grid.layout.setColumnAlignment(col + 1, QtCore.Qt.AlignmentFlag.AlignTop)
 
 
 def _cell(
@@ -268,27 +324,23 @@ def _cell(
     """A panel's title, plot and legend in the grid's cell ``at`` (row, col):
     the legend beside the plot in ``legend_share`` of the cell's width, or
     inside the plot if that is 0."""
-    r, c = at
     legend_beside = legend_share > 0
-    span = 2 if legend_beside else 1
-    col = 1 + c * span  # column 0: the y axis' title
+    row, col = _plot_cell(at, legend_share)
     label = grid.addLabel(
         _bold(title),
-        row=2 * r,
+        row=row - 1,
         col=col,
-        colspan=span,
+        colspan=2 if legend_beside else 1,
         size=f"{font_px:.0f}px",
         color=theme.foreground,
         justify="left",
     )
-    pi = add_plot(grid, 2 * r + 1, col)
+    pi = add_plot(grid, row, col)
     if legend_beside:
         spacing = entry_spacing(round(font_px * LEGEND_TEXT))
         legend = pg.LegendItem(offset=None, verSpacing=spacing)
-        grid.addItem(legend, row=2 * r + 1, col=col + 1)
-        grid.layout.setColumnStretchFactor(col, round(100 * (1 - legend_share)))
-        grid.layout.setColumnStretchFactor(col + 1, 0)
-        grid.layout.setColumnAlignment(col + 1, QtCore.Qt.AlignmentFlag.AlignTop)
+        grid.addItem(legend, row=row, col=col + 1)
+        _legend_column(grid, col, legend_share)
     else:
         legend = pi.addLegend(offset=(-10, -10))
     return pi, legend, label

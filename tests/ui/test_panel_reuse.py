@@ -160,3 +160,35 @@ def test_every_legend_row_fits_its_legend_in_a_small_window(qtbot, make_session)
     assert len(rows) == len(named)  # no "+ N more"
     for text_w, legend_w, text in rows:
         assert text_w + 20 <= legend_w, text  # beside its 20 px swatch
+
+
+def test_a_grid_of_more_columns_moves_the_panels_made_and_looks_as_afresh(
+    make_session,
+):
+    """Switching between charts of panels in grids of different columns
+    (scaling: two; latency vs throughput: three) moves the panels already
+    made into their new cells, and keeps those a smaller grid leaves out for
+    the next; each grid then looks as when drawn afresh in a cleared grid."""
+    s = make_session()
+    s.window.resize(1600, 1000)
+    s.window.show()
+    canvas = s.window.canvas
+    made: set[int] = set()
+    looks = {}
+    for kind in ("scaling", "latency-throughput", "throughput", "scaling"):
+        s.state.set_chart(ChartSpec(kind=kind))
+        QApplication.processEvents()
+        pis = [id(p.pi) for p in canvas.panels]
+        if kind == "latency-throughput":
+            cols = {
+                c for p in canvas.panels for _, c in canvas.panels_view.ci.items[p.pi]
+            }
+            assert len(cols) == 3 and made <= set(pis)  # all moved, none made anew
+        elif kind == "scaling" and made:
+            assert set(pis) <= made  # taken back from the panels made
+        made |= set(pis)
+        if pis:
+            looks[kind] = _grid_look(canvas)
+            canvas.apply_theme()  # the same chart drawn again in a cleared grid
+            assert _grid_look(canvas) == looks[kind], kind
+            made = {id(p.pi) for p in canvas.panels}

@@ -182,6 +182,10 @@ class ChartCanvas(QWidget):
         # while one plot shows, and that plot's own items while panels show
         # (redrawn in place rather than built anew).
         self._spare_panels: list[Panel] = []
+        # Every panel made (for this theme), the grid's first: a chart of
+        # fewer panels leaves the rest out of the grid, kept for a chart of
+        # more (making a panel was most of switching to a chart of many).
+        self._made_panels: list[Panel] = []
         self._plot_drawn: Drawn | None = None
         self.panels_view.scene().sigMouseClicked.connect(self._on_scene_clicked)
         self.panels_view.scene().sigMouseMoved.connect(self._on_scene_moved)
@@ -226,7 +230,7 @@ class ChartCanvas(QWidget):
         self.panels_view.setBackground(self.theme.background)
         self.steps.cancel()
         # drawn again in the new colours
-        self._panels = self._cells = self._spare_panels = []
+        self._panels = self._cells = self._spare_panels = self._made_panels = []
         for name in ("bottom", "left"):
             axis = self.item.getAxis(name)
             axis.opaque_on = QColor(self.theme.background)
@@ -413,7 +417,7 @@ class ChartCanvas(QWidget):
             font_px,
             legend_beside=True,
             legend_rows=legend_rows,
-            previous=self._cells or self._spare_panels,
+            previous=self._and_made(self._cells or self._spare_panels),
             width=width,
             afresh=afresh,
             y_title=False,
@@ -423,6 +427,7 @@ class ChartCanvas(QWidget):
             self._budget_movable(p.drawn)
         first = panels[0].drawn
         self._panels = self._cells = panels
+        self._made_panels = self._and_made(panels)
         self._drawn = Drawn(
             hits=[h for p in panels for h in p.drawn.hits],
             series_items=[it for p in panels for it in p.drawn.series_items],
@@ -430,6 +435,11 @@ class ChartCanvas(QWidget):
             y_mode=first.y_mode,
         )
         yield from _ready_to_paint(self.panels_view, [p.pi for p in panels], panels)
+
+    def _and_made(self, panels: list[Panel]) -> list[Panel]:
+        """``panels``, then every other panel made so far."""
+        taken = {id(p.pi) for p in panels}
+        return panels + [p for p in self._made_panels if id(p.pi) not in taken]
 
     @property
     def panels(self) -> list[Panel]:
