@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -31,19 +32,44 @@ def _reading_store() -> Database:
     return db
 
 
+# An output file of "-": standard output (CSV, the only text a table is
+# written as); the line saying what was written goes to stderr then.
+STDOUT = Path("-")
+
+
 def _write_results(db, write, path) -> int:
-    """Run ``write()`` (it returns how many rows it wrote to ``path``), say so
-    or why not, and close ``db`` either way."""
+    """Run ``write(path)`` (it returns how many rows it wrote), say so or why
+    not, and close ``db`` either way. A ``path`` of ``-`` writes CSV to
+    standard output (through a temporary file: the writers are atomic)."""
     from ipubench_gui.domain.files import ExportError
 
     try:
-        n = write()
+        if path == STDOUT:
+            n = _to_stdout(write, ".csv")
+        else:
+            n = write(path)
     except ExportError as exc:
         return fail(exc, 1)
     finally:
         db.close()
-    print(f"wrote {n} results to {path}")
+    if path == STDOUT:
+        print(f"wrote {n} results to standard output", file=sys.stderr)
+    else:
+        print(f"wrote {n} results to {path}")
     return 0
+
+
+def _to_stdout(write, suffix: str):
+    """``write(tmp)`` into a temporary file, then its bytes to stdout."""
+    import tempfile
+
+    from ipubench_gui.console import write_file_out
+
+    with tempfile.TemporaryDirectory(prefix="ipubench-out-") as folder:
+        tmp = Path(folder) / f"out{suffix}"
+        n = write(tmp)
+        write_file_out(str(tmp))
+    return n
 
 
 def _export_store() -> Database:
@@ -72,7 +98,7 @@ def export_results(args: argparse.Namespace) -> int:
     from ipubench_gui.service import exports
 
     db = _export_store()
-    return _write_results(db, lambda: exports.export_results(db, args.file), args.file)
+    return _write_results(db, lambda path: exports.export_results(db, path), args.file)
 
 
 def _parse_filters(specs: list[str], universe: Universe, rename=None) -> FilterState:
@@ -208,6 +234,12 @@ def export_chart(args: argparse.Namespace) -> int:
 
     if args.kind is None and args.view is None:
         return fail("export-chart: give the chart's --kind KIND, or --view FILE", 2)
+    if args.out == STDOUT:
+        return fail(
+            "export-chart: a chart is an image: give a file name ending .png, .svg "
+            "or .pdf, not '-' (--data - writes its points to standard output)",
+            2,
+        )
     try:
         width, height = parse_size(args.size)
     except ValueError as exc:
@@ -259,12 +291,15 @@ def _write_chart(args: argparse.Namespace, chart, width: int, height: int) -> in
     )
     try:
         export(chart.plot, args.out, opts)
-        if args.data is not None:
+        if args.data == STDOUT:
+            _to_stdout(lambda p: exports.export_points(chart.plot, p), ".csv")
+        elif args.data is not None:
             exports.export_points(chart.plot, args.data)  # --data
     except ExportError as exc:
         return fail(exc, 1)
     n = len(chart.plot.point_ids())
-    print(f"wrote {args.out} ({width}x{height}, {n} items)")
+    said = sys.stderr if args.data == STDOUT else sys.stdout
+    print(f"wrote {args.out} ({width}x{height}, {n} items)", file=said)
     return 0
 
 
@@ -279,7 +314,7 @@ def export_table(args: argparse.Namespace) -> int:
         return fail(exc, 2)
     return _write_results(
         db,
-        lambda: exports.export_table(db, state, args.file, args.per_accelerator),
+        lambda path: exports.export_table(db, state, path, args.per_accelerator),
         args.file,
     )
 

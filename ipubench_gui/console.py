@@ -48,6 +48,20 @@ class _Guarded:
         return getattr(self._inner, name)
 
 
+def write_file_out(path: str) -> None:
+    """The bytes of the file at ``path`` to standard output, as they are (an
+    export asked to write to ``-``); a failed write is :class:`OutputFailed`."""
+    try:
+        sys.stdout.flush()
+        out = sys.stdout.buffer
+        with open(path, "rb") as f:
+            while block := f.read(1 << 20):
+                out.write(block)
+        out.flush()
+    except OSError as exc:
+        raise OutputFailed(_words(exc)) from None
+
+
 def run_guarded(command: Callable[[], int]) -> int:
     """``command()``'s exit code, its output flushed (also when it exits
     through SystemExit, as ``--help`` does); a failed write to standard output

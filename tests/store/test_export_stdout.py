@@ -1,0 +1,73 @@
+"""An output file of ``-`` is standard output for the text exports (CSV of
+``export-results``, ``export-table`` and ``export-chart --data``), never a
+file named '-'; a chart image to ``-`` is refused; a reader that goes away
+ends the command with one line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import subprocess
+import sys
+
+from tests.conftest import REPO, STORE_ROWS, run_cli
+
+
+def test_export_results_to_dash_writes_the_csv_to_stdout(tmp_path):
+    home = tmp_path / "home"
+    p = run_cli("export-results", "-", home=home)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == f"wrote {STORE_ROWS} results to standard output\n"
+    assert not (REPO / "-").exists()  # no file named '-' where it ran
+    # the same bytes as the file the same export writes
+    out = tmp_path / "all.csv"
+    assert run_cli("export-results", str(out), home=home).returncode == 0
+    assert p.stdout == out.read_text(encoding="utf-8").replace("\r\n", "\n")
+
+
+def test_export_table_to_dash_is_csv_of_the_filtered_rows(tmp_path):
+    home = tmp_path / "home"
+    p = run_cli(
+        "export-table", "--out", "-", "--filter", "framework=PyTorch", home=home
+    )
+    assert p.returncode == 0, p.stderr
+    rows = list(csv.DictReader(io.StringIO(p.stdout)))
+    assert rows and {r["Framework"] for r in rows} == {"PyTorch"}
+    assert p.stderr == f"wrote {len(rows)} results to standard output\n"
+
+
+def test_a_chart_image_to_dash_is_refused_and_its_points_go_to_stdout(tmp_path):
+    home = tmp_path / "home"
+    p = run_cli("export-chart", "-", "--kind", "throughput", home=home)
+    assert p.returncode == 2
+    assert "give a file name ending .png, .svg or .pdf, not '-'" in p.stderr
+    png = tmp_path / "c.png"
+    p = run_cli(
+        "export-chart", str(png), "--kind", "throughput", "--data", "-", home=home
+    )
+    assert p.returncode == 0, p.stderr
+    assert png.stat().st_size > 0
+    rows = list(csv.reader(io.StringIO(p.stdout)))
+    assert rows[0][:4] == ["series", "x", "y", "result_id"]
+    n = len(rows) - 1
+    assert p.stderr.endswith(f"wrote {png} (1920x1080, {n} items)\n")
+
+
+def test_a_reader_gone_before_the_csv_ends_with_one_line(tmp_path):
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before anything is written (| head)
+    p = subprocess.run(
+        [sys.executable, "-m", "ipubench_gui", "export-results", "-"],
+        cwd=REPO,
+        env=dict(os.environ, IPUBENCH_GUI_HOME=str(tmp_path / "home")),
+        stdout=write,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+    )
+    os.close(write)
+    assert p.returncode == 1
+    assert p.stderr == (
+        "error: the output was closed before everything was written (broken pipe)\n"
+    )
