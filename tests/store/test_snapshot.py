@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from ipubench_gui.domain.fields import FACETS, RANGES, TABLE_COLUMNS
 from ipubench_gui.domain.filters import FilterState, NumRange
 from ipubench_gui.service import browse
-from ipubench_gui.store.db import Database, Query
+from ipubench_gui.store.db import Database
 from ipubench_gui.store.query.cache import cache_of
 from tests.conftest import STORE_ROWS, examples
 
@@ -253,19 +253,3 @@ def test_a_charts_rows_from_the_held_page_are_those_of_its_own_query(db, state):
         assert snap.row_dicts(browse.page(db, state, (None, False)).result) is None
     assert [dict(r) for r in mine.rows] == [dict(r) for r in sql.rows]
     assert (mine.total, mine.mine, mine.plotted) == (sql.total, sql.mine, sql.plotted)
-
-
-def test_rows_held_share_equal_texts_and_equal_the_stores_rows(db):
-    """The rows held are the store's, value for value and type for type, and
-    a text repeated over rows is held once (memory: one object per name)."""
-    snap = browse.snapshot(db)
-    cols = ", ".join(f'"{c}"' for c in snap.columns)
-    stored = db.run(Query(f"SELECT {cols} FROM results_v ORDER BY ord", {})).rows
-    assert [tuple(map(type, r)) for r in snap.rows] == [
-        tuple(map(type, r)) for r in stored
-    ]
-    assert snap.rows == list(stored)
-    i = snap.columns.index("framework")
-    values = [r[i] for r in snap.rows if r[i] is not None]
-    assert len(values) > len(set(values))  # names repeat
-    assert len({id(v) for v in values}) == len(set(values))

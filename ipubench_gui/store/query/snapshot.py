@@ -26,7 +26,7 @@ from ipubench_gui.domain.chartrows import ChartRows, chart_unit, shares, task_or
 from ipubench_gui.domain.fields import FACETS, PROVENANCE, RANGES, TABLE_COLUMNS
 from ipubench_gui.domain.filters import FilterState, Value
 from ipubench_gui.domain.metrics import LOWER_IS_BETTER, per_chip_value
-from ipubench_gui.store.db import FETCH_CHUNK, Database, QueryResult, Row
+from ipubench_gui.store.db import Database, QueryResult, Row, fetch_rows
 from ipubench_gui.store.query.clauses import (
     HAY_SQL,
     all_of,
@@ -53,24 +53,6 @@ HELD: tuple[str, ...] = tuple(
         + [*PROVENANCE, "value", "unit", "unit_family", "accelerators"]
     )
 )
-
-
-def fetch_shared(cur: Any, texts: Sequence[int]) -> list[Row]:
-    """Every row of ``cur``'s result, each text column's equal values one
-    object: DuckDB hands every cell a string of its own, and most cells
-    repeat a few names (a vendor, a framework), so the rows took several
-    times the memory their distinct values need (bundled store: 13 of 14
-    MB). Chunk by chunk (``fetch_rows``'s), so that a chunk's copies are
-    freed, and their memory reused, before the next is fetched. Text only:
-    1, 1.0 and True are one key."""
-    seen: list[dict[object, object]] = [{} for _ in texts]
-    rows: list[Row] = []
-    while chunk := cur.fetchmany(FETCH_CHUNK):
-        cols = list(zip(*chunk))
-        for i, same in zip(texts, seen):
-            cols[i] = tuple(map(same.setdefault, cols[i], cols[i]))
-        rows.extend(zip(*cols))
-    return rows
 
 
 class Snapshot:
@@ -134,8 +116,7 @@ class Snapshot:
         held = ", ".join(quote_ident(c) for c in HELD)
         cur.execute(f"SELECT {held}, {HAY_SQL} AS __hay FROM results_v ORDER BY ord")
         columns = [d[0] for d in cur.description][:-1]
-        texts = [i for i, d in enumerate(cur.description) if str(d[1]) == "VARCHAR"]
-        rows = fetch_shared(cur, texts[:-1])  # not the search text: one a row
+        rows = fetch_rows(cur, None)
         return cls(columns, [r[:-1] for r in rows], [r[-1] for r in rows])
 
     def __len__(self) -> int:
