@@ -71,3 +71,12 @@ def test_a_reader_gone_before_the_csv_ends_with_one_line(tmp_path):
     assert p.stderr == (
         "error: the output was closed before everything was written (broken pipe)\n"
     )
+
+
+def test_a_folder_as_the_table_file_is_named_as_one(tmp_path):
+    p = run_cli("export-table", str(tmp_path), home=tmp_path / "home")
+    assert p.returncode == 1
+    assert p.stderr == (
+        f"error: cannot export to {tmp_path}: it is a folder; give a file name "
+        "ending .csv, .parquet or .xlsx\n"
+    )

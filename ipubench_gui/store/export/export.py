@@ -357,7 +357,11 @@ def export_table(
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in TABLE_FORMATS:
-        raise ExportError(f"cannot export to {path.name}: use .csv, .parquet or .xlsx")
+        what = "it is a folder; give" if path.is_dir() else "use"
+        raise ExportError(
+            f"cannot export to {path}: {what} a file name ending .csv, .parquet "
+            "or .xlsx"
+        )
 
     def header(c: str) -> str:
         try:
