@@ -102,11 +102,15 @@ def test_a_full_stdout_ends_with_one_line(tmp_path, args):
     assert p.stderr == "error: cannot write the output: No space left on device\n"
 
 
-def test_a_reader_that_goes_away_ends_with_one_line(tmp_path):
+# (export-results -: the CSV written to standard output, not a file named '-')
+@pytest.mark.parametrize(
+    "command", [("claims", "--format", "csv"), ("export-results", "-")]
+)
+def test_a_reader_that_goes_away_ends_with_one_line(tmp_path, command):
     read, write = os.pipe()
     os.close(read)  # the reader is gone before anything is written (| head)
     p = subprocess.run(
-        [sys.executable, "-m", "ipubench_gui", "claims", "--format", "csv"],
+        [sys.executable, "-m", "ipubench_gui", *command],
         cwd=REPO,
         env=dict(os.environ, IPUBENCH_GUI_HOME=str(tmp_path / "home")),
         stdout=write,

@@ -1,15 +1,12 @@
 """An output file of ``-`` is standard output for the text exports (CSV of
 ``export-results``, ``export-table`` and ``export-chart --data``), never a
-file named '-'; a chart image to ``-`` is refused; a reader that goes away
-ends the command with one line."""
+file named '-'; a chart image to ``-`` is refused (a reader that goes away:
+tests/store/test_bad_home.py)."""
 
 from __future__ import annotations
 
 import csv
 import io
-import os
-import subprocess
-import sys
 
 from tests.conftest import REPO, STORE_ROWS, run_cli
 
@@ -52,25 +49,6 @@ def test_a_chart_image_to_dash_is_refused_and_its_points_go_to_stdout(tmp_path):
     assert rows[0][:4] == ["series", "x", "y", "result_id"]
     n = len(rows) - 1
     assert p.stderr.endswith(f"wrote {png} (1920x1080, {n} items)\n")
-
-
-def test_a_reader_gone_before_the_csv_ends_with_one_line(tmp_path):
-    read, write = os.pipe()
-    os.close(read)  # the reader is gone before anything is written (| head)
-    p = subprocess.run(
-        [sys.executable, "-m", "ipubench_gui", "export-results", "-"],
-        cwd=REPO,
-        env=dict(os.environ, IPUBENCH_GUI_HOME=str(tmp_path / "home")),
-        stdout=write,
-        stderr=subprocess.PIPE,
-        text=True,
-        timeout=120,
-    )
-    os.close(write)
-    assert p.returncode == 1
-    assert p.stderr == (
-        "error: the output was closed before everything was written (broken pipe)\n"
-    )
 
 
 def test_a_folder_as_the_table_file_is_named_as_one(tmp_path):
