@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 
 
 class PointLabels(pg.GraphicsObject):
@@ -165,6 +165,7 @@ class PointLabels(pg.GraphicsObject):
 COUNT_STEPS = (2, 5, 9, 14, 20, 28, 38, 50, 65, 85, 110, 140, 180, 230, 300)
 LEADER_FROM_PX = 6  # a count further than this from its mark gets a leader
 CLEAR_PX = 1.5  # least gap between a count and any mark
+SETTLE_MS = 150  # a zoom's pause after which counts are placed anew
 # the ways from a mark: right, left, up, down, the diagonals, then between
 WAYS = (
     (1, 0), (-1, 0), (0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1),
@@ -207,12 +208,18 @@ class CountLabels(pg.GraphicsObject):
         )
         # (key, placed, the transform's translation they were placed at)
         self._placed: tuple = ((), [], QtCore.QPointF())
+        # On screen, a zoom moves the counts with their marks and places them
+        # anew once it pauses: placing takes tens of ms, one per wheel step.
+        self._settle: QtCore.QTimer | None = None  # made on screen only
+        self._held: QtGui.QTransform | None = None  # the placement moved, not made
+        # what the last paint drew: (boxes and leaders, placed for its view)
+        self.painted: tuple[list, bool] = ([], True)
 
     def boundingRect(self) -> QtCore.QRectF:  # noqa: N802 (Qt API)
         return self._rect
 
     def placed(
-        self, tr: QtGui.QTransform, bounds: QtCore.QRectF
+        self, tr: QtGui.QTransform, bounds: QtCore.QRectF, live: bool = False
     ) -> list[tuple[QtCore.QRectF, QtCore.QLineF | None]]:
         """Each count's box and leader line (or None) in the pixels ``tr``
         maps view units to, kept inside ``bounds`` (the view, in those
@@ -232,6 +239,16 @@ class CountLabels(pg.GraphicsObject):
                 (box.translated(d), None if ln is None else ln.translated(d))
                 for box, ln in self._placed[1]
             ]
+        if live and self._placed[1] and self._placed[0][4:] == key[4:]:
+            # zooming on screen (the view's size kept): each count keeps its
+            # place beside its mark
+            if self._settle is None:
+                self._settle = QtCore.QTimer()
+                self._settle.setSingleShot(True)
+                self._settle.setInterval(SETTLE_MS)
+                self._settle.timeout.connect(self._place_again)
+            self._settle.start()
+            return self._moved(tr)
         fm = QtGui.QFontMetricsF(self._font)
         px = tr.m11() * self._mx + tr.m21() * self._my + tr.dx()
         py = tr.m12() * self._mx + tr.m22() * self._my + tr.dy()
@@ -257,7 +274,25 @@ class CountLabels(pg.GraphicsObject):
             edges = [box.left(), box.top(), box.right(), box.bottom()]
             labels = np.vstack((labels, edges))
         self._placed = (key, out, QtCore.QPointF(tr.dx(), tr.dy()))
+        self._held = QtGui.QTransform(tr)
         return out
+
+    def _moved(
+        self, tr: QtGui.QTransform
+    ) -> list[tuple[QtCore.QRectF, QtCore.QLineF | None]]:
+        """The last placement with each count (and its leader) moved as its
+        mark moved from the transform it was placed at to ``tr``."""
+        assert self._held is not None
+        out = []
+        for (box, ln), c in zip(self._placed[1], self.counts):
+            at = QtCore.QPointF(c[0], c[1])
+            d = tr.map(at) - self._held.map(at)
+            out.append((box.translated(d), None if ln is None else ln.translated(d)))
+        return out
+
+    def _place_again(self) -> None:
+        self._placed = ((), [], QtCore.QPointF())
+        self.update()
 
     def paint(self, p, *args) -> None:
         view = self.getViewBox()
@@ -265,7 +300,9 @@ class CountLabels(pg.GraphicsObject):
             return
         tr = p.transform()
         bounds = tr.mapRect(view.viewRect())
-        placed = self.placed(tr, bounds)
+        live = isinstance(p.device(), QtWidgets.QWidget)  # not an export
+        placed = self.placed(tr, bounds, live)
+        self.painted = (placed, self._settle is None or not self._settle.isActive())
         p.save()
         p.resetTransform()
         p.setFont(self._font)

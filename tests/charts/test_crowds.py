@@ -152,3 +152,58 @@ def test_the_largest_count_is_the_stores(qapp, db):
     assert text == f"×{expected}", (text, at.x() - x8, at.y() - y)
     w.close()
 
+
+
+def test_a_zoom_on_screen_moves_the_counts_then_places_them_clear(qapp, qtbot, db):
+    """Placing the counts takes tens of ms: a wheel step on screen moves each
+    count with its mark in the frame, and once the zoom pauses they are placed
+    again by the rule (no count over a mark)."""
+    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+
+    canvas = ChartCanvas()
+    canvas.resize(1280, 720)
+    canvas.show()
+    canvas.render(_plot(db))
+    canvas.finish()
+    (item,) = [
+        it
+        for v in (canvas.plot, canvas.panels_view)
+        for it in v.scene().items()
+        if isinstance(it, CountLabels) and it.isVisible()
+    ]
+    pi = item.getViewBox().parentItem()
+    view = item.scene().views()[0]
+
+    def anchors():
+        tr = item.deviceTransform(view.viewportTransform())
+        return [tr.map(QtCore.QPointF(c[0], c[1])) for c in item.counts]
+
+    qtbot.waitExposed(canvas)
+    qtbot.waitUntil(lambda: bool(item.painted[0]) and item.painted[1], timeout=5000)
+    before, settled = item.painted
+    assert settled and len(before) == len(item.counts) > 0
+    at0 = anchors()
+    pi.vb.scaleBy((0.8, 0.8))
+    view.viewport().repaint()
+    moved, settled = item.painted
+    assert not settled
+    at1 = anchors()
+    for (b0, _), (b1, _), a0, a1 in zip(before, moved, at0, at1):
+        off0, off1 = b0.center() - a0, b1.center() - a1
+        assert abs(off0.x() - off1.x()) < 0.01 and abs(off0.y() - off1.y()) < 0.01
+    qtbot.waitUntil(lambda: item.painted[1], timeout=5000)
+    boxes = [b for b, _ in item.painted[0]]
+    tr = item.deviceTransform(view.viewportTransform())
+    for it in pi.items:
+        if not isinstance(it, pg.PlotDataItem) or it.opts.get("symbol") is None:
+            continue
+        r = it.opts["symbolSize"] / 2
+        for x, y in zip(*it.getData()):
+            m = tr.map(QtCore.QPointF(x, y))
+            if not view.viewport().rect().contains(m.toPoint()):
+                continue
+            mark = QtCore.QRectF(m.x() - r, m.y() - r, 2 * r, 2 * r).adjusted(
+                TOUCH_PX, TOUCH_PX, -TOUCH_PX, -TOUCH_PX
+            )
+            assert not any(b.intersects(mark) for b in boxes), (x, y)
+    canvas.close()
