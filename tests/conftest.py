@@ -157,6 +157,25 @@ CLI_WITH_PEAK_RSS = (
 )
 
 
+def shown_canvas(plot, size: tuple[int, int], qtbot=None):
+    """``plot`` drawn whole in a shown chart canvas of ``size`` (past its
+    budget a chart is drawn over several turns of the event loop)."""
+    from PySide6.QtWidgets import QApplication
+
+    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
+
+    canvas = ChartCanvas()
+    if qtbot is not None:
+        qtbot.addWidget(canvas)
+    canvas.resize(*size)
+    canvas.show()
+    QApplication.processEvents()
+    canvas.render(plot)
+    canvas.finish()
+    QApplication.processEvents()
+    return canvas
+
+
 def run_cli(*args: str, home: Path, env: dict | None = None, drop=()):
     """Run ``python -m ipubench_gui ARGS`` as a user would, with its own home."""
     import subprocess

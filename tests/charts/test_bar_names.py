@@ -11,6 +11,7 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
 from ipubench_gui.domain.text import elide_words
 from ipubench_gui.service import browse
+from tests.conftest import shown_canvas
 
 
 def _plot(db):
@@ -21,19 +22,7 @@ def _plot(db):
 def _window_chart(qtbot, plot):
     """``plot`` drawn in a chart canvas the size of the window's chart at
     1280x720 (its share of the window)."""
-    from PySide6.QtWidgets import QApplication
-
-    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
-
-    canvas = ChartCanvas()
-    qtbot.addWidget(canvas)
-    canvas.resize(620, 250)
-    canvas.show()
-    QApplication.processEvents()
-    canvas.render(plot)
-    canvas.finish()
-    QApplication.processEvents()
-    return canvas
+    return shown_canvas(plot, (620, 250), qtbot)
 
 
 def _sections(plot):

@@ -15,19 +15,11 @@ from ipubench_gui.domain.filters import FilterState
 from ipubench_gui.domain.plots import build_plot
 from ipubench_gui.service import browse
 from tests.charts.test_export import _plot
+from tests.conftest import shown_canvas
 
 
 def _canvas(qapp, plot, size=(900, 600)):
-    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
-
-    canvas = ChartCanvas()
-    canvas.resize(*size)
-    canvas.show()
-    qapp.processEvents()
-    canvas.render(plot)
-    canvas.finish()  # drawn whole: past its budget, a chart takes turns
-    qapp.processEvents()
-    return canvas
+    return shown_canvas(plot, size)
 
 
 def _rows_in_view(pi):

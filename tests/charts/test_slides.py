@@ -8,7 +8,6 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore
-from PySide6.QtWidgets import QApplication
 
 from ipubench_gui.charts.export import ExportOptions, compose
 from ipubench_gui.charts.labels import CountLabels, PointLabels
@@ -18,6 +17,7 @@ from ipubench_gui.domain.kinds import KINDS
 from ipubench_gui.domain.plot_model import bar_count
 from ipubench_gui.domain.plots import build_plot
 from ipubench_gui.service import browse
+from tests.conftest import shown_canvas
 
 SIZES = ((1920, 1080), (1280, 720))
 # Slides' sizes: a wide screen's two and a projector's 4:3
@@ -185,17 +185,9 @@ def _whole(title: str) -> str:
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_the_windows_legend_covers_nothing(qtbot, db, kind, size):
-    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
-
-    canvas = ChartCanvas()
-    qtbot.addWidget(canvas)
     # the chart's share of a window that size
-    canvas.resize(int(size[0] * 0.62), int(size[1] * 0.55))
-    canvas.show()
-    QApplication.processEvents()
-    canvas.render(_plot(db, kind, FilterState()))
-    canvas.finish()
-    QApplication.processEvents()
+    share = (int(size[0] * 0.62), int(size[1] * 0.55))
+    canvas = shown_canvas(_plot(db, kind, FilterState()), share, qtbot)
     views = [(p.pi, p.legend) for p in canvas.panels] or [(canvas.item, canvas.legend)]
     for pi, legend in views:
         if canvas.panels:  # beside its panel, never over it
@@ -209,17 +201,8 @@ def test_the_windows_legend_covers_nothing(qtbot, db, kind, size):
 def test_the_bow_star_is_not_under_the_legend(qtbot, db):
     """The issue's first finding: MLPerf BERT-Large per chip, Bow Pod16
     and a DGX A100, the Bow star at 16 chips under the legend text."""
-    from ipubench_gui.ui.widgets.chart_canvas import ChartCanvas
-
     plot = _plot(db, "mlperf", BOW_AND_DGX, per_accelerator=True)
-    canvas = ChartCanvas()
-    qtbot.addWidget(canvas)
-    canvas.resize(800, 500)
-    canvas.show()
-    QApplication.processEvents()
-    canvas.render(plot)
-    canvas.finish()
-    QApplication.processEvents()
+    canvas = shown_canvas(plot, (800, 500), qtbot)
     _clear(canvas.item, canvas.legend, "window")
     w = compose(plot, ExportOptions(1280, 720))
     ((pi, legend),) = _views(w)

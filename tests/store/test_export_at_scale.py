@@ -12,23 +12,13 @@ import sys
 
 import pytest
 
-from tests.conftest import REPO, STORE_ROWS, run_cli, write_csv
+from tests.conftest import CLI_WITH_PEAK_RSS, REPO, STORE_ROWS, run_cli, write_csv
 from tests.mlperf_trees import tree
-
-# Runs the command line and prints its peak resident memory (VmHWM, KB).
-_PEAK = (
-    "import sys\n"
-    "from ipubench_gui.cli import main\n"
-    "rc = main(sys.argv[1:])\n"
-    "hwm = [ln for ln in open('/proc/self/status') if ln.startswith('VmHWM')]\n"
-    "print('peak-kb', hwm[0].split()[1])\n"
-    "sys.exit(rc)\n"
-)
 
 
 def _peak_mb(home, *args: str) -> tuple[subprocess.CompletedProcess, float]:
     p = subprocess.run(
-        [sys.executable, "-c", _PEAK, *args],
+        [sys.executable, "-c", CLI_WITH_PEAK_RSS, *args],
         env=dict(os.environ, IPUBENCH_GUI_HOME=str(home)),
         cwd=REPO,
         capture_output=True,
