@@ -206,17 +206,41 @@ class CountLabels(pg.GraphicsObject):
         self._rect = QtCore.QRectF(
             min(xs), min(ys), max(xs) - min(xs) or 1e-9, max(ys) - min(ys) or 1e-9
         )
+        # How far a count (and its leader) may sit from its mark, in pixels:
+        # the furthest step out, the mark's radius, the widest count.
+        fm = QtGui.QFontMetricsF(self._font)
+        wide = max((fm.horizontalAdvance(c[2]) for c in self.counts), default=0.0)
+        reach = COUNT_STEPS[-1] + max((c[4] for c in self.counts), default=0.0) / 2
+        self._pad = (reach + wide + 2, reach + fm.height() + 2)
         # (key, placed, the transform's translation they were placed at)
         self._placed: tuple = ((), [], QtCore.QPointF())
         # On screen, a zoom moves the counts with their marks and places them
-        # anew once it pauses: placing takes tens of ms, one per wheel step.
-        self._settle: QtCore.QTimer | None = None  # made on screen only
+        # anew once it pauses: placing is too slow for every wheel step.
+        self._settle = QtCore.QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(SETTLE_MS)
+        self._settle.timeout.connect(self._place_again)
         self._held: QtGui.QTransform | None = None  # the placement moved, not made
         # what the last paint drew: (boxes and leaders, placed for its view)
         self.painted: tuple[list, bool] = ([], True)
 
+    def dataBounds(self, ax, frac=1.0, orthoRange=None):  # noqa: N802, N803
+        """The marks' extent (view units), for the view's auto range."""
+        r = self._rect
+        return (r.left(), r.right()) if ax == 0 else (r.top(), r.bottom())
+
     def boundingRect(self) -> QtCore.QRectF:  # noqa: N802 (Qt API)
-        return self._rect
+        """The marks' extent and, around it, as far as a count may be placed
+        (pixels turned into view units): Qt repaints only within it, so a
+        count placed again, or under a repaint of its part of the view, is
+        drawn whole and never left behind."""
+        pw, ph = self.pixelWidth(), self.pixelHeight()
+        dx, dy = self._pad
+        return self._rect.adjusted(-dx * pw, -dy * ph, dx * pw, dy * ph)
+
+    def viewTransformChanged(self) -> None:  # noqa: N802 (pyqtgraph API)
+        self.prepareGeometryChange()  # the pixels' size in view units changed
+        super().viewTransformChanged()
 
     def placed(
         self, tr: QtGui.QTransform, bounds: QtCore.QRectF, live: bool = False
@@ -242,11 +266,6 @@ class CountLabels(pg.GraphicsObject):
         if live and self._placed[1] and self._placed[0][4:] == key[4:]:
             # zooming on screen (the view's size kept): each count keeps its
             # place beside its mark
-            if self._settle is None:
-                self._settle = QtCore.QTimer()
-                self._settle.setSingleShot(True)
-                self._settle.setInterval(SETTLE_MS)
-                self._settle.timeout.connect(self._place_again)
             self._settle.start()
             return self._moved(tr)
         fm = QtGui.QFontMetricsF(self._font)
@@ -302,7 +321,7 @@ class CountLabels(pg.GraphicsObject):
         bounds = tr.mapRect(view.viewRect())
         live = isinstance(p.device(), QtWidgets.QWidget)  # not an export
         placed = self.placed(tr, bounds, live)
-        self.painted = (placed, self._settle is None or not self._settle.isActive())
+        self.painted = (placed, not self._settle.isActive())
         p.save()
         p.resetTransform()
         p.setFont(self._font)
@@ -421,8 +440,8 @@ def _leader(cx: float, cy: float, r: float, box: QtCore.QRectF) -> QtCore.QLineF
 
 class _Raster:
     """Boxes (x0, y0, x1, y1, in pixels) as a raster of the area ``bounds``,
-    for lines to be looked up pixel by pixel (each line against every box
-    took a chart's counts a quarter of a second to place)."""
+    for lines to be looked up pixel by pixel (testing each line against
+    every box was too slow for a chart of many marks)."""
 
     def __init__(self, boxes: np.ndarray, bounds: QtCore.QRectF):
         self.ox, self.oy = math.floor(bounds.left()), math.floor(bounds.top())

@@ -259,9 +259,8 @@ def _kept_cells(
     order (the rest leave the grid), and which of them are to move to another
     cell of a grid of ``cols`` columns (those are out of the grid now): a
     grid of another number of columns (a chart of more panels) moves them
-    rather than making them anew. Building a panel's cell (plot item,
-    title, legend) was a quarter of drawing the panels anew, most of
-    switching to a chart of panels."""
+    rather than making them anew: building a panel's cell (plot item,
+    title, legend) is most of what switching to a chart of panels costs."""
     if not previous:
         grid.clear()
         return [], set()

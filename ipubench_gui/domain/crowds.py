@@ -4,9 +4,9 @@ which are drawn as one mark with a count.
 One rule for the window and every export, and for the footnote that explains
 the counts (``count_note``): points at one x closer in y than a mark's height
 are drawn side by side, centred on their x; a place holding more than
-``CROWD`` of them would pack them closer than a mark's width (the MLPerf
-chart has 34 results at 8 chips within 10% of 27 minutes), so there each
-series' points there are drawn as one mark, with their count beside it.
+``CROWD`` of them would pack them closer than a mark's width (MLPerf rounds
+put dozens of results at one chip count), so there each series' points are
+drawn as one mark, with their count beside it.
 Positions are in view units: x and y as the chart's axes transform them.
 """
 

@@ -194,6 +194,12 @@ def test_a_zoom_on_screen_moves_the_counts_then_places_them_clear(qapp, qtbot, d
     qtbot.waitUntil(lambda: item.painted[1], timeout=5000)
     boxes = [b for b, _ in item.painted[0]]
     tr = item.deviceTransform(view.viewportTransform())
+    # Qt repaints an item only within its bounds: every count placed again
+    # (and its leader) lies inside them, or the screen would keep the old
+    bounds = tr.mapRect(item.boundingRect())
+    for b, leader in item.painted[0]:
+        assert bounds.contains(b), (b, bounds)
+        assert leader is None or bounds.contains(leader.p1()), (leader, bounds)
     for it in pi.items:
         if not isinstance(it, pg.PlotDataItem) or it.opts.get("symbol") is None:
             continue
