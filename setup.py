@@ -33,7 +33,7 @@ class BuildPyWithData(build_py):
 def prebuild_store(data: Path) -> None:
     """The store an installed app attaches at its first start (the fingerprint
     of the data it was built from matches), instead of building its own in
-    the user's cache folder, which took seconds; the data is never modified
+    the user's cache folder, slowly; the data is never modified
     by the app, so the store built here stays right for it."""
     sys.path.insert(0, str(HERE))
     from ipubench_gui.store.bundled.build import STORE_NAME, build_store

@@ -161,3 +161,32 @@ def test_a_query_failing_midway_leaves_no_file_and_no_thread(tmp_path):
     assert not [t for t in threading.enumerate() if t.name == "xlsx-rows"]
     # the connection is still usable
     assert con.execute("SELECT 42").fetchall() == [(42,)]
+
+
+def test_a_copy_failing_before_it_opens_the_pipe_ends_the_read(monkeypatch):
+    """DuckDB giving up before it opens the pipe (a missing table, an
+    interrupt), even before the reading side has opened it, never leaves the
+    reader waiting on the pipe: the read ends and DuckDB's error is raised."""
+    import threading
+
+    class WriterFirst(threading.Thread):
+        def start(self) -> None:  # the race made certain: the COPY ends first
+            super().start()
+            self.join(5)
+
+    monkeypatch.setattr(export_xlsx.threading, "Thread", WriterFirst)
+    con = duckdb.connect()
+    raised: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            with export_xlsx._rows_stream(con.cursor(), "SELECT * FROM gone", {}) as f:
+                f.read()
+        except BaseException as exc:
+            raised.append(exc)
+
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    t.join(60)  # a bound on a hang, not a measure of speed
+    assert not t.is_alive(), "the read is still waiting on its pipe"
+    assert len(raised) == 1 and isinstance(raised[0], duckdb.CatalogException)

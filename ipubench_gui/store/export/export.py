@@ -376,7 +376,7 @@ def export_table(
         headers = [header(c) for c in cur.sql(query.sql, params=query.params).columns]
         if fmt == "csv":
             return _copy_csv(cur, query, path, headers)
-        if fmt == "xlsx":  # a sheet each 1,048,575 rows
+        if fmt == "xlsx":  # a sheet each export_xlsx.XLSX_MAX_ROWS rows
             return write_xlsx(cur, query, path, headers, atomic_write_binary)
         n = _count(cur, query)
         rel = _relation(cur, query, headers)

@@ -27,9 +27,8 @@ from ipubench_gui.store.db import Params, Query
 SHEET_ROWS = 1_048_576  # rows of an Excel worksheet, the header's included
 XLSX_MAX_ROWS = SHEET_ROWS - 1  # rows of results one sheet holds
 SHEET_NAME = "results"
-# Deflate's fastest level: compressing the sheet XML is a fifth of an
-# export's work (a million rows is 1.4 GB of it), and level 1 takes under
-# half of level 6's time for a file about 1.6 times as large.
+# Deflate's fastest level: the sheet XML is large and compressing it is a
+# large share of an export; a somewhat larger file is the better trade.
 _LEVEL = 1
 
 _EXCEL_EPOCH = date(1899, 12, 30)  # serial day 0 of Excel's 1900 date system
@@ -71,7 +70,7 @@ _SHEET_TAIL = "</sheetData></worksheet>"
 # few rows that need them, found in whole blocks of rows by passes in C.
 # Cells carry no reference: each row's cells are all written, in order, a
 # blank one as <c/> (the reference is optional in SpreadsheetML, and writing
-# it in SQL cost four times the rest of a cell).
+# it in SQL cost more than the rest of a cell).
 _TEXT = '<c t="inlineStr"><is><t>'
 _TEXT_KEPT = '<c t="inlineStr"><is><t xml:space="preserve">'
 _TEXT_END = "</t></is></c>"
@@ -188,7 +187,7 @@ def cell_xml(v: object) -> str:
 def _cell_sql(x: str, typ: str) -> list[str]:
     """SQL of :func:`cell_xml` for column ``x`` of DuckDB type ``typ``: three
     pieces (opening, value, closing) for the row's one ``concat``, which
-    skips a NULL (a quarter cheaper than joining each cell's pieces first)."""
+    skips a NULL (cheaper than joining each cell's pieces first)."""
     null = f"WHEN {x} IS NULL THEN '{_BLANK}'"
     end = f"CASE WHEN {x} IS NOT NULL THEN '</v></c>' END"
     if typ in ("DOUBLE", "FLOAT", "REAL"):
@@ -382,21 +381,24 @@ def _rows_stream(
             return
         os.mkfifo(target, 0o600)
         failed: list[BaseException] = []
+        # Both ends opened here, before DuckDB runs: the pipe's end of file
+        # then comes exactly when this write end is closed after the COPY,
+        # whether DuckDB wrote every row, failed midway or never opened it.
+        rfd = os.open(target, os.O_RDONLY | os.O_NONBLOCK)
+        keep = os.open(target, os.O_WRONLY)
+        os.set_blocking(rfd, True)
 
         def write() -> None:
             try:
                 cur.execute(copy, args)
             except BaseException as exc:  # handed to the reader below
                 failed.append(exc)
-                # a reader still waiting for a writer is let go (at EOF)
-                try:
-                    os.close(os.open(target, os.O_WRONLY | os.O_NONBLOCK))
-                except OSError:
-                    pass
+            finally:
+                os.close(keep)
 
         writer = threading.Thread(target=write, name="xlsx-rows", daemon=True)
         writer.start()
-        f = open(target, "rb")
+        f = os.fdopen(rfd, "rb")
         _widen(f)
         try:
             yield f
