@@ -91,3 +91,26 @@ def test_a_damaged_block_found_later_is_said_then_set_aside(tmp_path):
     assert "found while read" in p.stderr and f"set aside as {aside}" in p.stderr
     assert p.stdout == f"wrote {STORE_ROWS} results to {tmp_path / 'o.csv'}\n"
     assert not list(user.parent.glob("*.duckdb.damaged"))
+
+
+def test_a_damaged_store_that_cannot_be_removed_is_never_said_removed(tmp_path):
+    """A store built from the bundled data, damaged, on a read-only disk (an
+    installed app's folder): the message says it could not be removed and
+    what to do, and the file is still there."""
+    import subprocess
+
+    from ipubench_gui.store.user.userdb import damage_found
+    from tests.conftest import small_disk
+
+    with small_disk(tmp_path / "ro", "64m") as folder:
+        store = folder / "results.duckdb"
+        con = duckdb.connect(str(store))
+        con.execute("CREATE TABLE t AS SELECT range AS i FROM range(2_000_000)")
+        con.close()
+        _flip(store, store.stat().st_size // 2)
+        ro = ["mount", "-o", "remount,ro", str(folder)]
+        assert subprocess.run(ro, capture_output=True).returncode == 0
+        said = damage_found(duckdb.Error("checksum"), None, [store])
+        assert said.startswith(f"The results store {store} is damaged and could not")
+        assert "Read-only file system" in said and "it was removed" not in said
+        assert store.exists()

@@ -813,6 +813,11 @@ STORE_DAMAGED = (
     "from the bundled data at the next start: run the command again. "
     "(DuckDB said: {why})"
 )
+STORE_DAMAGED_KEPT = (
+    "The results store {path} is damaged and could not be removed ({err}): "
+    "remove it (or reinstall the app, if it came with it), then run the "
+    "command again. (DuckDB said: {why})"
+)
 DAMAGED_UNKNOWN = (
     "A store file is damaged, and reading each again did not show which: run "
     "the command again (a damaged cache is then rebuilt). (DuckDB said: {why})"
@@ -833,8 +838,10 @@ def damage_found(exc: BaseException, user: Path | None, stores: list[Path]) -> s
             return USER_DAMAGED.format(path=path, why=reason(why))
         try:
             path.unlink()
-        except OSError:
-            pass
+        except OSError as err:  # a read-only install: say so, never "removed"
+            return STORE_DAMAGED_KEPT.format(
+                path=path, err=err.strerror or err, why=reason(why)
+            )
         return STORE_DAMAGED.format(path=path, why=reason(why))
     return DAMAGED_UNKNOWN.format(why=reason(exc))
 
