@@ -700,18 +700,22 @@ def _fit_heads(drawn: Drawn, width: float) -> None:
         if type(it) is not SectionHead or not it.isVisible():
             continue
         text = it.whole or it.toPlainText()
+        # fitted afresh from its full size: a plot widened again gets its
+        # header back whole
         font = it.textItem.font()
-        size = font.pixelSize()
+        size = full = it.full_px or font.pixelSize()
+        font.setPixelSize(size)
         fm = QtGui.QFontMetricsF(font)
-        if fm.horizontalAdvance(text) <= room:
-            continue
-        while size > it.full_px * HEAD_SMALLEST and fm.horizontalAdvance(text) > room:
+        while size > full * HEAD_SMALLEST and fm.horizontalAdvance(text) > room:
             size -= 1
             font.setPixelSize(size)
             fm = QtGui.QFontMetricsF(font)
-        it.setFont(font)
-        it.setText(elide_words(text, room, fm.horizontalAdvance, "right"))
-        it.setToolTip(text)
+        shown = elide_words(text, room, fm.horizontalAdvance, "right")
+        if it.textItem.font().pixelSize() != size:
+            it.setFont(font)
+        if it.toPlainText() != shown:
+            it.setText(shown)
+        it.setToolTip(text if shown != text else "")
 
 
 def _sections(run: _Pass, plot: Plot, heads: list[SectionHead]) -> None:

@@ -176,3 +176,26 @@ def test_a_framework_of_the_submitters_own_words_says_so(db):
             row = next(r for r in plot.rows if r["result_id"] == p.result_id)
             if row["framework"] in marked:
                 assert s.name.endswith("(as submitted)"), s.name
+
+
+def test_a_header_cut_in_a_narrow_window_is_whole_again_when_widened(qtbot, qapp, db):
+    """Fitting starts from the header's own size and text each time: a
+    window narrowed, then widened, shows every header whole again, at its
+    size, with no tooltip standing in for it."""
+    from ipubench_gui.charts.builders import SectionHead
+
+    plot = _plot(db)
+    canvas = _window_chart(qtbot, plot)
+
+    def heads():
+        items = [it for it in canvas.item.vb.addedItems if type(it) is SectionHead]
+        return [h for h in items if h.isVisible()]
+
+    assert any(h.toolTip() for h in heads()), "a header cut at the window's width"
+    canvas.resize(1900, 900)
+    qtbot.waitUntil(lambda: not any(h.toolTip() for h in heads()), timeout=5000)
+    whole = dict(plot.sections).values()
+    for h in heads():
+        assert h.toPlainText() in whole
+        assert h.textItem.font().pixelSize() == h.full_px
+    canvas.close()
