@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ipubench_gui.domain.metrics import LOWER_IS_BETTER, TASKS, per_chip_value
+from ipubench_gui.domain.series_rule import SEP  # between a label's parts
 
 # Okabe & Ito's colour-blind-safe palette, then Paul Tol's muted set for more.
 PALETTE: tuple[str, ...] = (
@@ -118,9 +119,6 @@ def config_label(row: Mapping[str, Any]) -> str:
     if row.get("batch_size") is not None:
         text += f" · bs {row['batch_size']:,}"
     return text
-
-
-SEP = " · "  # between the parts of a configuration's label
 
 
 def shared_parts(labels: Sequence[str]) -> list[str]:

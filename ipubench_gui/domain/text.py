@@ -225,7 +225,9 @@ def elide_parts(
         first = parts[widest].split()[0]
         if cut[widest].split()[0] == first and measure(shown) <= width:
             return shown
-        if len(kept) == 1:
+        if len(kept) == 1:  # the one part that tells it apart, cut if it must
+            if measure(shown) <= width and cut[widest].rstrip("…").strip():
+                return shown
             return elide_words(text, width, measure, sep=sep)
         kept.pop()  # the part that told it apart least
 

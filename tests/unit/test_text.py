@@ -158,3 +158,15 @@ def test_elided_parts_fit_and_are_whole(labels, width):
             assert cut == t
         else:
             assert len(cut) <= width or len(cut.split()) == 1
+
+
+def test_the_one_part_that_tells_a_label_apart_is_kept_even_cut():
+    """A label told apart by one long word keeps that word's start, never
+    falling back to the parts every label shares (which would read alike)."""
+    from ipubench_gui.domain.text import elide_parts, part_sets
+
+    labels = ["A · Supercalifragilisticexpialidocious · C", "A · Other · C"]
+    among = part_sets(labels)
+    out = elide_parts(labels[0], 20, len, among)
+    assert len(out) <= 20 and "Supercal" in out
+    assert out != elide_parts(labels[1], 20, len, among)
